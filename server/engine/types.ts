@@ -1,0 +1,49 @@
+// The render engine interface the worker queue calls. The real engine (speech → frames →
+// ffmpeg) implements it; tests may drive the queue with a controllable engine.
+import type { RenderParams } from '../../shared/contract/index.js';
+import type { ShortSide } from '../../shared/contract/index.js';
+
+export interface RenderTask {
+  jobId: string;
+  text: string;
+  templateId: string;
+  /** Canonical (locale-and-name) voice id, resolved from either id form. */
+  voiceId: string;
+  params: RenderParams;
+  shortSide: ShortSide;
+  /**
+   * A fresh, empty directory owned by this attempt. The engine writes `video.mp4`,
+   * `captions.vtt` and `thumbnail.jpg` here; the queue moves them into storage on success and
+   * removes the directory on failure or cancel, so no partial file is ever published.
+   */
+  workDir: string;
+  /** Aborted on cancel or shutdown: the engine must stop (ffmpeg killed) within a second. */
+  signal: AbortSignal;
+  /** 0–1; the queue keeps the recorded value monotonic. */
+  onProgress(progress: number): void;
+}
+
+export interface RenderResult {
+  durationSeconds: number;
+  width: number;
+  height: number;
+}
+
+/** A failure a person can understand; `code` lands in `job.error.code`. */
+export class EngineError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
+
+export interface RenderEngine {
+  readonly name: string;
+  render(task: RenderTask): Promise<RenderResult>;
+  /** A short spoken sample of a voice as WAV bytes (cached by the caller). */
+  voiceSample(voiceId: string): Promise<Buffer>;
+  close?(): Promise<void>;
+}

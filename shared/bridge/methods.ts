@@ -1,0 +1,121 @@
+// The StudioApi contract: one table of method name → input schema. Both transports (Electron
+// IPC and the web shell's HTTP) are generated from this table, and the privileged side
+// validates every input with it before a handler runs: no per-method glue, no generic invoke.
+import { z } from 'zod';
+import { Job, RenderRequest } from '../contract/index.js';
+import type {
+  AppInfo,
+  Catalogs,
+  ConnectionTest,
+  CsvRowReport,
+  Draft,
+  DraftSummary,
+  DownloadResult,
+  JobListResult,
+  KeyStatus,
+  OutboxItem,
+  Profile,
+  ProfilesState,
+  StudioEvent,
+  StudioStatus,
+  SubmitResult,
+} from './types.js';
+import { DraftInput, JobsListInput, KeyHeader } from './types.js';
+
+const id = z.string().min(1).max(128);
+const none = z.strictObject({}).optional();
+
+export const bridgeInputs = {
+  'app.info': none,
+  'profiles.list': none,
+  'profiles.save': z.strictObject({
+    id: id.optional(),
+    name: z.string().trim().min(1, 'must not be empty').max(100),
+    baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+    keyHeader: KeyHeader,
+    /** Optional new key; stored in the keychain, never returned. */
+    key: z.string().min(1).max(4096).optional(),
+  }),
+  'profiles.remove': z.strictObject({ id }),
+  'profiles.select': z.strictObject({ id }),
+  'profiles.test': z.strictObject({ id }),
+  'key.status': z.strictObject({ profileId: id }),
+  'key.set': z.strictObject({ profileId: id, key: z.string().trim().min(1, 'must not be empty').max(4096) }),
+  'key.clear': z.strictObject({ profileId: id }),
+  'catalogs.get': none,
+  'drafts.list': z.strictObject({ q: z.string().max(200).optional() }).optional(),
+  'drafts.get': z.strictObject({ id }),
+  'drafts.save': DraftInput,
+  'drafts.remove': z.strictObject({ id }),
+  'jobs.submit': z.strictObject({ request: RenderRequest }),
+  'jobs.list': JobsListInput.optional(),
+  'jobs.get': z.strictObject({ id }),
+  'jobs.cancel': z.strictObject({ id }),
+  'jobs.delete': z.strictObject({ id }),
+  'jobs.retry': z.strictObject({ id }),
+  'jobs.duplicate': z.strictObject({ id }),
+  'jobs.importCsv': z.strictObject({ csv: z.string().max(5_000_000), mode: z.enum(['drafts', 'jobs']) }),
+  'outbox.list': none,
+  'outbox.remove': z.strictObject({ id }),
+  'media.url': z.strictObject({ jobId: id, kind: z.enum(['video', 'captions', 'thumbnail']) }),
+  'voices.sampleUrl': z.strictObject({ voiceId: id }),
+  'download.start': z.strictObject({ jobId: id, kind: z.enum(['video', 'captions', 'thumbnail']) }),
+  'download.cancel': z.strictObject({ downloadId: id }),
+  'studio.status': none,
+} as const;
+
+export type BridgeMethod = keyof typeof bridgeInputs;
+export const BRIDGE_METHODS = Object.keys(bridgeInputs) as BridgeMethod[];
+
+export interface BridgeOutputs {
+  'app.info': AppInfo;
+  'profiles.list': ProfilesState;
+  'profiles.save': Profile;
+  'profiles.remove': ProfilesState;
+  'profiles.select': ProfilesState;
+  'profiles.test': ConnectionTest;
+  'key.status': KeyStatus;
+  'key.set': KeyStatus;
+  'key.clear': KeyStatus;
+  'catalogs.get': Catalogs;
+  'drafts.list': DraftSummary[];
+  'drafts.get': Draft;
+  'drafts.save': Draft;
+  'drafts.remove': { ok: true };
+  'jobs.submit': SubmitResult;
+  'jobs.list': JobListResult;
+  'jobs.get': Job;
+  'jobs.cancel': Job;
+  'jobs.delete': { ok: true };
+  'jobs.retry': SubmitResult;
+  'jobs.duplicate': Draft;
+  'jobs.importCsv': { rows: CsvRowReport[] };
+  'outbox.list': OutboxItem[];
+  'outbox.remove': { ok: true };
+  'media.url': { url: string };
+  'voices.sampleUrl': { url: string };
+  'download.start': DownloadResult;
+  'download.cancel': { ok: true };
+  'studio.status': StudioStatus;
+}
+
+export type BridgeInput<M extends BridgeMethod> = z.input<(typeof bridgeInputs)[M]>;
+export type BridgeParsedInput<M extends BridgeMethod> = z.output<(typeof bridgeInputs)[M]>;
+
+/** What the renderer sees as `window.studio`. */
+export type StudioApi = {
+  call<M extends BridgeMethod>(method: M, input: BridgeInput<M>): Promise<BridgeOutputs[M]>;
+  /** Live events (job changes, outbox, studio status, downloads). Returns an unsubscribe. */
+  subscribe(listener: (event: StudioEvent) => void): () => void;
+};
+
+/** The privileged side implements one handler per method; transports call it after validation. */
+export type StudioHandlers = {
+  [M in BridgeMethod]: (input: BridgeParsedInput<M>) => Promise<BridgeOutputs[M]>;
+};
+
+/** Transport framing: a result or a `{ code, message }` error, never a thrown object. */
+export type BridgeResponse<T> = { ok: true; value: T } | { ok: false; error: import('./types.js').BridgeError };
+
+export const IPC_CHANNEL_PREFIX = 'studio:';
+export const IPC_EVENT_CHANNEL = 'studio:event';

@@ -1,0 +1,180 @@
+// Shapes that cross the bridge between the renderer and the privileged side. The API key is
+// never among them: the renderer may ask whether a key is set and hand a new one in, no more.
+import { z } from 'zod';
+import {
+  AspectRatio,
+  Job,
+  JobList,
+  JobStatus,
+  RenderParamsInput,
+  RenderRequest,
+  Template,
+  Voice,
+} from '../contract/index.js';
+
+export const BRIDGE_ERROR_CODES = [
+  'offline', // the render API could not be reached
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'not_ready',
+  'invalid_input', // the bridge call's own input failed validation
+  'validation_failed',
+  'invalid_transition',
+  'idempotency_conflict',
+  'rate_limited',
+  'quota_exceeded',
+  'unsupported', // the active render API lacks this feature
+  'unreadable_response', // a foreign render API answered something the normaliser cannot read
+  'no_key',
+  'keychain_unavailable',
+  'canceled',
+  'io_error',
+  'internal_error',
+] as const;
+export type BridgeErrorCode = (typeof BRIDGE_ERROR_CODES)[number];
+export interface BridgeError {
+  code: BridgeErrorCode | string;
+  message: string;
+  details?: { path: string; message: string }[];
+  retryAfterSeconds?: number;
+}
+
+export const KeyHeader = z.enum(['bearer', 'x-api-key']);
+export type KeyHeader = z.infer<typeof KeyHeader>;
+
+export type ProfileKind = 'local' | 'remote' | 'env';
+export interface Capabilities {
+  cancel: boolean;
+  delete: boolean;
+  events: boolean;
+  catalogs: boolean;
+  media: boolean;
+  idempotency: boolean;
+}
+export interface Profile {
+  id: string;
+  name: string;
+  kind: ProfileKind;
+  /** Shown for remote profiles; never for the environment profile. */
+  baseUrl: string | null;
+  keyHeader: KeyHeader;
+}
+export interface ProfilesState {
+  profiles: Profile[];
+  activeId: string;
+}
+
+export type KeyStorage = 'keychain' | 'safe-storage' | 'memory' | 'environment' | 'none';
+export interface KeyStatus {
+  profileId: string;
+  set: boolean;
+  storage: KeyStorage;
+  /** Shown to the user, e.g. when the key only lives in memory for this session. */
+  warning: string | null;
+}
+
+export interface ConnectionTest {
+  ok: boolean;
+  version: string | null;
+  capabilities: Capabilities;
+  error: BridgeError | null;
+}
+
+export interface Catalogs {
+  templates: Template[];
+  voices: Voice[];
+  /** True when the render API was unreachable and these come from the last cache. */
+  fromCache: boolean;
+}
+
+export const DraftInput = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+  name: z.string().max(200),
+  text: z.string().max(20000),
+  templateId: z.string().max(64).nullable(),
+  voiceId: z.string().max(64).nullable(),
+  params: RenderParamsInput,
+});
+export type DraftInput = z.infer<typeof DraftInput>;
+export interface Draft extends Required<Omit<DraftInput, 'id'>> {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface DraftSummary {
+  id: string;
+  name: string;
+  excerpt: string;
+  updatedAt: string;
+}
+
+export interface OutboxItem {
+  /** Also the Idempotency-Key sent with the request, so a resend never makes a second job. */
+  id: string;
+  profileId: string;
+  request: RenderRequest;
+  createdAt: string;
+  attempts: number;
+  lastError: BridgeError | null;
+}
+
+export interface SubmitResult {
+  job: Job | null;
+  /** Set when the render API was unreachable: the request waits in the outbox. */
+  queued: OutboxItem | null;
+}
+
+export interface JobListResult extends JobList {
+  fromCache: boolean;
+}
+
+export type MediaKind = 'video' | 'captions' | 'thumbnail';
+
+export type StudioState = 'disabled' | 'starting' | 'running' | 'restarting' | 'stopped' | 'failed';
+export interface StudioStatus {
+  state: StudioState;
+  baseUrl: string | null;
+  restarts: number;
+  error: string | null;
+}
+
+export interface DownloadResult {
+  downloadId: string | null;
+  /** Where the file is being written (desktop); null in the browser or when the user canceled. */
+  path: string | null;
+  canceled: boolean;
+}
+
+export interface AppInfo {
+  version: string;
+  shell: 'electron' | 'web';
+  platform: string;
+}
+
+export interface CsvRowReport {
+  row: number;
+  ok: boolean;
+  draftId: string | null;
+  jobId: string | null;
+  errors: { path: string; message: string }[];
+}
+
+export type StudioEvent =
+  | { type: 'job'; profileId: string; job: Job }
+  | { type: 'job-removed'; profileId: string; jobId: string }
+  | { type: 'jobs-stale'; profileId: string }
+  | { type: 'outbox'; items: OutboxItem[] }
+  | { type: 'studio'; status: StudioStatus }
+  | { type: 'connection'; profileId: string; online: boolean }
+  | { type: 'download'; downloadId: string; receivedBytes: number; totalBytes: number | null; done: boolean; error: BridgeError | null };
+
+export const JobsListInput = z.strictObject({
+  status: z.array(JobStatus).optional(),
+  q: z.string().max(500).optional(),
+  limit: z.number().int().min(1).max(100).optional(),
+  cursor: z.string().max(200).optional(),
+});
+export type JobsListInput = z.infer<typeof JobsListInput>;
+
+export { AspectRatio, JobList };

@@ -1,0 +1,3 @@
+export * from './schemas.js';
+export * from './output.js';
+export * from './zod-errors.js';

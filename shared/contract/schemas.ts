@@ -1,0 +1,218 @@
+// The render API contract (../shared/design/render-api.md) as zod schemas: the one source of
+// truth for the server, the desktop client, the bridge and the UI forms.
+import { z } from 'zod';
+
+export const LIMITS = {
+  textMaxChars: 5000,
+  bodyMaxBytes: 64 * 1024,
+  listMaxLimit: 100,
+  listDefaultLimit: 20,
+  createsPerMinute: 60,
+  activeJobsPerUser: 500,
+  idempotencyKeyMaxChars: 255,
+  idempotencyTtlMs: 24 * 60 * 60 * 1000,
+  userIdPattern: /^[A-Za-z0-9._:@-]{1,128}$/,
+  maxAttempts: 3,
+} as const;
+
+export const ASPECT_RATIOS = ['16:9', '9:16', '1:1', '4:5', '4:3'] as const;
+export const AspectRatio = z.enum(ASPECT_RATIOS);
+export type AspectRatio = z.infer<typeof AspectRatio>;
+
+export const AVATAR_RANGES = {
+  scale: { min: 0.1, max: 1.5 },
+  x: { min: 0, max: 1 },
+  y: { min: 0, max: 1 },
+} as const;
+
+const bounded = (name: keyof typeof AVATAR_RANGES) => {
+  const { min, max } = AVATAR_RANGES[name];
+  return z
+    .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number') })
+    .refine(Number.isFinite, 'must be a finite number')
+    .refine((v) => v >= min && v <= max, `must be between ${min} and ${max}`);
+};
+
+export const Avatar = z.strictObject({ scale: bounded('scale'), x: bounded('x'), y: bounded('y') });
+export type Avatar = z.infer<typeof Avatar>;
+
+/** Full, normalised parameters: what a Job carries. */
+export const RenderParams = z.strictObject({ aspectRatio: AspectRatio, avatar: Avatar });
+export type RenderParams = z.infer<typeof RenderParams>;
+
+/** Parameters as a request may send them: every field optional, filled from template defaults. */
+export const RenderParamsInput = z.strictObject({
+  aspectRatio: AspectRatio.optional(),
+  avatar: z
+    .strictObject({ scale: bounded('scale').optional(), x: bounded('x').optional(), y: bounded('y').optional() })
+    .optional(),
+});
+export type RenderParamsInput = z.infer<typeof RenderParamsInput>;
+
+export const VOICE_ID_LOCALE_PATTERN = /^[a-z]{2,3}-[A-Z]{2}-[A-Za-z]+$/;
+export const VOICE_ID_DIGITS_PATTERN = /^[0-9]+$/;
+
+export const ScriptText = z
+  .string({ error: 'must be a string' })
+  .refine((s) => s.trim().length >= 1, 'must not be empty')
+  .refine((s) => s.trim().length <= LIMITS.textMaxChars, `must be at most ${LIMITS.textMaxChars} characters`)
+  .refine((s) => /[\p{L}\p{N}]/u.test(s), 'must contain at least one letter or digit');
+
+export const RenderRequest = z.strictObject({
+  text: ScriptText,
+  templateId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
+  voiceId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
+  params: RenderParamsInput.optional(),
+});
+export type RenderRequest = z.infer<typeof RenderRequest>;
+
+export const JOB_STATUSES = ['queued', 'rendering', 'completed', 'failed', 'canceled'] as const;
+export const JobStatus = z.enum(JOB_STATUSES);
+export type JobStatus = z.infer<typeof JobStatus>;
+export const TERMINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'canceled'];
+export const isTerminal = (s: JobStatus): boolean => TERMINAL_STATUSES.includes(s);
+
+export const JobOutput = z.object({
+  videoUrl: z.string(),
+  captionsUrl: z.string(),
+  thumbnailUrl: z.string(),
+  durationSeconds: z.number(),
+  width: z.number().int(),
+  height: z.number().int(),
+  sizeBytes: z.number().int(),
+});
+export type JobOutput = z.infer<typeof JobOutput>;
+
+export const JobError = z.object({ code: z.string(), message: z.string() });
+export type JobError = z.infer<typeof JobError>;
+
+export const JOB_ID_PATTERN = /^job_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+export const Job = z.object({
+  id: z.string(),
+  status: JobStatus,
+  text: z.string(),
+  templateId: z.string(),
+  voiceId: z.string(),
+  params: RenderParams,
+  progress: z.number().min(0).max(1),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  output: JobOutput.nullable(),
+  error: JobError.nullable(),
+});
+export type Job = z.infer<typeof Job>;
+
+export const StatusCounts = z.object({
+  queued: z.number().int(),
+  rendering: z.number().int(),
+  completed: z.number().int(),
+  failed: z.number().int(),
+  canceled: z.number().int(),
+});
+export type StatusCounts = z.infer<typeof StatusCounts>;
+
+export const JobList = z.object({ jobs: z.array(Job), nextCursor: z.string().nullable(), counts: StatusCounts });
+export type JobList = z.infer<typeof JobList>;
+
+/** Query of GET /api/jobs. Values arrive as strings. */
+export const JobListQuery = z.strictObject({
+  status: z
+    .string()
+    .transform((s, ctx) => {
+      const parts = s.split(',').map((p) => p.trim()).filter(Boolean);
+      for (const p of parts) {
+        if (!(JOB_STATUSES as readonly string[]).includes(p)) {
+          ctx.addIssue({ code: 'custom', message: `unknown status "${p}"; one of ${JOB_STATUSES.join(', ')}` });
+          return z.NEVER;
+        }
+      }
+      return parts as JobStatus[];
+    })
+    .optional(),
+  q: z.string().max(500, 'must be at most 500 characters').optional(),
+  limit: z
+    .string()
+    .regex(/^[0-9]+$/, 'must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= LIMITS.listMaxLimit, `must be between 1 and ${LIMITS.listMaxLimit}`)
+    .optional(),
+  cursor: z.string().max(200).optional(),
+});
+export type JobListQuery = z.output<typeof JobListQuery>;
+
+export const Presenter = z.object({ id: z.string(), name: z.string() });
+export const Template = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  presenter: Presenter,
+  aspectRatios: z.array(AspectRatio),
+  defaults: RenderParams,
+  thumbnailUrl: z.string(),
+});
+export type Template = z.infer<typeof Template>;
+export const TemplateList = z.object({ templates: z.array(Template) });
+export type TemplateList = z.infer<typeof TemplateList>;
+
+export const Gender = z.enum(['female', 'male', 'neutral']);
+export const Voice = z.object({
+  id: z.string(),
+  name: z.string(),
+  locale: z.string(),
+  gender: Gender,
+  sampleUrl: z.string(),
+});
+export type Voice = z.infer<typeof Voice>;
+export const VoiceList = z.object({ voices: z.array(Voice) });
+export type VoiceList = z.infer<typeof VoiceList>;
+
+export const Health = z.object({ status: z.literal('ok'), version: z.string() });
+export type Health = z.infer<typeof Health>;
+
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  user_required: 400,
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  not_ready: 404,
+  method_not_allowed: 405,
+  invalid_transition: 409,
+  idempotency_conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  range_not_satisfiable: 416,
+  validation_failed: 422,
+  rate_limited: 429,
+  quota_exceeded: 429,
+  internal_error: 500,
+  unavailable: 503,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ErrorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
+
+export const ErrorDetail = z.object({ path: z.string(), message: z.string() });
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
+export const ErrorBody = z.object({
+  error: z.object({
+    code: ErrorCodeSchema,
+    message: z.string(),
+    details: z.array(ErrorDetail).optional(),
+    requestId: z.string(),
+  }),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Job failure codes the engine and queue record in `job.error.code`. */
+export const JOB_ERROR_CODES = [
+  'engine_unavailable',
+  'worker_lost',
+  'speech_failed',
+  'encode_failed',
+  'invalid_input',
+  'internal_error',
+] as const;
