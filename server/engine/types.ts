@@ -45,5 +45,7 @@ export interface RenderEngine {
   render(task: RenderTask): Promise<RenderResult>;
   /** A short spoken sample of a voice as WAV bytes (cached by the caller). */
   voiceSample(voiceId: string): Promise<Buffer>;
+  /** A JPEG still of a template at an aspect ratio with its default placement (the catalog's thumbnailUrl). */
+  templateThumbnail(templateId: string, aspectRatio: import('../../shared/contract/index.js').AspectRatio): Promise<Buffer>;
   close?(): Promise<void>;
 }
