@@ -1,0 +1,89 @@
+// Word-timed captions: words are fitted into pages of lines that fit the caption box, a page
+// shows from its first word until the next page starts, and the word being spoken is marked.
+import type { SceneLayout } from './layout.js';
+import { captionFont } from './styles.js';
+import type { CaptionView, TimedWord } from './types.js';
+
+export interface CaptionPage {
+  /** Word indices per line. */
+  lines: number[][];
+  start: number;
+  end: number;
+}
+
+/** How wide a string is in the caption font (ctx.measureText after setting ctx.font). */
+export type MeasureText = (text: string) => number;
+
+export function captionText(layout: SceneLayout, word: string): string {
+  return layout.style.uppercase ? word.toUpperCase() : word;
+}
+
+/** Splits the narration's words into caption pages that fit the layout's caption box. */
+export function paginateCaptions(layout: SceneLayout, words: readonly TimedWord[], measure: MeasureText): CaptionPage[] {
+  const { style, caption, captionPadding } = layout;
+  const maxWidth = caption.width - 2 * captionPadding - (style.caption === 'lowerThird' ? layout.captionFontPx * 2.2 : 0);
+  const space = measure(' ');
+  const pages: CaptionPage[] = [];
+  let lines: number[][] = [];
+  let line: number[] = [];
+  let lineWidth = 0;
+  const flushPage = () => {
+    if (line.length) lines.push(line);
+    if (lines.length) {
+      const first = words[lines[0]![0]!]!;
+      const lastLine = lines[lines.length - 1]!;
+      const last = words[lastLine[lastLine.length - 1]!]!;
+      pages.push({ lines, start: first.start, end: last.end });
+    }
+    lines = [];
+    line = [];
+    lineWidth = 0;
+  };
+  words.forEach((w, i) => {
+    const width = measure(captionText(layout, w.text));
+    const fits = line.length === 0 || (lineWidth + space + width <= maxWidth && line.length < style.maxWordsPerLine);
+    if (!fits) {
+      lines.push(line);
+      line = [];
+      lineWidth = 0;
+      if (lines.length >= style.captionLines) flushPage();
+    }
+    lineWidth += (line.length ? space : 0) + width;
+    line.push(i);
+    // A sentence ends the page, so captions never run one thought into the next.
+    if (/[.!?…]["'»)]*$/.test(w.text)) flushPage();
+  });
+  flushPage();
+  return pages;
+}
+
+/** Measures with a context in the layout's caption font. */
+export function measureWith(ctx: { font: string; measureText(t: string): { width: number } }, layout: SceneLayout): MeasureText {
+  const font = captionFont(layout.style, layout.captionFontPx);
+  return (text) => {
+    ctx.font = font;
+    return ctx.measureText(text).width;
+  };
+}
+
+/** Index of the page shown at time t, or -1 before the first word. */
+export function pageAt(pages: readonly CaptionPage[], t: number): number {
+  if (!pages.length || t < pages[0]!.start - 0.25) return -1;
+  let i = 0;
+  while (i + 1 < pages.length && pages[i + 1]!.start <= t) i++;
+  return i;
+}
+
+/** The caption lines and spoken word at time t, or null when no caption shows. */
+export function captionAt(pages: readonly CaptionPage[], words: readonly TimedWord[], t: number): CaptionView | null {
+  const p = pageAt(pages, t);
+  if (p < 0) return null;
+  const page = pages[p]!;
+  const flat = page.lines.flat();
+  let activeIndex = -1;
+  flat.forEach((wi, k) => {
+    if (words[wi]!.start <= t) activeIndex = k;
+  });
+  // After the page's last word ends the highlight stays on it until the next page: readers keep their place.
+  return { lines: page.lines.map((l) => l.map((wi) => words[wi]!.text)), activeIndex };
+}

@@ -1,0 +1,180 @@
+// Drawing one frame: background, presenter in a pose, captions. Works on any Canvas 2D
+// context; the engine (Node) and the preview (browser) call exactly these functions.
+import { drawBackground } from './backgrounds.js';
+import type { SceneLayout } from './layout.js';
+import { NECK_PIVOT, type PresenterAssets, type PresenterPart } from './presenters.js';
+import { captionFont } from './styles.js';
+import type { CaptionView, Ctx2D, ImageLike, PresenterPose, Viseme } from './types.js';
+
+/**
+ * Optional cache of composed heads (head + eyes + mouth) per pose, so a frame draws one image
+ * for the head instead of three. `make` returns an offscreen canvas of the given pixel size.
+ */
+export interface HeadCache {
+  make(width: number, height: number): { canvas: ImageLike; ctx: Ctx2D };
+  entries: Map<string, ImageLike>;
+}
+
+export function createHeadCache(make: HeadCache['make']): HeadCache {
+  return { make, entries: new Map() };
+}
+
+function composedHead(assets: PresenterAssets, layout: SceneLayout, viseme: Viseme, blink: boolean, cache: HeadCache): ImageLike {
+  const w = Math.ceil(layout.presenter.width);
+  const h = Math.ceil(layout.presenter.height);
+  const key = `${assets.art.id}:${w}x${h}:${viseme}:${blink ? 1 : 0}`;
+  let img = cache.entries.get(key);
+  if (!img) {
+    const { canvas, ctx } = cache.make(w, h);
+    for (const part of headParts(viseme, blink)) ctx.drawImage(assets.parts[part], 0, 0, w, h);
+    cache.entries.set(key, canvas);
+    img = canvas;
+  }
+  return img;
+}
+
+function headParts(viseme: Viseme, blink: boolean): PresenterPart[] {
+  return ['head', blink ? 'eyes-closed' : 'eyes-open', `mouth-${viseme}`];
+}
+
+/** Draws the presenter at the layout's box in a pose. */
+export function drawPresenter(ctx: Ctx2D, assets: PresenterAssets, layout: SceneLayout, pose: PresenterPose, cache?: HeadCache): void {
+  const box = layout.presenter;
+  const k = layout.presenterScale;
+  const headTransform = () => {
+    ctx.translate((NECK_PIVOT.x + pose.headDx) * k, (NECK_PIVOT.y + pose.headDy) * k);
+    ctx.rotate(pose.headTilt);
+    ctx.translate(-NECK_PIVOT.x * k, -NECK_PIVOT.y * k);
+  };
+  ctx.save();
+  ctx.translate(box.x, box.y);
+  ctx.save();
+  headTransform();
+  ctx.drawImage(assets.parts['hair-back'], 0, 0, box.width, box.height);
+  ctx.restore();
+  ctx.save();
+  // Breathing lifts the shoulders a hair; the torso's bottom edge stays put.
+  ctx.translate(0, box.height);
+  ctx.scale(1, pose.breathe);
+  ctx.translate(0, -box.height);
+  ctx.drawImage(assets.parts.body, 0, 0, box.width, box.height);
+  ctx.restore();
+  ctx.save();
+  headTransform();
+  if (cache) {
+    ctx.drawImage(composedHead(assets, layout, pose.viseme, pose.blink, cache), 0, 0, Math.ceil(box.width), Math.ceil(box.height));
+  } else {
+    for (const part of headParts(pose.viseme, pose.blink)) ctx.drawImage(assets.parts[part], 0, 0, box.width, box.height);
+  }
+  ctx.restore();
+  ctx.restore();
+}
+
+/** Draws the caption box and its lines, the spoken word marked in the style's way. */
+export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView | null): void {
+  if (!view || !view.lines.length) return;
+  const { style, caption: box, captionFontPx: px, captionLineHeight: lh, captionPadding: pad } = layout;
+  const c = style.colors;
+  ctx.save();
+  ctx.font = captionFont(style, px);
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  const words = view.lines.map((l) => l.map((w) => (style.uppercase ? w.toUpperCase() : w)));
+  const space = ctx.measureText(' ').width;
+  const widths = words.map((l) => l.map((w) => ctx.measureText(w).width));
+  const lineWidths = widths.map((l) => l.reduce((a, b) => a + b, 0) + space * Math.max(0, l.length - 1));
+  const textBlockH = words.length * lh;
+  const top = box.y + (box.height - textBlockH) / 2;
+
+  // Plates behind the text.
+  const maxLine = Math.max(...lineWidths);
+  switch (style.caption) {
+    case 'lowerThird': {
+      ctx.fillStyle = c.box;
+      ctx.fillRect(box.x, box.y, box.width, box.height);
+      ctx.fillStyle = c.accent;
+      ctx.fillRect(box.x, box.y, px * 1.6, box.height);
+      ctx.fillStyle = '#ffffff';
+      ctx.beginPath();
+      ctx.arc(box.x + px * 0.8, box.y + box.height / 2, px * 0.28, 0, Math.PI * 2);
+      ctx.fill();
+      break;
+    }
+    case 'pill':
+    case 'subtitleBox': {
+      const w = Math.min(box.width, maxLine + 2 * pad);
+      ctx.fillStyle = c.box;
+      ctx.beginPath();
+      ctx.roundRect(box.x + (box.width - w) / 2, box.y, w, box.height, style.caption === 'pill' ? box.height / 2.4 : px * 0.3);
+      ctx.fill();
+      break;
+    }
+    case 'card': {
+      ctx.shadowColor = 'rgba(20,40,80,0.18)';
+      ctx.shadowBlur = px * 0.6;
+      ctx.shadowOffsetY = px * 0.12;
+      ctx.fillStyle = c.box;
+      ctx.beginPath();
+      ctx.roundRect(box.x, box.y, box.width, box.height, px * 0.35);
+      ctx.fill();
+      ctx.shadowBlur = 0;
+      ctx.shadowOffsetY = 0;
+      ctx.shadowColor = 'rgba(0,0,0,0)';
+      ctx.fillStyle = c.accent;
+      ctx.fillRect(box.x, box.y + px * 0.35, px * 0.18, box.height - px * 0.7);
+      break;
+    }
+    default:
+      break;
+  }
+
+  const leftAligned = style.caption === 'lowerThird' || style.caption === 'card';
+  const textLeft = box.x + pad + (style.caption === 'lowerThird' ? px * 1.6 : style.caption === 'card' ? px * 0.3 : 0);
+  let k = 0;
+  words.forEach((line, li) => {
+    const y = top + lh * li + lh / 2;
+    let x = leftAligned ? textLeft : box.x + (box.width - lineWidths[li]!) / 2;
+    line.forEach((w, wi) => {
+      const ww = widths[li]![wi]!;
+      const active = k === view.activeIndex;
+      if (style.caption === 'lowerThird' && active) {
+        ctx.fillStyle = c.accent;
+        ctx.beginPath();
+        ctx.roundRect(x - px * 0.12, y - lh * 0.42, ww + px * 0.24, lh * 0.84, px * 0.12);
+        ctx.fill();
+      }
+      if (style.caption === 'big') {
+        ctx.lineJoin = 'round';
+        ctx.lineWidth = px * 0.16;
+        ctx.strokeStyle = c.accent;
+        ctx.strokeText(w, x, y);
+      }
+      if (style.caption === 'chalk' && active) {
+        ctx.strokeStyle = c.active;
+        ctx.lineWidth = Math.max(2, px * 0.06);
+        ctx.lineCap = 'round';
+        ctx.beginPath();
+        ctx.moveTo(x, y + px * 0.55);
+        ctx.lineTo(x + ww, y + px * 0.5);
+        ctx.stroke();
+      }
+      ctx.fillStyle = active ? c.active : c.text;
+      ctx.fillText(w, x, y);
+      x += ww + space;
+      k++;
+    });
+  });
+  ctx.restore();
+}
+
+export interface FrameState {
+  pose: PresenterPose;
+  caption: CaptionView | null;
+}
+
+/** Draws a whole frame. The engine draws the background once and only the changing parts per frame. */
+export function drawFrame(ctx: Ctx2D, assets: PresenterAssets, layout: SceneLayout, state: FrameState, cache?: HeadCache): void {
+  drawBackground(ctx, layout);
+  drawPresenter(ctx, assets, layout, state.pose, cache);
+  drawCaption(ctx, layout, state.caption);
+}

@@ -1,0 +1,77 @@
+// Geometry of a frame: where the presenter stands (params.avatar: centre x/y as fractions of
+// the frame, scale = presenter height as a fraction of frame height), the title-safe area and
+// the caption box. Pure arithmetic, so the preview's hit-testing and the video agree exactly.
+import type { RenderParams } from '../contract/index.js';
+import { presenterArt } from './presenters.js';
+import { sceneStyle, type SceneStyle } from './styles.js';
+import type { Rect, Size } from './types.js';
+
+export interface SceneLayout {
+  templateId: string;
+  style: SceneStyle;
+  size: Size;
+  /** Title-safe area: captions always lie inside it, for every aspect ratio. */
+  safe: Rect;
+  /** The presenter art's full box (viewBox mapped to pixels); may extend past the frame. */
+  presenter: Rect;
+  /** The painted pixels of the presenter at rest (hair top to torso bottom), in frame pixels. */
+  presenterBounds: Rect;
+  /** px per art unit. */
+  presenterScale: number;
+  /** The caption box (background plate included). */
+  caption: Rect;
+  captionFontPx: number;
+  captionLineHeight: number;
+  captionPadding: number;
+}
+
+/** Fraction of each frame edge kept clear of captions (broadcast title-safe is 5–10 %). */
+export const SAFE_MARGIN = 0.06;
+
+export function computeLayout(templateId: string, params: RenderParams, size: Size): SceneLayout {
+  const style = sceneStyle(templateId);
+  const { width: W, height: H } = size;
+  const short = Math.min(W, H);
+  const mx = Math.round(W * SAFE_MARGIN);
+  const my = Math.round(H * SAFE_MARGIN);
+  const safe: Rect = { x: mx, y: my, width: W - 2 * mx, height: H - 2 * my };
+
+  const art = presenterArt(style.presenterId);
+  const ph = params.avatar.scale * H;
+  const k = ph / art.height;
+  const pw = art.width * k;
+  const presenter: Rect = { x: params.avatar.x * W - pw / 2, y: params.avatar.y * H - ph / 2, width: pw, height: ph };
+  const b = art.contentBounds;
+  const presenterBounds: Rect = { x: presenter.x + b.x * k, y: presenter.y + b.y * k, width: b.width * k, height: b.height * k };
+
+  // Caption text size follows the short side, but never so big that maxWordsPerLine cannot fit.
+  let fontPx = Math.round(style.captionScale * short);
+  if (style.caption === 'big') fontPx = Math.min(fontPx, Math.round(safe.width / 7));
+  const lineHeight = Math.round(fontPx * 1.32);
+  const pad = Math.round(fontPx * (style.caption === 'big' || style.caption === 'chalk' ? 0.2 : 0.55));
+  const boxH = style.captionLines * lineHeight + 2 * pad;
+  let boxW = safe.width;
+  if (style.caption === 'pill' || style.caption === 'subtitleBox') boxW = Math.round(safe.width * (W > H ? 0.82 : 1));
+  if (style.caption === 'card') boxW = Math.round(safe.width * (W > H ? 0.9 : 1));
+  // Vertical placement: most styles sit on the safe area's bottom edge; big captions sit in the lower third.
+  const bottom = safe.y + safe.height;
+  const boxY = style.caption === 'big' ? Math.min(bottom - boxH, Math.round(H * 0.74 - boxH / 2)) : bottom - boxH;
+  const caption: Rect = { x: Math.round((W - boxW) / 2), y: boxY, width: boxW, height: boxH };
+
+  return {
+    templateId, style, size, safe, presenter, presenterBounds, presenterScale: k, caption,
+    captionFontPx: fontPx, captionLineHeight: lineHeight, captionPadding: pad,
+  };
+}
+
+/** True when a point (frame pixels) lies on the presenter: for drag hit-testing in the preview. */
+export function hitPresenter(layout: SceneLayout, px: number, py: number): boolean {
+  const r = layout.presenterBounds;
+  return px >= r.x && px <= r.x + r.width && py >= r.y && py <= r.y + r.height;
+}
+
+/** Inverse of the placement: the avatar centre (fractions) that puts the presenter box's centre at a pixel. */
+export function avatarCentreAt(size: Size, px: number, py: number): { x: number; y: number } {
+  const clamp = (v: number) => Math.min(1, Math.max(0, v));
+  return { x: clamp(px / size.width), y: clamp(py / size.height) };
+}

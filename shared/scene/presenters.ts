@@ -1,0 +1,55 @@
+// The presenter art manifest. Each presenter is a set of SVG layers in
+// resources/presenters/<id>/ that share one viewBox, so layers stack on the same box:
+//   hair-back  (behind the body, moves with the head)
+//   body       (torso, neck; static apart from breathing)
+//   head       (face without eyes and mouth, hair; idle motion)
+//   eyes-open / eyes-closed (blinking)
+//   mouth-<viseme> (one per mouth shape)
+import { PRESENTER_BOUNDS } from './presenter-bounds.js';
+import { VISEMES, type ImageLike, type Rect, type Viseme } from './types.js';
+
+export const ART_WIDTH = 400;
+export const ART_HEIGHT = 480;
+/** The point the head tilts around (base of the neck), in art units. */
+export const NECK_PIVOT = { x: 200, y: 318 } as const;
+
+export const PRESENTER_IDS = ['nora', 'leo', 'maya', 'sam', 'iris', 'omar'] as const;
+
+export type PresenterPart = 'hair-back' | 'body' | 'head' | 'eyes-open' | 'eyes-closed' | `mouth-${Viseme}`;
+export const PRESENTER_PARTS: readonly PresenterPart[] = [
+  'hair-back', 'body', 'head', 'eyes-open', 'eyes-closed', ...VISEMES.map((v) => `mouth-${v}` as const),
+];
+
+export interface PresenterArt {
+  id: string;
+  width: number;
+  height: number;
+  /** Painted pixels at rest, in art units (measured from the art, see presenter-bounds.ts). */
+  contentBounds: Rect;
+}
+
+export function presenterArt(id: string): PresenterArt {
+  const bounds = PRESENTER_BOUNDS[id] ?? { x: 0, y: 0, width: ART_WIDTH, height: ART_HEIGHT };
+  return { id, width: ART_WIDTH, height: ART_HEIGHT, contentBounds: bounds };
+}
+
+/** File name of a part inside resources/presenters/<id>/. */
+export const partFile = (part: PresenterPart): string => `${part}.svg`;
+
+/** Loaded layers of one presenter, ready for drawPresenter. */
+export interface PresenterAssets {
+  art: PresenterArt;
+  parts: Record<PresenterPart, ImageLike>;
+}
+
+/**
+ * Loads every layer of a presenter with a platform loader: in the browser an
+ * HTMLImageElement from a (Vite) URL, in Node @napi-rs/canvas loadImage from the file.
+ */
+export async function loadPresenter(
+  id: string,
+  load: (part: PresenterPart, file: string) => Promise<ImageLike>,
+): Promise<PresenterAssets> {
+  const entries = await Promise.all(PRESENTER_PARTS.map(async (p) => [p, await load(p, `${id}/${partFile(p)}`)] as const));
+  return { art: presenterArt(id), parts: Object.fromEntries(entries) as Record<PresenterPart, ImageLike> };
+}
