@@ -1,0 +1,38 @@
+// Catalogs (templates, voices) from the render API, cached on disk per profile so drafting
+// works offline; the bundled resources/ catalogs are the last fallback (and what a foreign
+// API without catalog routes offers).
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TemplateList, VoiceList, type Template, type Voice } from '../../shared/contract/index.js';
+import { readJson, writeJsonAtomic } from './atomic-file.js';
+
+export interface RawCatalogs {
+  templates: Template[];
+  voices: Voice[];
+}
+
+export async function readBundledCatalogs(resourcesDir: string): Promise<RawCatalogs> {
+  try {
+    const t = JSON.parse(await readFile(join(resourcesDir, 'templates.json'), 'utf8')) as { templates: Record<string, unknown>[] };
+    const v = JSON.parse(await readFile(join(resourcesDir, 'voices.json'), 'utf8')) as { voices: Record<string, unknown>[] };
+    const templates = TemplateList.parse({ templates: t.templates.map((x) => ({ thumbnailUrl: '', ...x })) }).templates;
+    const voices = VoiceList.parse({ voices: v.voices.map((x) => ({ sampleUrl: '', ...x })) }).voices;
+    return { templates, voices };
+  } catch {
+    return { templates: [], voices: [] };
+  }
+}
+
+export class CatalogCache {
+  constructor(private readonly dir: string) {}
+  private file(profileId: string) {
+    return join(this.dir, `${profileId.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
+  }
+  async read(profileId: string): Promise<RawCatalogs | null> {
+    const c = await readJson<RawCatalogs | null>(this.file(profileId), null);
+    return c && Array.isArray(c.templates) && Array.isArray(c.voices) ? c : null;
+  }
+  write(profileId: string, c: RawCatalogs): Promise<void> {
+    return writeJsonAtomic(this.file(profileId), c);
+  }
+}

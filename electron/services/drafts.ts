@@ -1,0 +1,74 @@
+// Drafts: one JSON file per draft, written atomically so autosave on every keystroke can be
+// interrupted (even by kill -9) without leaving a torn file.
+import { readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Draft, DraftInput, DraftSummary } from '../../shared/bridge/index.js';
+import { readJson, writeJsonAtomic } from './atomic-file.js';
+import { BridgeFailure } from './errors.js';
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function newDraftId(): string {
+  return `d_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
+}
+
+export class DraftStore {
+  constructor(readonly dir: string) {}
+
+  private file(id: string): string {
+    if (!ID.test(id)) throw new BridgeFailure('invalid_input', 'draft ids are 1–64 letters, digits, _ or -', [{ path: 'id', message: 'is not a draft id' }]);
+    return join(this.dir, `${id}.json`);
+  }
+
+  async get(id: string): Promise<Draft> {
+    const d = await readJson<Draft | null>(this.file(id), null);
+    if (!d) throw new BridgeFailure('not_found', `no draft "${id}"`);
+    return d;
+  }
+
+  async save(input: DraftInput): Promise<Draft> {
+    const now = new Date().toISOString();
+    const id = input.id ?? newDraftId();
+    const prev = input.id ? await readJson<Draft | null>(this.file(id), null) : null;
+    const draft: Draft = {
+      id,
+      name: input.name,
+      text: input.text,
+      templateId: input.templateId,
+      voiceId: input.voiceId,
+      params: input.params,
+      createdAt: prev?.createdAt ?? now,
+      updatedAt: now,
+    };
+    await writeJsonAtomic(this.file(id), draft);
+    return draft;
+  }
+
+  async remove(id: string): Promise<void> {
+    try {
+      await unlink(this.file(id));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new BridgeFailure('not_found', `no draft "${id}"`);
+      throw e;
+    }
+  }
+
+  async list(q?: string): Promise<DraftSummary[]> {
+    let names: string[];
+    try {
+      names = (await readdir(this.dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+    } catch {
+      return [];
+    }
+    const needle = q?.trim().toLowerCase();
+    const out: DraftSummary[] = [];
+    for (const n of names) {
+      const d = await readJson<Draft | null>(join(this.dir, n), null);
+      if (!d || typeof d.text !== 'string') continue;
+      if (needle && !`${d.name}\n${d.text}`.toLowerCase().includes(needle)) continue;
+      out.push({ id: d.id, name: d.name, excerpt: d.text.replace(/\s+/g, ' ').trim().slice(0, 120), updatedAt: d.updatedAt });
+    }
+    return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  }
+}

@@ -1,0 +1,134 @@
+// Keeps the UI's job list live: SSE where the API has it, otherwise polling with backoff.
+// Bursts of updates are coalesced (latest state per job, flushed on a short timer) so a render
+// reporting progress many times a second costs the UI one update per tick. Going offline and
+// coming back is reported, and coming back flushes the outbox and marks the list stale.
+import type { Job } from '../../shared/contract/index.js';
+import type { StudioEvent } from '../../shared/bridge/index.js';
+import type { RenderApiClient } from './api-client.js';
+import { normalizeJob } from './normalize.js';
+import { readSse } from './sse.js';
+
+export interface JobSyncOptions {
+  profileId: string;
+  client: () => Promise<RenderApiClient>;
+  /** Does this API have GET /api/events? Asked once per connection. */
+  hasEvents: () => Promise<boolean>;
+  emit: (e: StudioEvent) => void;
+  /** Jobs as the renderer should see them (media URLs rewritten, caches updated). */
+  present: (job: Job) => Job;
+  onOnline: () => void;
+  coalesceMs?: number;
+  minPollMs?: number;
+  maxPollMs?: number;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+export class JobSync {
+  private abort = new AbortController();
+  private pending = new Map<string, Job>();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private online: boolean | null = null;
+  private known = new Map<string, string>();
+  constructor(private readonly o: JobSyncOptions) {}
+
+  start(): void {
+    void this.loop(this.abort.signal);
+  }
+
+  stop(): void {
+    this.abort.abort();
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.pending.clear();
+  }
+
+  /** Queue one job update; many updates to one job within the window become one event. */
+  push(job: Job): void {
+    this.pending.set(job.id, job);
+    if (!this.flushTimer) {
+      this.flushTimer = setTimeout(() => this.flush(), this.o.coalesceMs ?? 100);
+      this.flushTimer.unref?.();
+    }
+  }
+
+  private flush(): void {
+    this.flushTimer = null;
+    const jobs = [...this.pending.values()];
+    this.pending.clear();
+    for (const job of jobs) {
+      this.known.set(job.id, `${job.status}|${job.updatedAt}|${job.progress}`);
+      this.o.emit({ type: 'job', profileId: this.o.profileId, job: this.o.present(job) });
+    }
+  }
+
+  private setOnline(online: boolean): void {
+    if (this.online === online) return;
+    const wasOffline = this.online === false;
+    this.online = online;
+    this.o.emit({ type: 'connection', profileId: this.o.profileId, online });
+    if (online && wasOffline) {
+      this.o.emit({ type: 'jobs-stale', profileId: this.o.profileId });
+      this.o.onOnline();
+    }
+  }
+
+  private async loop(signal: AbortSignal): Promise<void> {
+    const min = this.o.minPollMs ?? 1000;
+    const max = this.o.maxPollMs ?? 15_000;
+    let delay = min;
+    while (!signal.aborted) {
+      let changed = false;
+      try {
+        const client = await this.o.client();
+        if (await this.o.hasEvents().catch(() => false)) {
+          await this.listen(client, signal);
+          delay = min;
+          continue; // the stream ended: reconnect (after a pause below if it keeps failing)
+        }
+        changed = await this.poll(client);
+        this.setOnline(true);
+      } catch {
+        if (signal.aborted) return;
+        this.setOnline(false);
+      }
+      delay = changed ? min : Math.min(max, delay * 2);
+      await sleep(delay, signal);
+    }
+  }
+
+  private async listen(client: RenderApiClient, signal: AbortSignal): Promise<void> {
+    const res = await client.fetch('GET', '/api/events', { headers: { accept: 'text/event-stream' }, signal, timeoutMs: 2 ** 31 - 1, retries: 0 });
+    this.setOnline(true);
+    // Catch up on what changed while we were away before trusting the stream.
+    await this.poll(client).catch(() => false);
+    if (!res.body) return;
+    for await (const msg of readSse(res.body)) {
+      if (signal.aborted) return;
+      if (msg.event !== 'job') continue;
+      try {
+        this.push(normalizeJob(JSON.parse(msg.data)));
+      } catch {
+        // a malformed event is skipped; the next poll or event brings the truth
+      }
+    }
+    throw new Error('event stream ended');
+  }
+
+  private async poll(client: RenderApiClient): Promise<boolean> {
+    const list = await client.listJobs({ limit: 50 });
+    let changed = false;
+    for (const job of list.jobs) {
+      const sig = `${job.status}|${job.updatedAt}|${job.progress}`;
+      if (this.known.get(job.id) !== sig) {
+        changed = true;
+        this.push(job);
+      }
+    }
+    return changed;
+  }
+}

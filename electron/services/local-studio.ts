@@ -1,0 +1,230 @@
+// The built-in local studio: runs the render API (server/ CLI) as a child process on
+// 127.0.0.1 with a random port and a service key created on first run and kept in the keychain.
+// Health-checked; restarted with backoff if it dies; stopped with the app.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { StudioStatus } from '../../shared/bridge/index.js';
+import type { SecretStore } from './secrets.js';
+import { LOCAL_PROFILE_ID } from './profiles.js';
+
+export interface ServerCommand {
+  /** Executable (node, or Electron with ELECTRON_RUN_AS_NODE=1). */
+  cmd: string;
+  /** Arguments before the CLI's own (e.g. ['--import', 'tsx', 'server/cli.ts']). */
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+export interface LocalStudioOptions {
+  command: ServerCommand;
+  dataDir: string;
+  secrets: SecretStore;
+  /** The user the desktop acts as with its service key. */
+  userId: string;
+  onStatus?: (s: StudioStatus) => void;
+  /** Server output, for the app log (the key never appears: `keys create` output is not logged). */
+  log?: (line: string) => void;
+  healthIntervalMs?: number;
+  startTimeoutMs?: number;
+}
+
+const URL_IN_LINE = /https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d+/;
+
+export class LocalStudio {
+  private child: ChildProcess | null = null;
+  private st: StudioStatus = { state: 'stopped', baseUrl: null, restarts: 0, error: null };
+  private waiters: { resolve: (url: string) => void; reject: (e: Error) => void }[] = [];
+  private healthTimer: NodeJS.Timeout | null = null;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private stopping = false;
+  private quickFailures = 0;
+
+  constructor(private readonly o: LocalStudioOptions) {}
+
+  status(): StudioStatus {
+    return { ...this.st };
+  }
+
+  private set(patch: Partial<StudioStatus>) {
+    this.st = { ...this.st, ...patch };
+    this.o.onStatus?.(this.status());
+    if (this.st.state === 'running' && this.st.baseUrl) for (const w of this.waiters.splice(0)) w.resolve(this.st.baseUrl);
+    if (this.st.state === 'failed' || this.st.state === 'stopped') for (const w of this.waiters.splice(0)) w.reject(new Error(this.st.error ?? 'the local studio is not running'));
+  }
+
+  /** The base URL once the studio runs; starts it if needed. */
+  ready(timeoutMs = 30_000): Promise<string> {
+    if (this.st.state === 'running' && this.st.baseUrl) return Promise.resolve(this.st.baseUrl);
+    if (this.st.state === 'stopped' || this.st.state === 'failed') void this.start();
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('the local studio did not start in time')), timeoutMs);
+      t.unref?.();
+      this.waiters.push({ resolve: (u) => (clearTimeout(t), resolve(u)), reject: (e) => (clearTimeout(t), reject(e)) });
+    });
+  }
+
+  key(): Promise<string | null> {
+    return this.o.secrets.get(LOCAL_PROFILE_ID);
+  }
+
+  private runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      const c = spawn(this.o.command.cmd, [...this.o.command.args, ...args], {
+        cwd: this.o.command.cwd,
+        env: { ...process.env, ...this.o.command.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      c.stdout.on('data', (d) => (stdout += d));
+      c.stderr.on('data', (d) => (stderr += d));
+      c.on('error', (e) => resolve({ code: -1, stdout, stderr: stderr + e.message }));
+      c.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  /** Creates a service key with the server CLI and stores it; the key is never logged. */
+  private async createKey(): Promise<string> {
+    const r = await this.runCli(['keys', 'create', '--user', this.o.userId, '--service', '--data', this.o.dataDir]);
+    const key = r.stdout.trim().split('\n').pop()?.trim();
+    if (r.code !== 0 || !key) throw new Error(`could not create the local studio key (exit ${r.code}): ${r.stderr.trim().split('\n').pop() ?? ''}`);
+    await this.o.secrets.set(LOCAL_PROFILE_ID, key);
+    return key;
+  }
+
+  async start(): Promise<void> {
+    if (this.child || this.st.state === 'starting') return;
+    this.stopping = false;
+    this.set({ state: this.st.restarts ? 'restarting' : 'starting', error: null });
+    try {
+      if (!(await this.key())) await this.createKey();
+      const url = await this.spawnServer();
+      if (!(await this.keyWorks(url))) {
+        // The data folder was reset since the key was made: make a new one.
+        await this.createKey();
+      }
+      this.quickFailures = 0;
+      this.set({ state: 'running', baseUrl: url });
+      this.watchHealth();
+    } catch (e) {
+      this.o.log?.(`local studio: ${(e as Error).message}`);
+      this.killChild();
+      this.scheduleRestart((e as Error).message);
+    }
+  }
+
+  private spawnServer(): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.o.command.cmd, [...this.o.command.args, 'serve', '--port', '0', '--data', this.o.dataDir], {
+        cwd: this.o.command.cwd,
+        env: { ...process.env, ...this.o.command.env, HOST: '127.0.0.1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      this.child = child;
+      let found = false;
+      const timer = setTimeout(() => reject(new Error('the local studio printed no ready line in time')), this.o.startTimeoutMs ?? 30_000);
+      const onLine = (line: string) => {
+        this.o.log?.(line);
+        const m = !found && URL_IN_LINE.exec(line);
+        if (m) {
+          found = true;
+          clearTimeout(timer);
+          resolve(m[0]);
+        }
+      };
+      createInterface({ input: child.stdout! }).on('line', onLine);
+      createInterface({ input: child.stderr! }).on('line', (l) => this.o.log?.(l));
+      child.on('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+      child.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        if (this.child === child) this.child = null;
+        if (!found) reject(new Error(`the local studio exited before it was ready (${signal ?? `code ${code}`})`));
+        else if (!this.stopping) {
+          this.stopHealth();
+          this.scheduleRestart(`the local studio stopped unexpectedly (${signal ?? `code ${code}`})`);
+        }
+      });
+    });
+  }
+
+  private async keyWorks(url: string): Promise<boolean> {
+    const key = await this.key();
+    if (!key) return false;
+    const res = await fetch(`${url}/api/jobs?limit=1`, {
+      headers: { authorization: `Bearer ${key}`, 'x-user-id': this.o.userId },
+      signal: AbortSignal.timeout(5000),
+    }).catch(() => null);
+    return !res || res.status !== 401;
+  }
+
+  private watchHealth() {
+    this.stopHealth();
+    let failures = 0;
+    this.healthTimer = setInterval(async () => {
+      const url = this.st.baseUrl;
+      if (!url || this.st.state !== 'running') return;
+      const ok = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(3000) })
+        .then((r) => r.ok)
+        .catch(() => false);
+      failures = ok ? 0 : failures + 1;
+      if (failures >= 2) {
+        this.o.log?.('local studio: health check failed twice, restarting');
+        this.killChild(); // the exit handler schedules the restart
+      }
+    }, this.o.healthIntervalMs ?? 5000);
+    this.healthTimer.unref?.();
+  }
+
+  private stopHealth() {
+    if (this.healthTimer) clearInterval(this.healthTimer);
+    this.healthTimer = null;
+  }
+
+  private scheduleRestart(error: string) {
+    if (this.stopping) return;
+    this.quickFailures++;
+    if (this.quickFailures > 5) {
+      this.set({ state: 'failed', baseUrl: null, error });
+      return;
+    }
+    this.set({ state: 'restarting', baseUrl: null, error, restarts: this.st.restarts + 1 });
+    const delay = Math.min(10_000, 300 * 2 ** (this.quickFailures - 1));
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      this.st = { ...this.st, state: 'stopped' };
+      void this.start();
+    }, delay);
+    this.restartTimer.unref?.();
+  }
+
+  private killChild(signal: NodeJS.Signals = 'SIGTERM') {
+    const c = this.child;
+    if (c && c.exitCode === null) c.kill(signal);
+  }
+
+  /** Stops the child (SIGTERM, then SIGKILL after a grace period). */
+  async stop(graceMs = 5000): Promise<void> {
+    this.stopping = true;
+    this.stopHealth();
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    const c = this.child;
+    if (c && c.exitCode === null && c.signalCode === null) {
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(() => c.kill('SIGKILL'), graceMs);
+        c.once('exit', () => (clearTimeout(t), resolve()));
+        c.kill('SIGTERM');
+      });
+    }
+    this.child = null;
+    this.set({ state: 'stopped', baseUrl: null });
+  }
+
+  /** For tests and the app log: the child's pid while it runs. */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+}
