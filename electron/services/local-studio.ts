@@ -64,6 +64,11 @@ export class LocalStudio {
     });
   }
 
+  /** Where the studio's key lives (profiles read its status from the same store). */
+  get secrets(): SecretStore {
+    return this.o.secrets;
+  }
+
   key(): Promise<string | null> {
     return this.o.secrets.get(LOCAL_PROFILE_ID);
   }

@@ -1,0 +1,82 @@
+// window.studio in a browser: the StudioApi over HTTP POST /bridge/<method> and SSE
+// /bridge/events. The web shell serves this file and puts it into index.html ahead of the app.
+// No key ever reaches the browser: the web shell adds it on the server side.
+import type { BridgeResponse, StudioApi, StudioEvent } from '../../../shared/bridge/index.js';
+
+type Listener = (event: StudioEvent) => void;
+
+const listeners = new Set<Listener>();
+let source: EventSource | null = null;
+
+function openEvents() {
+  if (source) return;
+  source = new EventSource('/bridge/events');
+  source.onmessage = (m) => {
+    let event: StudioEvent;
+    try {
+      event = JSON.parse(m.data) as StudioEvent;
+    } catch {
+      return;
+    }
+    for (const l of [...listeners]) {
+      try {
+        l(event);
+      } catch (e) {
+        console.error(e);
+      }
+    }
+  };
+}
+
+async function post(method: string, input: unknown): Promise<unknown> {
+  let res: Response;
+  try {
+    res = await fetch(`/bridge/${encodeURIComponent(method)}`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ input: input ?? null }),
+    });
+  } catch {
+    throw { code: 'offline', message: 'the studio web server could not be reached' };
+  }
+  let body: BridgeResponse<unknown>;
+  try {
+    body = (await res.json()) as BridgeResponse<unknown>;
+  } catch {
+    throw { code: 'internal_error', message: `the studio web server answered HTTP ${res.status}` };
+  }
+  if (!body.ok) throw body.error;
+  return body.value;
+}
+
+const studio: StudioApi = {
+  call: (async (method: string, input: unknown) => {
+    const value = await post(method, input);
+    if (method === 'download.start') {
+      // No save dialog in a browser: let it download from the app-local media URL.
+      const { jobId, kind } = input as { jobId: string; kind: string };
+      const { url } = (await post('media.url', { jobId, kind })) as { url: string };
+      const a = document.createElement('a');
+      a.href = `${url}?download=1`;
+      a.download = '';
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+    }
+    return value;
+  }) as StudioApi['call'],
+  subscribe(listener) {
+    listeners.add(listener);
+    openEvents();
+    return () => {
+      listeners.delete(listener);
+      if (!listeners.size && source) {
+        source.close();
+        source = null;
+      }
+    };
+  },
+};
+
+Object.defineProperty(window, 'studio', { value: Object.freeze(studio), writable: false, configurable: false });
