@@ -164,6 +164,8 @@ export const Voice = z.object({
   locale: z.string(),
   gender: Gender,
   sampleUrl: z.string(),
+  /** Refinement of the contract: the voice's other id forms (e.g. the all-digits "101"); both work as voiceId. */
+  aliases: z.array(z.string()).optional(),
 });
 export type Voice = z.infer<typeof Voice>;
 export const VoiceList = z.object({ voices: z.array(Voice) });

@@ -1,0 +1,153 @@
+// `npm run server -- serve --port N --data DIR [--concurrency N] [--host H]` runs the render API;
+// `keys create --user ID [--service] | keys list | keys revoke KEY_ID` (all with --data DIR)
+// manage its keys. `serve` prints `listening <url>` on stdout once it accepts requests.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { LIMITS } from '../shared/contract/index.js';
+import type { RenderEngine } from './engine/types.js';
+import { openKeyStore, startServer } from './start.js';
+
+const USAGE = `usage:
+  npm run server -- serve [--port 4510] [--host 127.0.0.1] [--data .data] [--concurrency N]
+                          [--log-level info] [--creates-per-minute 60] [--active-jobs 500]
+                          [--heartbeat-ms 15000] [--grace-ms 30000] [--short-side 720|1080]
+  npm run server -- keys create --user ID [--label TEXT] [--data .data]
+  npm run server -- keys create --service [--label TEXT] [--data .data]
+  npm run server -- keys list [--data .data]
+  npm run server -- keys revoke KEY_ID [--data .data]`;
+
+class UsageError extends Error {}
+
+function int(value: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+/** Tests only: a module exporting createTestEngine(), named by PRESENTER_STUDIO_TEST_ENGINE. */
+async function testEngine(): Promise<RenderEngine | undefined> {
+  const path = process.env.PRESENTER_STUDIO_TEST_ENGINE;
+  if (!path) return undefined;
+  const mod = (await import(resolve(path))) as { createTestEngine(): RenderEngine };
+  return mod.createTestEngine();
+}
+
+async function serve(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      concurrency: { type: 'string' },
+      'log-level': { type: 'string' },
+      'creates-per-minute': { type: 'string' },
+      'active-jobs': { type: 'string' },
+      'heartbeat-ms': { type: 'string' },
+      'grace-ms': { type: 'string' },
+      'short-side': { type: 'string' },
+    },
+    strict: true,
+  });
+  const shortSide = values['short-side'] === undefined ? undefined : Number(values['short-side']);
+  if (shortSide !== undefined && shortSide !== 720 && shortSide !== 1080) throw new UsageError('--short-side must be 720 or 1080');
+  const engine = await testEngine();
+  const server = await startServer({
+    dataDir: resolve(values.data ?? '.data'),
+    port: int(values.port, 'port', 0, 65535) ?? 4510,
+    host: values.host ?? '127.0.0.1',
+    concurrency: int(values.concurrency, 'concurrency', 1, 64),
+    logLevel: values['log-level'] ?? 'info',
+    limits: {
+      createsPerMinute: int(values['creates-per-minute'], 'creates-per-minute', 1, 1_000_000) ?? LIMITS.createsPerMinute,
+      activeJobsPerUser: int(values['active-jobs'], 'active-jobs', 1, 10_000_000) ?? LIMITS.activeJobsPerUser,
+    },
+    heartbeatMs: int(values['heartbeat-ms'], 'heartbeat-ms', 100, 3_600_000),
+    shutdownGraceMs: int(values['grace-ms'], 'grace-ms', 0, 3_600_000),
+    ...(shortSide ? { shortSide: shortSide as 720 | 1080 } : {}),
+    ...(engine ? { engine } : {}),
+  });
+  process.stdout.write(`listening ${server.url}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) process.exit(1); // a second signal: do not wait any longer
+    stopping = true;
+    process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), msg: `${signal}: shutting down` })}\n`);
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+async function keys(args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: {
+      user: { type: 'string' },
+      service: { type: 'boolean' },
+      label: { type: 'string' },
+      data: { type: 'string' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  const { keys: store, close } = openKeyStore(resolve(values.data ?? '.data'));
+  try {
+    if (action === 'create') {
+      if (values.service && values.user) throw new UsageError('a key is either --service or for one --user, not both');
+      if (!values.service && !values.user) throw new UsageError('keys create needs --user ID or --service');
+      if (values.user !== undefined && !LIMITS.userIdPattern.test(values.user)) {
+        throw new UsageError('--user must be 1–128 characters of A-Z a-z 0-9 . _ : @ -');
+      }
+      const { record, key } = await store.create({
+        kind: values.service ? 'service' : 'user',
+        userId: values.user ?? null,
+        label: values.label ?? null,
+      });
+      console.log(`created ${record.kind} key ${record.id}${record.userId ? ` for user ${record.userId}` : ''}`);
+      console.log('the key is shown only now; store it safely:');
+      console.log(key);
+    } else if (action === 'list') {
+      const list = await store.list();
+      if (list.length === 0) console.log('no keys');
+      for (const k of list) {
+        console.log([k.id, k.kind, k.userId ?? '-', k.createdAt, k.revokedAt ? `revoked ${k.revokedAt}` : 'active', k.label ?? ''].join('\t'));
+      }
+    } else if (action === 'revoke') {
+      const id = positionals[0];
+      if (!id) throw new UsageError('keys revoke needs the KEY_ID shown by keys list');
+      if (!(await store.revoke(id))) throw new UsageError(`no active key ${id}`);
+      console.log(`revoked ${id}`);
+    } else {
+      throw new UsageError(`unknown keys command ${action ?? '(none)'}`);
+    }
+  } finally {
+    close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === 'serve') return serve(rest);
+  if (command === 'keys') return keys(rest);
+  if (command === undefined || command === 'help' || command === '--help') {
+    console.log(USAGE);
+    return;
+  }
+  throw new UsageError(`unknown command ${command}`);
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    console.error(`${(err as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(`error: ${(err as Error).message}`);
+  process.exit(1);
+});

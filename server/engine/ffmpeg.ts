@@ -1,0 +1,57 @@
+// ffmpeg as a child process: where it is, running it with a cancel that kills it within a
+// second, and turning its failures into messages a person understands.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { EngineError } from './types.js';
+
+/** FFMPEG_PATH overrides the bundled @ffmpeg-installer build. */
+export function ffmpegPath(): string {
+  if (process.env.FFMPEG_PATH) return process.env.FFMPEG_PATH;
+  try {
+    return (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+  } catch {
+    return 'ffmpeg';
+  }
+}
+
+export interface FfmpegRun {
+  proc: ChildProcess;
+  /** Resolves when ffmpeg exits 0; rejects with an EngineError otherwise (or on cancel). */
+  done: Promise<void>;
+}
+
+/** Starts ffmpeg; an abort kills it (SIGKILL: x264 may take longer than a second to stop on SIGTERM). */
+export function runFfmpeg(args: string[], signal: AbortSignal | undefined, what: string): FfmpegRun {
+  const bin = ffmpegPath();
+  const proc = spawn(bin, ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], { stdio: ['pipe', 'ignore', 'pipe'] });
+  let stderr = '';
+  proc.stderr!.setEncoding('utf8');
+  proc.stderr!.on('data', (d: string) => {
+    stderr = (stderr + d).slice(-4000);
+  });
+  // stdin errors (EPIPE when ffmpeg dies early) surface through the exit code instead.
+  proc.stdin!.on('error', () => undefined);
+  const onAbort = () => proc.kill('SIGKILL');
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const done = new Promise<void>((resolve, reject) => {
+    proc.once('error', (err: NodeJS.ErrnoException) => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(
+        new EngineError(
+          'encode_failed',
+          err.code === 'ENOENT'
+            ? `The video encoder (ffmpeg) was not found at ${bin}. Install ffmpeg or set FFMPEG_PATH.`
+            : `The video encoder (ffmpeg) could not be started: ${err.message}`,
+        ),
+      );
+    });
+    proc.once('close', (code, sig) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (signal?.aborted) return reject(new EngineError('canceled', 'The render was canceled.'));
+      if (code === 0) return resolve();
+      const last = stderr.trim().split('\n').filter(Boolean).slice(-2).join(' / ');
+      reject(new EngineError('encode_failed', `The video encoder failed while ${what} (${sig ?? `exit code ${code}`})${last ? `: ${last}` : '.'}`));
+    });
+  });
+  return { proc, done };
+}

@@ -1,0 +1,29 @@
+// Dev aid: draws every presenter in several poses on one PNG, to look at the art.
+// Run: npx tsx server/engine/tools/contact-sheet.ts out.png
+import { writeFileSync } from 'node:fs';
+import { createCanvas } from '@napi-rs/canvas';
+import { computeLayout, drawPresenter, NEUTRAL_POSE, PRESENTER_IDS, SCENE_STYLES, type Viseme } from '../../../shared/scene/index.js';
+import { loadPresenterNode } from '../assets.js';
+
+const poses: { viseme: Viseme; blink: boolean }[] = [
+  { viseme: 'rest', blink: false }, { viseme: 'ai', blink: false }, { viseme: 'e', blink: false },
+  { viseme: 'o', blink: false }, { viseme: 'u', blink: false }, { viseme: 'mbp', blink: false }, { viseme: 'fv', blink: true },
+];
+const cw = 200;
+const chh = 240;
+const c = createCanvas(cw * poses.length, chh * PRESENTER_IDS.length);
+const ctx = c.getContext('2d');
+ctx.fillStyle = '#8fa3b8';
+ctx.fillRect(0, 0, c.width, c.height);
+for (const [row, id] of PRESENTER_IDS.entries()) {
+  const templateId = Object.entries(SCENE_STYLES).find(([, s]) => s.presenterId === id)![0];
+  const assets = await loadPresenterNode(id);
+  for (const [col, p] of poses.entries()) {
+    const layout = computeLayout(templateId, { aspectRatio: '1:1', avatar: { scale: 1, x: 0.5, y: 0.5 } }, { width: cw, height: chh });
+    ctx.save();
+    ctx.translate(col * cw, row * chh);
+    drawPresenter(ctx, assets, layout, { ...NEUTRAL_POSE, ...p });
+    ctx.restore();
+  }
+}
+writeFileSync(process.argv[2] ?? 'sheet.png', c.toBuffer('image/png'));

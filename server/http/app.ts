@@ -1,0 +1,93 @@
+// The Fastify app of the render API: auth, limits, errors, and the routes of
+// ../../shared/design/render-api.md. No input can produce a 500 or a stack trace.
+import { randomBytes } from 'node:crypto';
+import Fastify, { LogController } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { Health } from '../../shared/contract/index.js';
+import { authenticate } from './auth.js';
+import type { ServerContext } from './context.js';
+import { ApiError, handleError, sendError, toApiError } from './errors.js';
+import { setKey, userOf } from './principal.js';
+import { catalogRoutes } from './routes-catalog.js';
+import { jobRoutes } from './routes-jobs.js';
+import { mediaRoutes } from './routes-media.js';
+import { renderRoutes } from './routes-render.js';
+
+/** Method lists of the contract's paths, for 405 answers to a known path with another method. */
+const PATHS: [RegExp, string[]][] = [
+  [/^\/api\/render$/, ['POST']],
+  [/^\/api\/jobs$/, ['GET', 'HEAD']],
+  [/^\/api\/jobs\/[^/]+$/, ['GET', 'HEAD', 'DELETE']],
+  [/^\/api\/jobs\/[^/]+\/cancel$/, ['POST']],
+  [/^\/api\/jobs\/[^/]+\/(video|captions\.vtt|thumbnail\.jpg)$/, ['GET', 'HEAD']],
+  [/^\/api\/(events|templates|voices|health)$/, ['GET', 'HEAD']],
+  [/^\/api\/templates\/[^/]+\/thumbnail\.jpg$/, ['GET', 'HEAD']],
+  [/^\/api\/voices\/[^/]+\/sample$/, ['GET', 'HEAD']],
+];
+
+function genReqId(): string {
+  return `req_${Date.now().toString(36)}${randomBytes(6).toString('base64url')}`;
+}
+
+export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logger']): FastifyInstance {
+  const app = Fastify({
+    logger,
+    genReqId,
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    bodyLimit: ctx.limits.bodyMaxBytes,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // Errors before routing (bad URL, content-type parser setup) keep the contract's body.
+    frameworkErrors: (err, request, reply) => {
+      void sendError(reply, toApiError(err));
+      request.log.info({ code: err.code }, 'framework error');
+    },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    if (request.is404 || request.url === '/api/health' || request.url.startsWith('/api/health?')) return;
+    setKey(request, await authenticate(request, ctx.keys));
+  });
+
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const known = PATHS.find(([re]) => re.test(path));
+    if (known) {
+      return sendError(
+        reply,
+        new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${known[1].join(', ')}`, undefined, {
+          Allow: known[1].join(', '),
+        }),
+      );
+    }
+    return sendError(reply, new ApiError('not_found', `no route ${request.method} ${path}`));
+  });
+
+  app.get('/api/health', async (): Promise<Health> => ({ status: 'ok', version: ctx.version }));
+
+  app.get('/api/events', async (request, reply) => {
+    const userId = userOf(request);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+      'X-Request-Id': String(request.id),
+    });
+    res.write('retry: 3000\n: connected\n\n');
+    ctx.hub.add(userId, res);
+    request.log.info({ userId }, 'event stream opened');
+  });
+
+  renderRoutes(app, ctx);
+  jobRoutes(app, ctx);
+  mediaRoutes(app, ctx);
+  catalogRoutes(app, ctx);
+  return app;
+}

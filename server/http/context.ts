@@ -1,0 +1,28 @@
+// What the routes share: stores, storage, catalog, engine, limits and the event hub.
+import type { RenderEngine } from '../engine/types.js';
+import type { Catalog } from '../catalog.js';
+import type { JobStore } from '../jobs/store.js';
+import type { KeyStore } from '../keys/key-store.js';
+import type { OutputStorage } from '../storage/output-storage.js';
+import type { EventHub } from './events.js';
+import type { SlidingWindowLimiter } from './rate-limit.js';
+
+export interface Limits {
+  createsPerMinute: number;
+  activeJobsPerUser: number;
+  bodyMaxBytes: number;
+}
+
+export interface ServerContext {
+  store: JobStore;
+  keys: KeyStore;
+  storage: OutputStorage;
+  catalog: Catalog;
+  engine: RenderEngine | null;
+  limits: Limits;
+  limiter: SlidingWindowLimiter;
+  hub: EventHub;
+  /** Voice samples and template thumbnails made by the engine. */
+  cacheDir: string;
+  version: string;
+}

@@ -1,0 +1,72 @@
+// Catalogs: templates and voices from resources/, template thumbnails and voice samples from
+// the engine (cached on disk; 503 while no engine is available).
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { AspectRatio } from '../../shared/contract/index.js';
+import type { TemplateList, VoiceList } from '../../shared/contract/index.js';
+import type { ServerContext } from './context.js';
+import { ApiError } from './errors.js';
+
+export function catalogRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const inflight = new Map<string, Promise<Buffer>>();
+
+  /** Engine output cached in cacheDir/<file>; concurrent requests share one generation. */
+  const cached = (file: string, make: () => Promise<Buffer>): Promise<Buffer> => {
+    const path = join(ctx.cacheDir, file);
+    let p = inflight.get(path);
+    if (!p) {
+      p = readFile(path)
+        .catch(async () => {
+          const bytes = await make().catch((err: unknown) => {
+            app.log.warn({ err, file }, 'engine could not make a catalog file');
+            throw new ApiError('unavailable', 'the render engine could not make this file right now');
+          });
+          await mkdir(join(path, '..'), { recursive: true });
+          const tmp = `${path}.${process.pid}.tmp`;
+          await writeFile(tmp, bytes);
+          await rename(tmp, path);
+          return bytes;
+        })
+        .finally(() => inflight.delete(path));
+      inflight.set(path, p);
+    }
+    return p;
+  };
+
+  const engineOrFail = () => {
+    if (!ctx.engine) throw new ApiError('unavailable', 'no render engine is available on this server yet');
+    return ctx.engine;
+  };
+
+  app.get('/api/templates', async (): Promise<TemplateList> => ({ templates: ctx.catalog.templates }));
+  app.get('/api/voices', async (): Promise<VoiceList> => ({ voices: ctx.catalog.voices }));
+
+  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>(
+    '/api/templates/:id/thumbnail.jpg',
+    async (request, reply) => {
+      const template = ctx.catalog.template(request.params.id);
+      if (!template) throw new ApiError('not_found', 'no such template');
+      const raw = request.query?.aspectRatio;
+      const ar = raw === undefined ? template.defaults.aspectRatio : AspectRatio.safeParse(raw).data;
+      if (!ar || !template.aspectRatios.includes(ar)) {
+        throw new ApiError('validation_failed', 'unsupported aspect ratio', [
+          { path: 'aspectRatio', message: `one of ${template.aspectRatios.join(', ')}` },
+        ]);
+      }
+      const engine = engineOrFail();
+      const bytes = await cached(`templates/${template.id}-${ar.replace(':', 'x')}.jpg`, () =>
+        engine.templateThumbnail(template.id, ar),
+      );
+      return reply.type('image/jpeg').header('Cache-Control', 'private, max-age=3600').send(bytes);
+    },
+  );
+
+  app.get<{ Params: { id: string } }>('/api/voices/:id/sample', async (request, reply) => {
+    const voice = ctx.catalog.voice(request.params.id);
+    if (!voice) throw new ApiError('not_found', 'no such voice');
+    const engine = engineOrFail();
+    const bytes = await cached(`voices/${voice.id}.wav`, () => engine.voiceSample(voice.id));
+    return reply.type('audio/wav').header('Cache-Control', 'private, max-age=3600').send(bytes);
+  });
+}

@@ -1,0 +1,82 @@
+// The caller's jobs: list (keyset paging, status filter, q, counts), one job, cancel, delete.
+import type { FastifyInstance } from 'fastify';
+import { issuesToDetails, JOB_ID_PATTERN, JobListQuery, LIMITS } from '../../shared/contract/index.js';
+import type { JobList } from '../../shared/contract/index.js';
+import { toJob } from '../jobs/store.js';
+import type { TransitionResult } from '../jobs/store.js';
+import type { ServerContext } from './context.js';
+import { ApiError } from './errors.js';
+import { userOf } from './principal.js';
+
+/** The cursor is opaque to clients: the last listed id, base64url-encoded. */
+export function encodeCursor(id: string): string {
+  return Buffer.from(id, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): string {
+  const id = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  if (!JOB_ID_PATTERN.test(id)) {
+    throw new ApiError('validation_failed', 'the cursor is not one this server handed out', [
+      { path: 'cursor', message: 'must be a nextCursor value from an earlier page' },
+    ]);
+  }
+  return id;
+}
+
+export function notFound(): ApiError {
+  return new ApiError('not_found', 'no such job');
+}
+
+function orFail(result: TransitionResult, action: string) {
+  if (result.ok) return result.job;
+  if (result.reason === 'not_found') throw notFound();
+  throw new ApiError('invalid_transition', `cannot ${action} a ${result.job.status} job`);
+}
+
+export function jobRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.get('/api/jobs', async (request): Promise<JobList> => {
+    const userId = userOf(request);
+    const parsed = JobListQuery.safeParse(request.query ?? {}, { reportInput: true });
+    if (!parsed.success) {
+      const details = issuesToDetails(parsed.error);
+      throw new ApiError('validation_failed', `bad query: ${details.map((d) => d.path).join(', ')}`, details);
+    }
+    const q = parsed.data;
+    const result = await ctx.store.list({
+      userId,
+      limit: q.limit ?? LIMITS.listDefaultLimit,
+      ...(q.status?.length ? { statuses: q.status } : {}),
+      ...(q.q ? { q: q.q } : {}),
+      ...(q.cursor !== undefined ? { beforeId: decodeCursor(q.cursor) } : {}),
+    });
+    return {
+      jobs: result.jobs.map(toJob),
+      nextCursor: result.nextBeforeId ? encodeCursor(result.nextBeforeId) : null,
+      counts: result.counts,
+    };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/jobs/:id', async (request) => {
+    const job = await ctx.store.get(request.params.id, userOf(request));
+    if (!job) throw notFound();
+    return toJob(job);
+  });
+
+  app.post<{ Params: { id: string } }>('/api/jobs/:id/cancel', async (request) => {
+    const result = await ctx.store.transition(request.params.id, userOf(request), { to: 'canceled' });
+    const job = orFail(result, 'cancel');
+    request.log.info({ jobId: job.id }, 'job canceled');
+    return toJob(job);
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/jobs/:id', async (request, reply) => {
+    const result = await ctx.store.delete(request.params.id, userOf(request));
+    if (!result.ok && result.reason === 'invalid_transition') {
+      throw new ApiError('invalid_transition', `only finished jobs can be deleted; cancel the ${result.job.status} job first`);
+    }
+    const job = orFail(result, 'delete');
+    await ctx.storage.remove(job.id);
+    request.log.info({ jobId: job.id }, 'job deleted');
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,61 @@
+// A finished job's files: the video (byte ranges, ETag), its captions and its thumbnail.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { OutputFile } from '../storage/output-storage.js';
+import { OUTPUT_FILES } from '../storage/output-storage.js';
+import type { ServerContext } from './context.js';
+import { ApiError } from './errors.js';
+import { notFound } from './routes-jobs.js';
+import { userOf } from './principal.js';
+
+type Range = { start: number; end: number };
+
+/** Parses a single `bytes=` range; null: serve the whole file; 'unsatisfiable': 416. */
+export function parseRange(header: string | undefined, size: number): Range | null | 'unsatisfiable' {
+  if (!header) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null; // not a form we serve partially: whole file
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}
+
+export function mediaRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const serve = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, file: OutputFile) => {
+    const job = await ctx.store.get(request.params.id, userOf(request));
+    if (!job) throw notFound();
+    if (job.status !== 'completed') {
+      throw new ApiError('not_ready', `the job is ${job.status}; its files exist once it is completed`);
+    }
+    const stored = await ctx.storage.stat(job.id, file);
+    if (!stored) throw new ApiError('not_found', 'the file of this job is gone');
+    reply.header('ETag', stored.etag).header('Cache-Control', 'private, max-age=31536000, immutable');
+    reply.header('Accept-Ranges', 'bytes').type(OUTPUT_FILES[file].type);
+    const inm = request.headers['if-none-match'];
+    if (inm && inm.split(',').some((t) => t.trim() === stored.etag || t.trim() === '*')) return reply.code(304).send();
+    const ifRange = request.headers['if-range'];
+    const rangeHeader = ifRange && ifRange !== stored.etag ? undefined : request.headers.range;
+    const range = parseRange(rangeHeader, stored.size);
+    if (range === 'unsatisfiable') {
+      throw new ApiError('range_not_satisfiable', `the range is outside the file (${stored.size} bytes)`, undefined, {
+        'Content-Range': `bytes */${stored.size}`,
+      });
+    }
+    if (!range) {
+      reply.header('Content-Length', String(stored.size));
+      return reply.code(200).send(ctx.storage.read(job.id, file));
+    }
+    reply.header('Content-Range', `bytes ${range.start}-${range.end}/${stored.size}`);
+    reply.header('Content-Length', String(range.end - range.start + 1));
+    return reply.code(206).send(ctx.storage.read(job.id, file, range));
+  };
+
+  app.get<{ Params: { id: string } }>('/api/jobs/:id/video', (req, reply) => serve(req, reply, 'video'));
+  app.get<{ Params: { id: string } }>('/api/jobs/:id/captions.vtt', (req, reply) => serve(req, reply, 'captions'));
+  app.get<{ Params: { id: string } }>('/api/jobs/:id/thumbnail.jpg', (req, reply) => serve(req, reply, 'thumbnail'));
+}

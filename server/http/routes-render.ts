@@ -1,0 +1,110 @@
+// POST /api/render: validate against the contract and the catalog, honour Idempotency-Key,
+// apply the per-user rate and active-job limits, and create the job (202).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { issuesToDetails, LIMITS, RenderRequest } from '../../shared/contract/index.js';
+import type { ErrorDetail, RenderParams } from '../../shared/contract/index.js';
+import { toJob } from '../jobs/store.js';
+import type { NewJob } from '../jobs/store.js';
+import { bodyHash } from './canonical-json.js';
+import type { ServerContext } from './context.js';
+import { ApiError } from './errors.js';
+import { userOf } from './principal.js';
+
+const QUOTA_RETRY_SECONDS = 30;
+
+export function isJson(contentType: string | undefined): boolean {
+  return typeof contentType === 'string' && /^application\/json\s*(;|$)/i.test(contentType.trim());
+}
+
+function validate(ctx: ServerContext, body: unknown, userId: string): NewJob {
+  const parsed = RenderRequest.safeParse(body, { reportInput: true });
+  if (!parsed.success) {
+    const details = issuesToDetails(parsed.error);
+    throw new ApiError('validation_failed', `the render request is invalid: ${details.map((d) => d.path).join(', ')}`, details);
+  }
+  const req = parsed.data;
+  const details: ErrorDetail[] = [];
+  const template = ctx.catalog.template(req.templateId);
+  if (!template) details.push({ path: 'templateId', message: `unknown template "${req.templateId}"; see GET /api/templates` });
+  const voice = ctx.catalog.voice(req.voiceId);
+  if (!voice) details.push({ path: 'voiceId', message: `unknown voice "${req.voiceId}"; see GET /api/voices` });
+  let params: RenderParams | null = null;
+  if (template) {
+    params = ctx.catalog.fillParams(template, req.params);
+    if (!template.aspectRatios.includes(params.aspectRatio)) {
+      details.push({
+        path: 'params.aspectRatio',
+        message: `the template "${template.id}" supports ${template.aspectRatios.join(', ')}`,
+      });
+    }
+  }
+  if (details.length || !template || !voice || !params) {
+    throw new ApiError('validation_failed', `the render request is invalid: ${details.map((d) => d.path).join(', ')}`, details);
+  }
+  return { userId, text: req.text.trim(), templateId: template.id, voiceId: voice.id, params };
+}
+
+function idempotencyKey(request: FastifyRequest): string | undefined {
+  const raw = request.headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  const key = Array.isArray(raw) ? raw.join(',') : raw;
+  if (key.length < 1 || key.length > LIMITS.idempotencyKeyMaxChars) {
+    throw new ApiError('validation_failed', 'Idempotency-Key must be 1–255 characters', [
+      { path: 'Idempotency-Key', message: `must be 1–${LIMITS.idempotencyKeyMaxChars} characters` },
+    ]);
+  }
+  return key;
+}
+
+export function renderRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.post('/api/render', async (request, reply) => {
+    const userId = userOf(request);
+    if (!isJson(request.headers['content-type'])) {
+      throw new ApiError('unsupported_media_type', 'send the render request as Content-Type: application/json');
+    }
+    const key = idempotencyKey(request);
+    const input = validate(ctx, request.body, userId);
+    const requestHash = bodyHash(request.body);
+    const ttl = LIMITS.idempotencyTtlMs;
+
+    if (key) {
+      const prior = await ctx.store.findIdempotent(userId, key, ttl);
+      if (prior && prior.requestHash !== requestHash) throw conflict();
+      if (prior) return reply.code(200).header('Idempotent-Replayed', 'true').send(toJob(prior.job));
+    }
+    const slot = ctx.limiter.take(userId);
+    if (!slot.ok) {
+      throw new ApiError('rate_limited', `at most ${ctx.limits.createsPerMinute} renders per minute; try again shortly`, undefined, {
+        'Retry-After': String(slot.retryAfterSeconds),
+      });
+    }
+    const result = await ctx.store.create(input, {
+      maxActive: ctx.limits.activeJobsPerUser,
+      idempotencyTtlMs: ttl,
+      ...(key ? { idempotency: { key, requestHash } } : {}),
+    });
+    switch (result.kind) {
+      case 'created':
+        request.log.info({ jobId: result.job.id, userId }, 'job created');
+        return reply.code(202).header('Location', `/api/jobs/${result.job.id}`).send(toJob(result.job));
+      case 'replayed':
+        ctx.limiter.refund(userId);
+        return reply.code(200).header('Idempotent-Replayed', 'true').send(toJob(result.job));
+      case 'conflict':
+        ctx.limiter.refund(userId);
+        throw conflict();
+      case 'quota_exceeded':
+        ctx.limiter.refund(userId);
+        throw new ApiError(
+          'quota_exceeded',
+          `you have ${result.active} queued or rendering jobs (at most ${ctx.limits.activeJobsPerUser}); wait for some to finish`,
+          undefined,
+          { 'Retry-After': String(QUOTA_RETRY_SECONDS) },
+        );
+    }
+  });
+}
+
+function conflict(): ApiError {
+  return new ApiError('idempotency_conflict', 'this Idempotency-Key was already used with a different request body');
+}

@@ -1,0 +1,245 @@
+// The worker queue inside the server: claims queued jobs from the store, hands them to the
+// render engine in a fresh work directory per attempt, keeps progress monotonic, publishes the
+// finished files to storage and records the outcome. Without an engine every job fails with
+// `engine_unavailable`: a job never completes without a real video.
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { JobOutput, ShortSide } from '../../shared/contract/index.js';
+import { EngineError } from '../engine/types.js';
+import type { RenderEngine } from '../engine/types.js';
+import type { OutputStorage } from '../storage/output-storage.js';
+import type { JobStore, StoredJob } from './store.js';
+
+export interface QueueLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface QueueOptions {
+  store: JobStore;
+  storage: OutputStorage;
+  engine: RenderEngine | null;
+  /** Parent of the per-attempt work directories. */
+  workRoot: string;
+  concurrency: number;
+  shortSide: ShortSide;
+  log: QueueLog;
+  /** Lease held while rendering, renewed at a third of it. */
+  leaseMs?: number;
+  /** How often to look for queued jobs besides the store's change events. */
+  pollMs?: number;
+  /** Minimum time between two progress writes of one job. */
+  progressIntervalMs?: number;
+}
+
+type AbortReason = 'canceled' | 'shutdown';
+
+interface Running {
+  job: StoredJob;
+  controller: AbortController;
+  reason: AbortReason | null;
+  done: Promise<void>;
+}
+
+export class WorkerQueue {
+  readonly workerId = `worker_${process.pid}_${randomBytes(4).toString('hex')}`;
+  private readonly running = new Map<string, Running>();
+  private readonly leaseMs: number;
+  private stopping = false;
+  private pumping = false;
+  private pumpAgain = false;
+  private poll: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(private readonly o: QueueOptions) {
+    this.leaseMs = o.leaseMs ?? 30_000;
+  }
+
+  start(): void {
+    this.unsubscribe = this.o.store.subscribe(({ job, kind }) => {
+      const mine = this.running.get(job.id);
+      if (mine && (kind === 'deleted' || job.status !== 'rendering' || job.workerId !== this.workerId)) {
+        this.abort(mine, 'canceled');
+      }
+      if (kind === 'created' || job.status === 'queued') this.pump();
+    });
+    this.poll = setInterval(() => this.pump(), this.o.pollMs ?? 1000);
+    this.poll.unref();
+    this.pump();
+  }
+
+  get active(): number {
+    return this.running.size;
+  }
+
+  /**
+   * Stops claiming, lets running renders finish within `graceMs`, then aborts the rest and
+   * puts them back in the queue (a shutdown does not use up an attempt).
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    if (this.poll) clearInterval(this.poll);
+    const all = () => Promise.allSettled([...this.running.values()].map((r) => r.done));
+    if (this.running.size > 0) {
+      this.o.log.info({ running: this.running.size, graceMs }, 'waiting for running renders');
+      await Promise.race([all(), sleep(graceMs)]);
+    }
+    for (const r of this.running.values()) this.abort(r, 'shutdown');
+    await Promise.race([all(), sleep(5000)]);
+    // Renders that ignored the abort: requeue them anyway, their late results are refused.
+    for (const r of this.running.values()) await this.requeue(r.job);
+    this.unsubscribe?.();
+  }
+
+  private abort(r: Running, reason: AbortReason): void {
+    if (r.reason) return;
+    r.reason = reason;
+    r.controller.abort(new Error(reason));
+  }
+
+  /** Fills free slots with queued jobs; re-entrant calls coalesce. */
+  pump(): void {
+    if (this.stopping) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    void (async () => {
+      try {
+        do {
+          this.pumpAgain = false;
+          while (!this.stopping && this.running.size < this.o.concurrency) {
+            const job = await this.o.store.claimNext(this.workerId, this.leaseMs);
+            if (!job) break;
+            this.launch(job);
+          }
+        } while (this.pumpAgain && !this.stopping);
+      } catch (err) {
+        this.o.log.error({ err }, 'claiming a job failed');
+      } finally {
+        this.pumping = false;
+      }
+    })();
+  }
+
+  private launch(job: StoredJob): void {
+    const r: Running = { job, controller: new AbortController(), reason: null, done: Promise.resolve() };
+    this.running.set(job.id, r);
+    r.done = this.render(r)
+      .catch((err) => this.o.log.error({ err, jobId: job.id }, 'render bookkeeping failed'))
+      .finally(() => {
+        this.running.delete(job.id);
+        this.pump();
+      });
+  }
+
+  private async render(r: Running): Promise<void> {
+    const { job } = r;
+    const { store, engine, log } = this.o;
+    if (!engine) {
+      await store.transition(
+        job.id,
+        null,
+        { to: 'failed', error: { code: 'engine_unavailable', message: 'no render engine is available on this server' } },
+        this.workerId,
+      );
+      log.warn({ jobId: job.id }, 'job failed: engine unavailable');
+      return;
+    }
+    const workDir = join(this.o.workRoot, `${job.id}-${job.attempts}-${randomBytes(4).toString('hex')}`);
+    const renew = setInterval(() => {
+      void store.renewLease(job.id, this.workerId, this.leaseMs).catch(() => undefined);
+    }, this.leaseMs / 3);
+    const progress = this.progressWriter(job.id);
+    log.info({ jobId: job.id, attempt: job.attempts }, 'render started');
+    try {
+      await mkdir(workDir, { recursive: true });
+      const result = await engine.render({
+        jobId: job.id,
+        text: job.text,
+        templateId: job.templateId,
+        voiceId: job.voiceId,
+        params: job.params,
+        shortSide: this.o.shortSide,
+        workDir,
+        signal: r.controller.signal,
+        onProgress: progress.report,
+      });
+      progress.stop();
+      if (r.reason) throw r.controller.signal.reason;
+      const { videoBytes } = await this.o.storage.publish(job.id, workDir);
+      const base = `/api/jobs/${job.id}`;
+      const output: JobOutput = {
+        videoUrl: `${base}/video`,
+        captionsUrl: `${base}/captions.vtt`,
+        thumbnailUrl: `${base}/thumbnail.jpg`,
+        durationSeconds: result.durationSeconds,
+        width: result.width,
+        height: result.height,
+        sizeBytes: videoBytes,
+      };
+      const done = await store.transition(job.id, null, { to: 'completed', output }, this.workerId);
+      if (!done.ok) await this.o.storage.remove(job.id); // canceled or taken over meanwhile
+      log.info({ jobId: job.id, completed: done.ok }, 'render finished');
+    } catch (err) {
+      progress.stop();
+      if (r.reason === 'shutdown') {
+        await this.requeue(job);
+      } else if (r.reason === 'canceled') {
+        log.info({ jobId: job.id }, 'render canceled');
+      } else {
+        const error =
+          err instanceof EngineError
+            ? { code: err.code, message: err.message }
+            : { code: 'internal_error', message: 'the render failed unexpectedly' };
+        if (!(err instanceof EngineError)) log.error({ err, jobId: job.id }, 'render failed');
+        await store.transition(job.id, null, { to: 'failed', error }, this.workerId);
+      }
+    } finally {
+      clearInterval(renew);
+      await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
+  private async requeue(job: StoredJob): Promise<void> {
+    const r = await this.o.store.transition(job.id, null, { to: 'queued', reason: 'shutdown' }, this.workerId);
+    if (r.ok) this.o.log.info({ jobId: job.id }, 'render requeued at shutdown');
+  }
+
+  /** Throttles progress writes; the store keeps the value monotonic. */
+  private progressWriter(jobId: string) {
+    const interval = this.o.progressIntervalMs ?? 250;
+    let last = 0;
+    let pending: number | null = null;
+    let timer: NodeJS.Timeout | null = null;
+    let stopped = false;
+    const flush = () => {
+      timer = null;
+      if (pending === null || stopped) return;
+      const p = pending;
+      pending = null;
+      last = Date.now();
+      void this.o.store.setProgress(jobId, this.workerId, p).catch(() => undefined);
+    };
+    return {
+      report: (p: number) => {
+        if (stopped || typeof p !== 'number' || !Number.isFinite(p)) return;
+        pending = Math.max(pending ?? 0, Math.min(p, 0.99)); // 1 is reserved for "completed"
+        if (timer) return;
+        const wait = Math.max(0, last + interval - Date.now());
+        timer = setTimeout(flush, wait);
+      },
+      stop: () => {
+        stopped = true;
+        if (timer) clearTimeout(timer);
+      },
+    };
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

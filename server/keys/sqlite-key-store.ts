@@ -1,0 +1,70 @@
+// Keys in the same SQLite file as the jobs (table api_keys), hashes only.
+import type Database from 'better-sqlite3';
+import type { KeyKind, KeyRecord, KeyStore } from './key-store.js';
+import { hashKey, KEY_PATTERN, newKey, sameHash } from './key-store.js';
+
+interface Row {
+  id: string;
+  kind: KeyKind;
+  user_id: string | null;
+  label: string | null;
+  hash: Buffer;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export class SqliteKeyStore implements KeyStore {
+  private readonly s;
+
+  constructor(db: Database.Database) {
+    db.exec(`CREATE TABLE IF NOT EXISTS api_keys (
+      id TEXT PRIMARY KEY,
+      kind TEXT NOT NULL CHECK (kind IN ('user', 'service')),
+      user_id TEXT,
+      label TEXT,
+      hash BLOB NOT NULL,
+      created_at TEXT NOT NULL,
+      revoked_at TEXT
+    ) WITHOUT ROWID`);
+    this.s = {
+      insert: db.prepare('INSERT INTO api_keys (id, kind, user_id, label, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      all: db.prepare('SELECT * FROM api_keys ORDER BY created_at, id'),
+      get: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
+      revoke: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    };
+  }
+
+  async create(input: { kind: KeyKind; userId: string | null; label?: string | null }) {
+    const { id, key } = newKey();
+    const createdAt = new Date().toISOString();
+    this.s.insert.run(id, input.kind, input.kind === 'user' ? input.userId : null, input.label ?? null, hashKey(key), createdAt);
+    return { record: toRecord(this.s.get.get(id) as Row), key };
+  }
+
+  async list(): Promise<KeyRecord[]> {
+    return (this.s.all.all() as Row[]).map(toRecord);
+  }
+
+  async revoke(id: string): Promise<boolean> {
+    return this.s.revoke.run(new Date().toISOString(), id).changes === 1;
+  }
+
+  async verify(presented: string): Promise<KeyRecord | null> {
+    const m = KEY_PATTERN.exec(presented);
+    if (!m) return null;
+    const row = this.s.get.get(m[1]) as Row | undefined;
+    if (!row || row.revoked_at) return null;
+    return sameHash(hashKey(presented), row.hash) ? toRecord(row) : null;
+  }
+}
+
+function toRecord(row: Row): KeyRecord {
+  return {
+    id: row.id,
+    kind: row.kind,
+    userId: row.user_id,
+    label: row.label,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}

@@ -1,0 +1,139 @@
+// startServer(): the render API with its store, worker queue and engine, as one handle with
+// { url, close }. Used by the CLI (`serve`), the desktop app's launcher and the tests.
+import { availableParallelism } from 'node:os';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ShortSide } from '../shared/contract/index.js';
+import { LIMITS } from '../shared/contract/index.js';
+import { loadCatalog } from './catalog.js';
+import { createEngine } from './engine/index.js';
+import type { RenderEngine } from './engine/types.js';
+import { buildApp } from './http/app.js';
+import type { Limits } from './http/context.js';
+import { EventHub } from './http/events.js';
+import { SlidingWindowLimiter } from './http/rate-limit.js';
+import { WorkerQueue } from './jobs/queue.js';
+import { openDatabase, SqliteJobStore } from './jobs/sqlite-store.js';
+import type { JobStore } from './jobs/store.js';
+import type { KeyStore } from './keys/key-store.js';
+import { SqliteKeyStore } from './keys/sqlite-key-store.js';
+import { LocalOutputStorage } from './storage/local-storage.js';
+
+export interface ServerOptions {
+  /** Holds studio.db (jobs and key hashes), media/, cache/ and work/. */
+  dataDir: string;
+  /** 0 picks a free port. Default 4510. */
+  port?: number;
+  host?: string;
+  /** Renders at once; the default leaves room on 2 cores (an encode uses both). */
+  concurrency?: number;
+  /** An engine, null for none, or undefined for the project's engine (createEngine). */
+  engine?: RenderEngine | null;
+  limits?: Partial<Limits>;
+  /** SSE heartbeat period (15 s by the contract; tests shorten it). */
+  heartbeatMs?: number;
+  /** How long SIGTERM waits for running renders before requeueing them. */
+  shutdownGraceMs?: number;
+  shortSide?: ShortSide;
+  /** pino level: 'info' (default), 'warn', 'silent', … */
+  logLevel?: string;
+  /** Where structured logs go (default stdout via pino). */
+  logStream?: NodeJS.WritableStream;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  keys: KeyStore;
+  store: JobStore;
+  /** Stops accepting, ends event streams, lets renders finish within the grace period, closes the store. */
+  close(): Promise<void>;
+}
+
+export const VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+export function defaultConcurrency(): number {
+  return Math.max(1, Math.floor(availableParallelism() / 2));
+}
+
+/** The key store of a data directory (for the CLI's `keys` commands and for tests). */
+export function openKeyStore(dataDir: string): { keys: KeyStore; close(): void } {
+  mkdirSync(dataDir, { recursive: true });
+  const db = openDatabase(join(dataDir, 'studio.db'));
+  return { keys: new SqliteKeyStore(db), close: () => db.close() };
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const dataDir = options.dataDir;
+  const workRoot = join(dataDir, 'work');
+  rmSync(workRoot, { recursive: true, force: true }); // attempts that died with a previous process
+  for (const d of ['media', 'cache', 'work']) mkdirSync(join(dataDir, d), { recursive: true });
+
+  const db = openDatabase(join(dataDir, 'studio.db'));
+  const store = new SqliteJobStore(db);
+  const keys = new SqliteKeyStore(db);
+  const storage = new LocalOutputStorage(join(dataDir, 'media'));
+  const engine = options.engine === undefined ? await createEngine({ cacheDir: join(dataDir, 'cache') }) : options.engine;
+  const limits: Limits = {
+    createsPerMinute: options.limits?.createsPerMinute ?? LIMITS.createsPerMinute,
+    activeJobsPerUser: options.limits?.activeJobsPerUser ?? LIMITS.activeJobsPerUser,
+    bodyMaxBytes: options.limits?.bodyMaxBytes ?? LIMITS.bodyMaxBytes,
+  };
+  const hub = new EventHub(store, options.heartbeatMs ?? 15_000);
+  const limiter = new SlidingWindowLimiter(limits.createsPerMinute);
+  const logger = {
+    level: options.logLevel ?? 'info',
+    ...(options.logStream ? { stream: options.logStream } : {}),
+  };
+  const app = buildApp(
+    { store, keys, storage, catalog: loadCatalog(), engine, limits, limiter, hub, cacheDir: join(dataDir, 'cache'), version: VERSION },
+    logger,
+  );
+
+  // Renders left `rendering` by a process that died go back to the queue (or fail after 3 attempts).
+  const recovered = await store.recoverAbandoned({ all: true });
+  if (recovered.requeued.length || recovered.failed.length) app.log.warn(recovered, 'recovered abandoned renders');
+
+  const queue = new WorkerQueue({
+    store,
+    storage,
+    engine,
+    workRoot,
+    concurrency: options.concurrency ?? defaultConcurrency(),
+    shortSide: options.shortSide ?? 720,
+    log: app.log,
+  });
+
+  const maintenance = setInterval(() => {
+    limiter.sweep();
+    store.pruneIdempotency(LIMITS.idempotencyTtlMs);
+  }, 10 * 60_000);
+  maintenance.unref();
+
+  await app.listen({ port: options.port ?? 4510, host: options.host ?? '127.0.0.1' });
+  queue.start();
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 4510);
+  const host = options.host ?? '127.0.0.1';
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    port,
+    keys,
+    store,
+    close: () =>
+      (closing ??= (async () => {
+        clearInterval(maintenance);
+        hub.close();
+        await app.close();
+        await queue.stop(options.shutdownGraceMs ?? 30_000);
+        await engine?.close?.();
+        await store.close();
+        db.close();
+      })()),
+  };
+}

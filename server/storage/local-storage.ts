@@ -1,0 +1,52 @@
+// Output storage in a local directory: <root>/<jobId>/{video.mp4,captions.vtt,thumbnail.jpg}.
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { OUTPUT_FILES } from './output-storage.js';
+import type { OutputFile, OutputStorage, StoredFile } from './output-storage.js';
+
+const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export class LocalOutputStorage implements OutputStorage {
+  constructor(private readonly root: string) {}
+
+  async publish(jobId: string, workDir: string): Promise<{ videoBytes: number }> {
+    const dir = this.dir(jobId);
+    const staging = `${dir}.staging-${process.pid}-${Date.now()}`;
+    await mkdir(staging, { recursive: true });
+    try {
+      for (const { name } of Object.values(OUTPUT_FILES)) {
+        const from = join(workDir, name);
+        const s = await stat(from).catch(() => null);
+        if (!s?.isFile() || s.size === 0) throw new Error(`the render produced no ${name}`);
+        await rename(from, join(staging, name));
+      }
+      await rm(dir, { recursive: true, force: true }); // an earlier attempt's leftovers
+      await rename(staging, dir);
+    } catch (err) {
+      await rm(staging, { recursive: true, force: true });
+      throw err;
+    }
+    return { videoBytes: (await stat(join(dir, OUTPUT_FILES.video.name))).size };
+  }
+
+  async stat(jobId: string, file: OutputFile): Promise<StoredFile | null> {
+    const s = await stat(join(this.dir(jobId), OUTPUT_FILES[file].name)).catch(() => null);
+    if (!s?.isFile()) return null;
+    return { size: s.size, etag: `"${jobId}-${file}-${s.size}-${Math.floor(s.mtimeMs)}"` };
+  }
+
+  read(jobId: string, file: OutputFile, range?: { start: number; end: number }): Readable {
+    return createReadStream(join(this.dir(jobId), OUTPUT_FILES[file].name), range ?? {});
+  }
+
+  async remove(jobId: string): Promise<void> {
+    await rm(this.dir(jobId), { recursive: true, force: true });
+  }
+
+  private dir(jobId: string): string {
+    if (!SAFE_ID.test(jobId)) throw new Error('bad job id');
+    return join(this.root, jobId);
+  }
+}

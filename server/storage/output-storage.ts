@@ -1,0 +1,28 @@
+// Where finished renders live. The local directory is the default; a shared directory or an
+// object store can implement the same interface for a fleet of workers.
+import type { Readable } from 'node:stream';
+
+export const OUTPUT_FILES = {
+  video: { name: 'video.mp4', type: 'video/mp4' },
+  captions: { name: 'captions.vtt', type: 'text/vtt; charset=utf-8' },
+  thumbnail: { name: 'thumbnail.jpg', type: 'image/jpeg' },
+} as const;
+export type OutputFile = keyof typeof OUTPUT_FILES;
+
+export interface StoredFile {
+  size: number;
+  /** Stable per published file (outputs never change after publishing). */
+  etag: string;
+}
+
+export interface OutputStorage {
+  /**
+   * Moves the finished files of `workDir` into place for `jobId`, all at once (a reader never
+   * sees a partial set). Returns the video's size. Throws if a file is missing.
+   */
+  publish(jobId: string, workDir: string): Promise<{ videoBytes: number }>;
+  stat(jobId: string, file: OutputFile): Promise<StoredFile | null>;
+  /** A stream of the file, or of bytes start..end inclusive. */
+  read(jobId: string, file: OutputFile, range?: { start: number; end: number }): Readable;
+  remove(jobId: string): Promise<void>;
+}
