@@ -1,14 +1,112 @@
-// Engine factory used by the server. Until the real engine lands this returns null, and the
-// queue fails every job with `engine_unavailable` (never completes a job without a video).
-import type { RenderEngine } from './types.js';
+// Engine factory used by the server: the real engine (espeak-ng speech → shared/scene frames
+// on @napi-rs/canvas → ffmpeg).
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { outputSize, type AspectRatio } from '../../shared/contract/index.js';
+import { computeLayout, drawCaption, drawPresenter, NEUTRAL_POSE, SCENE_STYLES } from '../../shared/scene/index.js';
+import { DEFAULT_ENCODE, headCacheNode, prepareScene, renderVideo, type EncodeSettings } from './render.js';
+import { SpeechSynth } from './speech.js';
+import { EngineError, type RenderEngine, type RenderTask } from './types.js';
+import { espeakVoice } from './voices.js';
+import { wavBytes } from './wav.js';
+import { createCanvas } from '@napi-rs/canvas';
+import { loadPresenterNode, registerFonts, RESOURCES_DIR } from './assets.js';
 
 export interface EngineOptions {
   /** Where the engine may keep caches (voice samples, thumbnails). */
   cacheDir: string;
+  /** x264 settings (benchmarks compare them); defaults suit talking-head content. */
+  encode?: EncodeSettings;
 }
 
-export async function createEngine(_options: EngineOptions): Promise<RenderEngine | null> {
-  return null;
+interface CatalogEntry {
+  id: string;
+  numericId: string;
+  name: string;
+}
+
+async function voiceName(voiceId: string): Promise<string> {
+  const { voices } = JSON.parse(await readFile(join(RESOURCES_DIR, 'voices.json'), 'utf8')) as { voices: CatalogEntry[] };
+  return voices.find((v) => v.id === voiceId || v.numericId === voiceId)?.name ?? 'your presenter';
+}
+
+/** Writes a cache file atomically (a crash never leaves half a file to be served later). */
+async function cacheWrite(path: string, bytes: Buffer): Promise<void> {
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(tmp, bytes);
+  await rename(tmp, path);
+}
+
+export async function createEngine(options: EngineOptions): Promise<RenderEngine | null> {
+  const speech = new SpeechSynth();
+  const encode = options.encode ?? DEFAULT_ENCODE;
+  const cacheDir = options.cacheDir;
+  await mkdir(cacheDir, { recursive: true });
+  const inflight = new Map<string, Promise<Buffer>>();
+  // Cached artefacts are keyed by what they are made from, so changed art or voices refresh them.
+  const cached = (key: string, ext: string, make: () => Promise<Buffer>): Promise<Buffer> => {
+    const file = join(cacheDir, `${key}-${createHash('sha1').update(key + ENGINE_ART_VERSION).digest('hex').slice(0, 10)}.${ext}`);
+    let p = inflight.get(file);
+    if (!p) {
+      p = readFile(file).catch(async () => {
+        const bytes = await make();
+        await cacheWrite(file, bytes);
+        return bytes;
+      });
+      inflight.set(file, p);
+      p.catch(() => inflight.delete(file));
+    }
+    return p;
+  };
+
+  return {
+    name: 'espeak-canvas-ffmpeg',
+    render: (task: RenderTask) => renderVideo(task, speech, encode),
+
+    voiceSample(voiceId: string): Promise<Buffer> {
+      const voice = espeakVoice(voiceId);
+      if (!voice) return Promise.reject(new EngineError('invalid_input', `Unknown voice "${voiceId}".`));
+      return cached(`voice-${voiceId}`, 'wav', async () => {
+        const name = await voiceName(voiceId);
+        const sp = await speech.synthesize(`Hi, I'm ${name}. This is how your script will sound.`, voice);
+        return wavBytes(sp.samples, sp.sampleRate);
+      });
+    },
+
+    templateThumbnail(templateId: string, aspectRatio: AspectRatio): Promise<Buffer> {
+      if (!SCENE_STYLES[templateId]) return Promise.reject(new EngineError('invalid_input', `Unknown template "${templateId}".`));
+      return cached(`template-${templateId}-${aspectRatio.replace(':', 'x')}`, 'jpg', async () => {
+        registerFonts();
+        const defaults = templateDefaults(templateId);
+        const params = { aspectRatio, avatar: defaults };
+        const scene = await prepareScene(templateId, { params, shortSide: 720 }, []);
+        const { width, height } = outputSize(aspectRatio, 720);
+        const c = createCanvas(width, height);
+        const ctx = c.getContext('2d');
+        ctx.drawImage(scene.background, 0, 0);
+        const layout = computeLayout(templateId, params, { width, height });
+        const assets = await loadPresenterNode(layout.style.presenterId, layout.presenter.height);
+        drawPresenter(ctx, assets, layout, NEUTRAL_POSE, headCacheNode());
+        drawCaption(ctx, layout, { lines: [['Your', 'script,'], ['word', 'by', 'word.']], activeIndex: 2 });
+        return c.encode('jpeg', 85);
+      });
+    },
+
+    close: () => speech.close(),
+  };
+}
+
+/** Bumped when the art or drawing changes, so cached thumbnails are redrawn. */
+const ENGINE_ART_VERSION = '1';
+
+import templatesCatalog from '../../resources/templates.json' with { type: 'json' };
+
+function templateDefaults(templateId: string): { scale: number; x: number; y: number } {
+  const t = (templatesCatalog as { templates: { id: string; defaults: { avatar: { scale: number; x: number; y: number } } }[] }).templates.find(
+    (x) => x.id === templateId,
+  );
+  return t?.defaults.avatar ?? { scale: 0.6, x: 0.5, y: 0.55 };
 }
 
 export * from './types.js';

@@ -26,7 +26,7 @@ export const SCENE_STYLES: Record<string, SceneStyle> = {
   newsroom: {
     background: 'newsroom', caption: 'lowerThird', presenterId: 'nora', captionScale: 0.05, captionLines: 2,
     maxWordsPerLine: 12, uppercase: false, font: sans,
-    colors: { text: '#0f1b2d', active: '#ffffff', box: 'rgba(255,255,255,0.96)', accent: '#d7263d' },
+    colors: { text: '#0f1b2d', active: '#ffffff', box: '#ffffff', accent: '#d7263d' },
   },
   classroom: {
     background: 'chalkboard', caption: 'chalk', presenterId: 'leo', captionScale: 0.058, captionLines: 2,
