@@ -91,7 +91,7 @@ export class LocalStudio {
 
   /** Creates a service key with the server CLI and stores it; the key is never logged. */
   private async createKey(): Promise<string> {
-    const r = await this.runCli(['keys', 'create', '--user', this.o.userId, '--service', '--data', this.o.dataDir]);
+    const r = await this.runCli(['keys', 'create', '--service', '--label', 'Presenter Studio desktop', '--data', this.o.dataDir]);
     const key = r.stdout.trim().split('\n').pop()?.trim();
     if (r.code !== 0 || !key) throw new Error(`could not create the local studio key (exit ${r.code}): ${r.stderr.trim().split('\n').pop() ?? ''}`);
     await this.o.secrets.set(LOCAL_PROFILE_ID, key);

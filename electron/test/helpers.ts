@@ -1,0 +1,96 @@
+// Test helpers: the real render API (server/ CLI) as a child process, temp folders, waiting.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
+export const SERVER_CLI = join(ROOT, 'server/cli.ts');
+
+export const tempDir = (prefix = 'ps-electron-') => mkdtempSync(join(tmpdir(), prefix));
+
+export function serverCommandForTests() {
+  return { cmd: process.execPath, args: ['--import', 'tsx', SERVER_CLI], cwd: ROOT };
+}
+
+/** `keys create --service` (or --user) against a data folder; returns the key. */
+export function createKey(dataDir: string, who: { service: true } | { user: string }): string {
+  const args = ['--import', 'tsx', SERVER_CLI, 'keys', 'create', ...('service' in who ? ['--service'] : ['--user', who.user]), '--data', dataDir];
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`keys create failed: ${r.stderr}`);
+  return r.stdout.trim().split('\n').pop()!.trim();
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => res(port));
+    });
+    s.on('error', rej);
+  });
+}
+
+export interface RunningApi {
+  url: string;
+  proc: ChildProcess;
+  log: string[];
+  stop(): Promise<void>;
+}
+
+/** The real render API on a given port (0 = any); resolves once it prints its ready line. */
+export function startApi(dataDir: string, port = 0): Promise<RunningApi> {
+  return new Promise((res, rej) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', SERVER_CLI, 'serve', '--port', String(port), '--data', dataDir, '--log-level', 'warn'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const log: string[] = [];
+    const timer = setTimeout(() => rej(new Error(`server did not start: ${log.join('\n')}`)), 60_000);
+    createInterface({ input: proc.stderr! }).on('line', (l) => log.push(l));
+    createInterface({ input: proc.stdout! }).on('line', (l) => {
+      log.push(l);
+      const m = /^listening (\S+)/.exec(l);
+      if (m) {
+        clearTimeout(timer);
+        res({
+          url: m[1]!,
+          proc,
+          log,
+          stop: () =>
+            new Promise<void>((done) => {
+              if (proc.exitCode !== null || proc.signalCode !== null) return done();
+              proc.once('exit', () => done());
+              proc.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    proc.on('exit', (code) => rej(new Error(`server exited (${code}): ${log.join('\n')}`)));
+  });
+}
+
+export async function waitFor<T>(fn: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Every regular file under a folder, with its content. */
+export function filesUnder(dir: string): { path: string; content: string }[] {
+  const out: { path: string; content: string }[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      else if (st.isFile()) out.push({ path: p, content: readFileSync(p, 'latin1') });
+    }
+  };
+  walk(dir);
+  return out;
+}
