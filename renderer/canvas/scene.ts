@@ -1,0 +1,136 @@
+/// <reference types="vite/client" />
+// The renderer's view of shared/scene: the preview draws exactly what the video frame shows
+// (same layout, same art, same fonts). Presenter art and fonts are bundled by Vite and
+// loaded once; until a presenter's art has loaded its box is shown as a silhouette.
+import type { RenderParams, Template } from '../../shared/contract/index.js';
+import {
+  computeLayout,
+  drawBackground,
+  drawCaption,
+  drawPresenter,
+  loadPresenter,
+  measureWith,
+  NEUTRAL_POSE,
+  paginateCaptions,
+  SCENE_FONTS,
+  sceneStyle,
+  type PresenterAssets,
+  type Rect,
+  type SceneLayout,
+} from '../../shared/scene/index.js';
+
+const svgUrls = import.meta.glob('../../resources/presenters/*/*.svg', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
+const fontUrls = import.meta.glob('../../resources/fonts/*.ttf', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
+
+const assets = new Map<string, PresenterAssets>();
+const loading = new Map<string, Promise<void>>();
+const listeners = new Set<() => void>();
+let fontsLoading: Promise<void> | null = null;
+
+/** Called whenever art or fonts finish loading, so canvases can redraw. */
+export function onSceneAssets(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+const ready = () => listeners.forEach((l) => l());
+
+function loadImage(url: string): Promise<HTMLImageElement> {
+  return new Promise((ok, fail) => {
+    const img = new Image();
+    img.onload = () => ok(img);
+    img.onerror = () => fail(new Error(`could not load ${url}`));
+    img.src = url;
+  });
+}
+
+function ensureFonts(): void {
+  if (fontsLoading || typeof FontFace === 'undefined') return;
+  fontsLoading = Promise.all(
+    SCENE_FONTS.map(async (f) => {
+      const url = fontUrls[`../../resources/fonts/${f.file}`];
+      if (!url) return;
+      const face = new FontFace(f.family, `url(${url})`, { weight: f.weight, style: f.style });
+      document.fonts.add(await face.load());
+    }),
+  ).then(ready, () => undefined);
+}
+
+function presenterAssets(templateId: string): PresenterAssets | null {
+  ensureFonts();
+  const id = sceneStyle(templateId).presenterId;
+  const have = assets.get(id);
+  if (have) return have;
+  if (!loading.has(id)) {
+    loading.set(
+      id,
+      loadPresenter(id, (_part, file) => loadImage(svgUrls[`../../resources/presenters/${file}`] ?? '')).then(
+        (a) => {
+          assets.set(id, a);
+          ready();
+        },
+        () => undefined, // the silhouette stays; the layout (and so placement) is unaffected
+      ),
+    );
+  }
+  return null;
+}
+
+/** Resolves when the given templates' art and the fonts are loaded (for thumbnails and tests). */
+export async function preloadScene(templateIds: string[]): Promise<void> {
+  for (const t of templateIds) presenterAssets(t);
+  await Promise.all([fontsLoading, ...templateIds.map((t) => loading.get(sceneStyle(t).presenterId))]);
+}
+
+export function sceneLayout(template: Template | null, params: RenderParams, width: number, height: number): SceneLayout {
+  return computeLayout(template?.id ?? '', params, { width, height });
+}
+
+/** The presenter's painted box in frame pixels: what the handles frame and the pointer grabs. */
+export function presenterBox(template: Template | null, params: RenderParams, width: number, height: number): Rect {
+  return sceneLayout(template, params, width, height).presenterBounds;
+}
+
+/**
+ * Corners of the painted box relative to the avatar centre, in frame heights per unit of
+ * scale: corner = centre + (fx, fy) × scale × frameHeight. Lets a corner drag solve for scale.
+ */
+export function presenterCorners(template: Template | null): { left: number; right: number; top: number; bottom: number } {
+  const b = sceneLayout(template, { aspectRatio: '1:1', avatar: { scale: 1, x: 0.5, y: 0.5 } }, 1000, 1000).presenterBounds;
+  return { left: (b.x - 500) / 1000, right: (b.x + b.width - 500) / 1000, top: (b.y - 500) / 1000, bottom: (b.y + b.height - 500) / 1000 };
+}
+
+export interface SceneOptions {
+  template: Template | null;
+  params: RenderParams;
+  width: number;
+  height: number;
+  /** Narration: the first caption page is shown as the video would show it. */
+  caption?: string;
+}
+
+export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): SceneLayout {
+  const layout = sceneLayout(o.template, o.params, o.width, o.height);
+  const art = presenterAssets(layout.templateId);
+  drawBackground(ctx, layout);
+  if (art) drawPresenter(ctx, art, layout, NEUTRAL_POSE);
+  else drawSilhouette(ctx, layout.presenterBounds);
+  const words = o.caption?.trim().split(/\s+/).filter(Boolean).slice(0, 40) ?? [];
+  if (words.length) {
+    const timed = words.map((text, i) => ({ text, start: i, end: i + 1 }));
+    const page = paginateCaptions(layout, timed, measureWith(ctx, layout))[0];
+    if (page) drawCaption(ctx, layout, { lines: page.lines.map((l) => l.map((i) => words[i]!)), activeIndex: 0 });
+  }
+  return layout;
+}
+
+function drawSilhouette(ctx: CanvasRenderingContext2D, b: Rect): void {
+  ctx.save();
+  ctx.fillStyle = 'rgba(255,255,255,0.18)';
+  ctx.beginPath();
+  ctx.ellipse(b.x + b.width / 2, b.y + b.height * 0.22, b.width * 0.2, b.height * 0.2, 0, 0, Math.PI * 2);
+  ctx.fill();
+  ctx.beginPath();
+  ctx.roundRect(b.x + b.width * 0.08, b.y + b.height * 0.5, b.width * 0.84, b.height * 0.5, [b.width * 0.3, b.width * 0.3, 0, 0]);
+  ctx.fill();
+  ctx.restore();
+}

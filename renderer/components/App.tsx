@@ -1,0 +1,136 @@
+// The shell: top bar with the three screens, connection state, notices and downloads.
+// Marks the root `data-app-state="loaded"` once catalogs, settings and the first draft are in.
+import { useEffect, useState } from 'react';
+import { call } from '../lib/bridge.js';
+import { findTemplate, useCatalogs } from '../store/catalogs.js';
+import { useDrafts } from '../store/drafts.js';
+import { blankDraft, readBackup, useEditor } from '../store/editor.js';
+import { connectEvents } from '../store/events.js';
+import { useJobs } from '../store/jobs.js';
+import { useSettings } from '../store/settings.js';
+import { resolvedTheme, useUi, type View } from '../store/ui.js';
+import { CreateView } from './CreateView.js';
+import { Downloads } from './Downloads.js';
+import { JobsView } from './JobsView.js';
+import { Notices } from './Notices.js';
+import { renderCurrent } from './RenderBar.js';
+import { SettingsView } from './SettingsView.js';
+
+let booting: Promise<void> | null = null;
+/** Once per page, even under StrictMode's double effects. */
+const bootOnce = () => (booting ??= boot());
+
+async function boot(): Promise<void> {
+  await Promise.all([useCatalogs.getState().load(), useSettings.getState().load(), useDrafts.getState().load(), useJobs.getState().loadOutbox()]);
+  const backup = readBackup();
+  const ed = useEditor.getState();
+  if (backup) {
+    // Edits that never reached drafts.save (crash, closed window): bring them back and save.
+    ed.newDraft();
+    useEditor.setState({ draft: { ...blankDraft(), ...backup } });
+    ed.update({});
+    return;
+  }
+  const latest = useDrafts.getState().items[0];
+  if (latest) {
+    try {
+      ed.open(await call('drafts.get', { id: latest.id }));
+      if (findTemplate(useCatalogs.getState().templates, useEditor.getState().draft.templateId)) return;
+    } catch {
+      /* fall through to a blank draft */
+    }
+  }
+  ed.newDraft();
+}
+
+function useTheme() {
+  const theme = useUi((s) => s.theme);
+  useEffect(() => {
+    const apply = () => {
+      document.documentElement.dataset.theme = resolvedTheme(theme);
+    };
+    apply();
+    const mq = window.matchMedia?.('(prefers-color-scheme: dark)');
+    mq?.addEventListener('change', apply);
+    return () => mq?.removeEventListener('change', apply);
+  }, [theme]);
+}
+
+const VIEWS: [View, string][] = [
+  ['create', 'Create'],
+  ['jobs', 'Jobs'],
+  ['settings', 'Settings'],
+];
+
+export function App() {
+  const view = useUi((s) => s.view);
+  const setView = useUi((s) => s.setView);
+  const [loaded, setLoaded] = useState(false);
+  useTheme();
+  useEffect(() => {
+    const off = connectEvents();
+    void bootOnce().finally(() => setLoaded(true));
+    return off;
+  }, []);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && useUi.getState().view === 'create' && !(e.target instanceof HTMLTextAreaElement)) {
+        e.preventDefault();
+        void renderCurrent();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  return (
+    <div className="app" data-app-state={loaded ? 'loaded' : 'loading'}>
+      <header className="topbar">
+        <div className="brand">
+          <span className="logo" aria-hidden="true">
+            ◉
+          </span>
+          Presenter Studio
+        </div>
+        <nav className="tabs" aria-label="Screens">
+          {VIEWS.map(([v, label]) => (
+            <button key={v} type="button" className={`tab${view === v ? ' on' : ''}`} aria-current={view === v ? 'page' : undefined} onClick={() => setView(v)}>
+              {label}
+              {v === 'jobs' && <ActiveBadge />}
+            </button>
+          ))}
+        </nav>
+        <ConnectionPill />
+      </header>
+      <main className="main">
+        {!loaded ? <div className="loading">Loading…</div> : view === 'create' ? <CreateView /> : view === 'jobs' ? <JobsView /> : <SettingsView />}
+      </main>
+      <Notices />
+      <Downloads />
+    </div>
+  );
+}
+
+function ActiveBadge() {
+  const n = useJobs((s) => s.counts.queued + s.counts.rendering + s.outbox.length);
+  return n > 0 ? (
+    <span className="badge" aria-label={`${n} active`}>
+      {n > 999 ? '999+' : n}
+    </span>
+  ) : null;
+}
+
+function ConnectionPill() {
+  const online = useSettings((s) => s.online);
+  const studio = useSettings((s) => s.studio);
+  const profile = useSettings((s) => s.profiles.find((p) => p.id === s.activeId));
+  const starting = studio && (studio.state === 'starting' || studio.state === 'restarting');
+  const label = !online ? 'Offline' : starting ? 'Studio starting…' : 'Connected';
+  return (
+    <button type="button" className={`conn ${!online ? 'off' : starting ? 'wait' : 'on'}`} onClick={() => useUi.getState().setView('settings')} title="Render API settings" data-testid="connection">
+      <span className="dot" aria-hidden="true" />
+      {label}
+      {profile ? <span className="muted"> · {profile.name}</span> : null}
+    </button>
+  );
+}

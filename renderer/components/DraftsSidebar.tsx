@@ -1,0 +1,166 @@
+// Drafts: new, open, rename (double-click or F2), delete with undo, search.
+import { useEffect, useState } from 'react';
+import type { DraftSummary } from '../../shared/bridge/index.js';
+import { call, describeError } from '../lib/bridge.js';
+import { relativeTime } from '../lib/time.js';
+import { useDrafts } from '../store/drafts.js';
+import { useEditor } from '../store/editor.js';
+import { useUi } from '../store/ui.js';
+import { ErrorNote } from './ErrorNote.js';
+import { leaveCurrentDraft, openDraft } from '../lib/draftNav.js';
+
+export function DraftsSidebar() {
+  const { items, q, error, setQuery, load } = useDrafts();
+  const currentId = useEditor((s) => s.draft.id);
+  const currentName = useEditor((s) => s.draft.name);
+  const [renaming, setRenaming] = useState<string | null>(null);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const newDraft = async () => {
+    if (!(await leaveCurrentDraft())) return;
+    useEditor.getState().newDraft();
+    document.getElementById('script-text')?.focus();
+  };
+
+  return (
+    <aside className="drafts" aria-label="Drafts">
+      <div className="drafts-head">
+        <h2>Drafts</h2>
+        <button type="button" className="btn small primary" onClick={() => void newDraft()}>
+          + New
+        </button>
+      </div>
+      <input
+        type="search"
+        className="input"
+        placeholder="Search drafts"
+        aria-label="Search drafts"
+        value={q}
+        onChange={(e) => setQuery(e.target.value)}
+      />
+      <ErrorNote message={error} onRetry={() => void load()} />
+      <ul className="draft-list" role="list">
+        {currentId === null && (
+          <li className="draft-item active">
+            <span className="draft-name">{currentName || 'Untitled script'}</span>
+            <span className="draft-meta">new, not saved yet</span>
+          </li>
+        )}
+        {items.map((d) =>
+          renaming === d.id ? (
+            <RenameRow key={d.id} draft={d} onDone={() => setRenaming(null)} />
+          ) : (
+            <DraftRow key={d.id} draft={d} active={d.id === currentId} onRename={() => setRenaming(d.id)} />
+          ),
+        )}
+        {items.length === 0 && currentId !== null && <li className="muted small pad">{q ? 'No drafts match.' : 'No drafts yet.'}</li>}
+      </ul>
+    </aside>
+  );
+}
+
+function DraftRow({ draft, active, onRename }: { draft: DraftSummary; active: boolean; onRename(): void }) {
+  const remove = async () => {
+    try {
+      const full = await call('drafts.get', { id: draft.id });
+      await call('drafts.remove', { id: draft.id });
+      useDrafts.getState().removeLocal(draft.id);
+      if (useEditor.getState().draft.id === draft.id) useEditor.getState().newDraft();
+      useUi.getState().notify(
+        {
+          kind: 'info',
+          text: `Deleted “${draft.name}”.`,
+          action: {
+            label: 'Undo',
+            run: async () => {
+              const { id: _id, createdAt: _c, updatedAt: _u, ...input } = full;
+              const back = await call('drafts.save', input);
+              useDrafts.getState().upsertLocal({ id: back.id, name: back.name, excerpt: back.text.slice(0, 120), updatedAt: back.updatedAt });
+            },
+          },
+        },
+        8000,
+      );
+    } catch (e) {
+      useUi.getState().notify({ kind: 'error', text: `Could not delete the draft: ${describeError(e)}` });
+    }
+  };
+  return (
+    <li className={`draft-item${active ? ' active' : ''}`}>
+      <button
+        type="button"
+        className="draft-open"
+        aria-current={active ? 'true' : undefined}
+        onClick={() => void openDraft(draft.id)}
+        onDoubleClick={onRename}
+        onKeyDown={(e) => {
+          if (e.key === 'F2') onRename();
+          if (e.key === 'Delete') void remove();
+        }}
+      >
+        <span className="draft-name">{draft.name || 'Untitled script'}</span>
+        <span className="draft-meta">
+          {relativeTime(draft.updatedAt)}
+          {draft.excerpt ? ` · ${draft.excerpt}` : ''}
+        </span>
+      </button>
+      <div className="draft-actions">
+        <button type="button" className="icon-btn" aria-label={`Rename ${draft.name}`} title="Rename (F2)" onClick={onRename}>
+          ✎
+        </button>
+        <button type="button" className="icon-btn" aria-label={`Delete ${draft.name}`} title="Delete" onClick={() => void remove()}>
+          🗑
+        </button>
+      </div>
+    </li>
+  );
+}
+
+function RenameRow({ draft, onDone }: { draft: DraftSummary; onDone(): void }) {
+  const [name, setName] = useState(draft.name);
+  const [error, setError] = useState<string | null>(null);
+  const commit = async () => {
+    const trimmed = name.trim();
+    if (!trimmed || trimmed === draft.name) return onDone();
+    if (useEditor.getState().draft.id === draft.id) {
+      useEditor.getState().update({ name: trimmed });
+      return onDone();
+    }
+    try {
+      const full = await call('drafts.get', { id: draft.id });
+      const saved = await call('drafts.save', {
+        id: full.id,
+        name: trimmed,
+        text: full.text,
+        templateId: full.templateId,
+        voiceId: full.voiceId,
+        params: full.params,
+      });
+      useDrafts.getState().upsertLocal({ id: saved.id, name: saved.name, excerpt: saved.text.slice(0, 120), updatedAt: saved.updatedAt });
+      onDone();
+    } catch (e) {
+      setError(describeError(e));
+    }
+  };
+  return (
+    <li className="draft-item renaming">
+      <input
+        className="input"
+        aria-label="Draft name"
+        value={name}
+        autoFocus
+        maxLength={200}
+        onChange={(e) => setName(e.target.value)}
+        onBlur={() => void commit()}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') void commit();
+          if (e.key === 'Escape') onDone();
+        }}
+      />
+      <ErrorNote message={error} />
+    </li>
+  );
+}

@@ -1,0 +1,31 @@
+// Transient notices (bottom right), each with an optional action such as Undo.
+import { useUi } from '../store/ui.js';
+
+export function Notices() {
+  const notices = useUi((s) => s.notices);
+  const dismiss = useUi((s) => s.dismiss);
+  return (
+    <div className="notices" aria-live="polite">
+      {notices.map((n) => (
+        <div key={n.id} className={`notice ${n.kind}`} role={n.kind === 'error' ? 'alert' : 'status'}>
+          <span>{n.text}</span>
+          {n.action && (
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                n.action!.run();
+                dismiss(n.id);
+              }}
+            >
+              {n.action.label}
+            </button>
+          )}
+          <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => dismiss(n.id)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+// The render action and what became of the last submit (a job, or waiting in the outbox).
+import { useEditor } from '../store/editor.js';
+import { useUi } from '../store/ui.js';
+import { ErrorNote } from './ErrorNote.js';
+
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+export const RENDER_SHORTCUT = isMac ? '⌘↵' : 'Ctrl+Enter';
+
+export async function renderCurrent(): Promise<void> {
+  const ok = await useEditor.getState().submit();
+  if (!ok) return;
+  const r = useEditor.getState().lastSubmit;
+  const ui = useUi.getState();
+  if (r?.queued) ui.notify({ kind: 'info', text: 'The render API is offline: the job waits in the outbox and is sent when it is back.' });
+  else ui.notify({ kind: 'success', text: 'Render started.', action: { label: 'View jobs', run: () => ui.setView('jobs') } });
+}
+
+export function RenderBar() {
+  const submitting = useEditor((s) => s.submitting);
+  const error = useEditor((s) => s.submitError);
+  const last = useEditor((s) => s.lastSubmit);
+  const setView = useUi((s) => s.setView);
+  return (
+    <div className="render-bar">
+      <div className="render-status" aria-live="polite">
+        <ErrorNote message={error} />
+        {!error && last?.job && (
+          <span className="muted small">
+            Last render: <button type="button" className="link" onClick={() => setView('jobs')}>{last.job.status}</button>
+          </span>
+        )}
+        {!error && last?.queued && <span className="muted small">Last render is waiting to send (offline).</span>}
+      </div>
+      <button type="button" className="btn primary big" onClick={() => void renderCurrent()} disabled={submitting} aria-keyshortcuts="Control+Enter Meta+Enter">
+        {submitting ? 'Sending…' : 'Render video'} <kbd>{RENDER_SHORTCUT}</kbd>
+      </button>
+    </div>
+  );
+}

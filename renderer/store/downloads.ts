@@ -1,0 +1,40 @@
+// Downloads started from the job list, with progress from bridge events.
+import { create } from 'zustand';
+import type { BridgeError, MediaKind, StudioEvent } from '../../shared/bridge/index.js';
+
+export interface DownloadItem {
+  id: string;
+  label: string;
+  kind: MediaKind;
+  path: string | null;
+  receivedBytes: number;
+  totalBytes: number | null;
+  done: boolean;
+  error: BridgeError | null;
+}
+
+interface DownloadsState {
+  items: DownloadItem[];
+  add(d: Pick<DownloadItem, 'id' | 'label' | 'kind' | 'path'>): void;
+  progress(e: Extract<StudioEvent, { type: 'download' }>): void;
+  remove(id: string): void;
+}
+
+export const useDownloads = create<DownloadsState>((set, get) => ({
+  items: [],
+  add(d) {
+    if (get().items.some((i) => i.id === d.id)) return;
+    set({ items: [...get().items, { ...d, receivedBytes: 0, totalBytes: null, done: false, error: null }] });
+  },
+  progress(e) {
+    const known = get().items.some((i) => i.id === e.downloadId);
+    const base: DownloadItem = known
+      ? get().items.find((i) => i.id === e.downloadId)!
+      : { id: e.downloadId, label: 'Download', kind: 'video', path: null, receivedBytes: 0, totalBytes: null, done: false, error: null };
+    const next = { ...base, receivedBytes: e.receivedBytes, totalBytes: e.totalBytes, done: e.done, error: e.error };
+    set({ items: known ? get().items.map((i) => (i.id === e.downloadId ? next : i)) : [...get().items, next] });
+  },
+  remove(id) {
+    set({ items: get().items.filter((i) => i.id !== id) });
+  },
+}));

@@ -1,0 +1,229 @@
+// The open draft: script, template, voice and placement. Every change is kept in memory,
+// mirrored to localStorage at once (so nothing typed is lost even if saving fails) and saved
+// through drafts.save shortly after typing stops.
+import { create } from 'zustand';
+import type { Draft, OutboxItem } from '../../shared/bridge/index.js';
+import { RenderRequest, type Avatar, type AspectRatio, type Job, type RenderParams, type Template } from '../../shared/contract/index.js';
+import { issuesToDetails } from '../../shared/contract/index.js';
+import { call, describeError, toBridgeError } from '../lib/bridge.js';
+import { clampAvatar } from '../lib/placement.js';
+import { findTemplate, useCatalogs } from './catalogs.js';
+import { useDrafts } from './drafts.js';
+
+export interface EditorDraft {
+  id: string | null;
+  name: string;
+  text: string;
+  templateId: string | null;
+  voiceId: string | null;
+  params: RenderParams;
+}
+
+export type SaveState = 'saved' | 'saving' | 'unsaved' | 'error';
+export type FieldErrors = Record<string, string>;
+
+interface EditorState {
+  draft: EditorDraft;
+  saveState: SaveState;
+  saveError: string | null;
+  submitting: boolean;
+  submitError: string | null;
+  fieldErrors: FieldErrors;
+  lastSubmit: { job: Job | null; queued: OutboxItem | null } | null;
+  update(patch: Partial<Omit<EditorDraft, 'id' | 'params'>>): void;
+  setTemplate(t: Template): void;
+  setAspectRatio(a: AspectRatio): void;
+  setAvatar(a: Avatar): void;
+  resetPlacement(): void;
+  open(d: Draft): void;
+  newDraft(): void;
+  saveNow(): Promise<void>;
+  submit(): Promise<boolean>;
+}
+
+const BACKUP_KEY = 'presenter-studio.unsaved-draft';
+const FALLBACK_PARAMS: RenderParams = { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.5, y: 0.58 } };
+
+export function blankDraft(): EditorDraft {
+  const { templates, voices } = useCatalogs.getState();
+  const t = templates[0] ?? null;
+  return {
+    id: null,
+    name: 'Untitled script',
+    text: '',
+    templateId: t?.id ?? null,
+    voiceId: voices[0]?.id ?? null,
+    params: t ? structuredClone(t.defaults) : structuredClone(FALLBACK_PARAMS),
+  };
+}
+
+/** Fills a draft's partial params from its template's defaults. */
+export function fullParams(d: Pick<Draft, 'templateId' | 'params'>): RenderParams {
+  const t = findTemplate(useCatalogs.getState().templates, d.templateId);
+  const base = t?.defaults ?? FALLBACK_PARAMS;
+  return {
+    aspectRatio: d.params.aspectRatio ?? base.aspectRatio,
+    avatar: { ...base.avatar, ...d.params.avatar },
+  };
+}
+
+function backup(d: EditorDraft) {
+  try {
+    localStorage.setItem(BACKUP_KEY, JSON.stringify(d));
+  } catch {
+    /* storage full or disabled: the in-memory copy and the save still stand */
+  }
+}
+export function readBackup(): EditorDraft | null {
+  try {
+    const raw = localStorage.getItem(BACKUP_KEY);
+    return raw ? (JSON.parse(raw) as EditorDraft) : null;
+  } catch {
+    return null;
+  }
+}
+function clearBackup() {
+  try {
+    localStorage.removeItem(BACKUP_KEY);
+  } catch {
+    /* ignore */
+  }
+}
+
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+let saving: Promise<void> | null = null;
+let dirtyVersion = 0;
+/** Bumped when another draft is opened, so a late save answer cannot touch the new one. */
+let draftSession = 0;
+const SAVE_DELAY_MS = 400;
+const RETRY_DELAY_MS = 3000;
+
+function summaryOf(d: Draft) {
+  return { id: d.id, name: d.name, excerpt: d.text.slice(0, 120), updatedAt: d.updatedAt };
+}
+
+export const useEditor = create<EditorState>((set, get) => {
+  const change = (draft: EditorDraft) => {
+    dirtyVersion++;
+    backup(draft);
+    set({ draft, saveState: 'unsaved', fieldErrors: {}, submitError: null });
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => void get().saveNow(), SAVE_DELAY_MS);
+  };
+  return {
+    draft: { id: null, name: 'Untitled script', text: '', templateId: null, voiceId: null, params: FALLBACK_PARAMS },
+    saveState: 'saved',
+    saveError: null,
+    submitting: false,
+    submitError: null,
+    fieldErrors: {},
+    lastSubmit: null,
+    update(patch) {
+      change({ ...get().draft, ...patch });
+    },
+    setTemplate(t) {
+      const d = get().draft;
+      const aspectRatio = t.aspectRatios.includes(d.params.aspectRatio) ? d.params.aspectRatio : t.defaults.aspectRatio;
+      change({ ...d, templateId: t.id, params: { aspectRatio, avatar: { ...t.defaults.avatar } } });
+    },
+    setAspectRatio(aspectRatio) {
+      const d = get().draft;
+      change({ ...d, params: { ...d.params, aspectRatio } });
+    },
+    setAvatar(a) {
+      const d = get().draft;
+      change({ ...d, params: { ...d.params, avatar: clampAvatar(a) } });
+    },
+    resetPlacement() {
+      const d = get().draft;
+      const t = findTemplate(useCatalogs.getState().templates, d.templateId);
+      if (t) change({ ...d, params: { ...d.params, avatar: { ...t.defaults.avatar } } });
+    },
+    open(d) {
+      clearTimeout(saveTimer);
+      draftSession++;
+      clearBackup();
+      set({
+        draft: { id: d.id, name: d.name, text: d.text, templateId: d.templateId, voiceId: d.voiceId, params: fullParams(d) },
+        saveState: 'saved',
+        saveError: null,
+        fieldErrors: {},
+        submitError: null,
+        lastSubmit: null,
+      });
+    },
+    newDraft() {
+      clearTimeout(saveTimer);
+      draftSession++;
+      clearBackup();
+      set({ draft: blankDraft(), saveState: 'saved', saveError: null, fieldErrors: {}, submitError: null, lastSubmit: null });
+    },
+    async saveNow() {
+      clearTimeout(saveTimer);
+      while (saving) await saving;
+      if (get().saveState === 'saved') return;
+      const version = dirtyVersion;
+      const session = draftSession;
+      const d = get().draft;
+      set({ saveState: 'saving' });
+      saving = (async () => {
+        try {
+          const saved = await call('drafts.save', {
+            ...(d.id ? { id: d.id } : {}),
+            name: d.name,
+            text: d.text,
+            templateId: d.templateId,
+            voiceId: d.voiceId,
+            params: d.params,
+          });
+          useDrafts.getState().upsertLocal(summaryOf(saved));
+          // Another draft may have been opened while this save was in flight.
+          if (session !== draftSession) return;
+          if (get().draft.id === null) set({ draft: { ...get().draft, id: saved.id } });
+          if (version === dirtyVersion) {
+            clearBackup();
+            set({ saveState: 'saved', saveError: null });
+          } else {
+            set({ saveState: 'unsaved' });
+            saveTimer = setTimeout(() => void get().saveNow(), SAVE_DELAY_MS);
+          }
+        } catch (e) {
+          if (session !== draftSession) return;
+          set({ saveState: 'error', saveError: describeError(e) });
+          saveTimer = setTimeout(() => void get().saveNow(), RETRY_DELAY_MS);
+        }
+      })();
+      await saving;
+      saving = null;
+    },
+    async submit() {
+      const d = get().draft;
+      if (get().submitting) return false;
+      const parsed = RenderRequest.safeParse({
+        text: d.text,
+        templateId: d.templateId ?? '',
+        voiceId: d.voiceId ?? '',
+        params: d.params,
+      });
+      if (!parsed.success) {
+        const details = issuesToDetails(parsed.error);
+        set({ fieldErrors: Object.fromEntries(details.map((x) => [x.path, x.message])), submitError: 'Fix the marked fields to render.' });
+        return false;
+      }
+      set({ submitting: true, submitError: null, fieldErrors: {} });
+      try {
+        const r = await call('jobs.submit', { request: parsed.data });
+        set({ submitting: false, lastSubmit: r });
+        return true;
+      } catch (e) {
+        const err = toBridgeError(e);
+        set({
+          submitting: false,
+          submitError: describeError(err),
+          fieldErrors: Object.fromEntries((err.details ?? []).map((x) => [x.path.replace(/^request\./, ''), x.message])),
+        });
+        return false;
+      }
+    },
+  };
+});

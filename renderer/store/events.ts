@@ -1,0 +1,42 @@
+// One subscription to bridge events for the whole app. Job changes arrive in bursts (progress
+// of many renders); they are queued and applied in one store update per animation frame.
+import type { StudioEvent } from '../../shared/bridge/index.js';
+import { subscribe } from '../lib/bridge.js';
+import { frameBatcher } from '../lib/frame.js';
+import { useCatalogs } from './catalogs.js';
+import { useDownloads } from './downloads.js';
+import { useJobs } from './jobs.js';
+import { useSettings } from './settings.js';
+
+export function connectEvents(): () => void {
+  const jobs = frameBatcher<StudioEvent>((batch) => useJobs.getState().applyEvents(batch));
+  const off = subscribe((e) => {
+    switch (e.type) {
+      case 'job':
+      case 'job-removed':
+      case 'jobs-stale':
+      case 'outbox':
+        jobs.push(e);
+        break;
+      case 'studio':
+        useSettings.setState({ studio: e.status });
+        break;
+      case 'connection': {
+        const wasOnline = useSettings.getState().online;
+        useSettings.setState({ online: e.online });
+        if (e.online && !wasOnline) {
+          void useJobs.getState().load();
+          if (useCatalogs.getState().fromCache || useCatalogs.getState().error) void useCatalogs.getState().load();
+        }
+        break;
+      }
+      case 'download':
+        useDownloads.getState().progress(e);
+        break;
+    }
+  });
+  return () => {
+    off();
+    jobs.cancel();
+  };
+}

@@ -1,0 +1,195 @@
+// The job list: pages from jobs.list (newest first), live changes from bridge events applied
+// in one store update per animation frame, status counts, search, selection, outbox.
+import { create } from 'zustand';
+import type { OutboxItem, StudioEvent } from '../../shared/bridge/index.js';
+import { JOB_STATUSES, type Job, type JobStatus, type StatusCounts } from '../../shared/contract/index.js';
+import { call, describeError } from '../lib/bridge.js';
+
+export const EMPTY_COUNTS: StatusCounts = { queued: 0, rendering: 0, completed: 0, failed: 0, canceled: 0 };
+const PAGE = 100;
+
+interface JobsState {
+  jobs: Job[];
+  counts: StatusCounts;
+  nextCursor: string | null;
+  status: JobStatus[];
+  q: string;
+  loading: boolean;
+  loadingMore: boolean;
+  fromCache: boolean;
+  error: string | null;
+  outbox: OutboxItem[];
+  selected: ReadonlySet<string>;
+  load(): Promise<void>;
+  loadMore(): Promise<void>;
+  setStatus(s: JobStatus[]): void;
+  setQuery(q: string): void;
+  applyEvents(events: StudioEvent[]): void;
+  toggleSelected(id: string, on?: boolean): void;
+  selectAll(ids: string[]): void;
+  clearSelection(): void;
+  loadOutbox(): Promise<void>;
+}
+
+/** Newest first: ids are time-sortable, createdAt breaks ties for foreign ids. */
+export function newestFirst(a: Job, b: Job): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+export function matchesFilter(job: Job, status: JobStatus[], q: string): boolean {
+  if (status.length && !status.includes(job.status)) return false;
+  const needle = q.trim().toLowerCase();
+  return !needle || job.text.toLowerCase().includes(needle);
+}
+
+let seq = 0;
+/** Every job seen (loaded or by event), so an event knows the status it replaces. */
+const lastSeen = new Map<string, Job>();
+const remember = (jobs: Job[]) => {
+  for (const j of jobs) lastSeen.set(j.id, j);
+};
+let countsTimer: ReturnType<typeof setTimeout> | undefined;
+function scheduleCountsRefresh() {
+  clearTimeout(countsTimer);
+  countsTimer = setTimeout(async () => {
+    try {
+      const r = await call('jobs.list', { limit: 1 });
+      useJobs.setState({ counts: r.counts });
+    } catch {
+      /* keep the estimate */
+    }
+  }, 1000);
+}
+let queryTimer: ReturnType<typeof setTimeout> | undefined;
+
+export const useJobs = create<JobsState>((set, get) => ({
+  jobs: [],
+  counts: EMPTY_COUNTS,
+  nextCursor: null,
+  status: [],
+  q: '',
+  loading: false,
+  loadingMore: false,
+  fromCache: false,
+  error: null,
+  outbox: [],
+  selected: new Set(),
+  async load() {
+    const mine = ++seq;
+    const { status, q } = get();
+    set({ loading: true });
+    try {
+      const r = await call('jobs.list', { limit: PAGE, ...(status.length ? { status } : {}), ...(q.trim() ? { q: q.trim() } : {}) });
+      if (mine !== seq) return;
+      remember(r.jobs);
+      set({ jobs: r.jobs, counts: r.counts, nextCursor: r.nextCursor, fromCache: r.fromCache, loading: false, error: null });
+    } catch (e) {
+      if (mine === seq) set({ loading: false, error: describeError(e) });
+    }
+  },
+  async loadMore() {
+    const { nextCursor, loadingMore, status, q } = get();
+    if (!nextCursor || loadingMore) return;
+    const mine = seq;
+    set({ loadingMore: true });
+    try {
+      const r = await call('jobs.list', {
+        limit: PAGE,
+        cursor: nextCursor,
+        ...(status.length ? { status } : {}),
+        ...(q.trim() ? { q: q.trim() } : {}),
+      });
+      if (mine !== seq) return;
+      remember(r.jobs);
+      const known = new Set(get().jobs.map((j) => j.id));
+      set({ jobs: [...get().jobs, ...r.jobs.filter((j) => !known.has(j.id))], nextCursor: r.nextCursor, loadingMore: false });
+    } catch (e) {
+      if (mine === seq) set({ loadingMore: false, error: describeError(e) });
+    }
+  },
+  setStatus(status) {
+    set({ status, selected: new Set() });
+    void get().load();
+  },
+  setQuery(q) {
+    set({ q });
+    clearTimeout(queryTimer);
+    queryTimer = setTimeout(() => void get().load(), 200);
+  },
+  applyEvents(events) {
+    const s = get();
+    const counts = { ...s.counts };
+    let outbox = s.outbox;
+    let stale = false;
+    let countsUnsure = false;
+    const changed = new Map<string, Job | null>();
+    for (const e of events) {
+      if (e.type === 'job') {
+        const before = lastSeen.get(e.job.id);
+        if (before && before.updatedAt > e.job.updatedAt) continue;
+        if (before) counts[before.status] = Math.max(0, counts[before.status] - 1);
+        else if (e.job.status !== 'queued') countsUnsure = true; // an older job not loaded here
+        if (before || e.job.status === 'queued') counts[e.job.status] += 1;
+        lastSeen.set(e.job.id, e.job);
+        changed.set(e.job.id, matchesFilter(e.job, s.status, s.q) ? e.job : null);
+      } else if (e.type === 'job-removed') {
+        const before = lastSeen.get(e.jobId);
+        if (before) counts[before.status] = Math.max(0, counts[before.status] - 1);
+        lastSeen.delete(e.jobId);
+        changed.set(e.jobId, null);
+      } else if (e.type === 'jobs-stale') {
+        stale = true;
+      } else if (e.type === 'outbox') {
+        outbox = e.items;
+      }
+    }
+    let jobs = s.jobs;
+    let selected = s.selected;
+    if (changed.size) {
+      const next: Job[] = [];
+      for (const j of jobs) {
+        if (!changed.has(j.id)) next.push(j);
+        else {
+          const c = changed.get(j.id);
+          if (c) next.push(c);
+          changed.delete(j.id);
+        }
+      }
+      const added = [...changed.values()].filter((j): j is Job => j !== null);
+      jobs = added.length ? [...added, ...next].sort(newestFirst) : next;
+      if ([...selected].some((id) => !lastSeen.has(id))) selected = new Set([...selected].filter((id) => lastSeen.has(id)));
+    }
+    set({ jobs, counts, outbox, selected });
+    if (stale) void get().load();
+    else if (countsUnsure) scheduleCountsRefresh();
+  },
+  toggleSelected(id, on) {
+    const selected = new Set(get().selected);
+    if (on ?? !selected.has(id)) selected.add(id);
+    else selected.delete(id);
+    set({ selected });
+  },
+  selectAll(ids) {
+    set({ selected: new Set(ids) });
+  },
+  clearSelection() {
+    set({ selected: new Set() });
+  },
+  async loadOutbox() {
+    try {
+      set({ outbox: await call('outbox.list', undefined) });
+    } catch {
+      /* the outbox is local; an error here leaves the last known list */
+    }
+  },
+}));
+
+export const STATUS_LABEL: Record<JobStatus, string> = {
+  queued: 'Queued',
+  rendering: 'Rendering',
+  completed: 'Completed',
+  failed: 'Failed',
+  canceled: 'Canceled',
+};
+export { JOB_STATUSES };
