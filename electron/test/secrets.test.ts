@@ -51,7 +51,7 @@ describe('fallbacks without a keychain', () => {
     isEncryptionAvailable: () => true,
     getSelectedStorageBackend: () => backend,
     // Electron is not available here; a reversible transform stands in for the OS keyring.
-    encryptString: (s) => Buffer.from(s, 'utf8').map((b) => b ^ 0x5a),
+    encryptString: (s) => Buffer.from(Buffer.from(s, 'utf8').map((b) => b ^ 0x5a)),
     decryptString: (b) => Buffer.from(b.map((x) => x ^ 0x5a)).toString('utf8'),
   });
 

@@ -1,0 +1,60 @@
+// Two app-local schemes. `studio-app://app/` serves the built renderer (so the page has a real
+// origin and a CSP header); `studio-media://app/…` streams job media, template thumbnails and
+// voice samples from the render API with the key added here and byte ranges passed through.
+import { protocol } from 'electron';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import type { Studio } from '../services/studio.js';
+
+export const APP_SCHEME = 'studio-app';
+export const MEDIA_SCHEME = 'studio-media';
+export const APP_ORIGIN = `${APP_SCHEME}://app`;
+export const MEDIA_BASE = `${MEDIA_SCHEME}://app`;
+
+export const DESKTOP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  `img-src 'self' data: blob: ${MEDIA_SCHEME}:`,
+  `media-src 'self' blob: ${MEDIA_SCHEME}:`,
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Must run before app 'ready'. */
+export function registerSchemes(): void {
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true } },
+  ]);
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml',
+  '.png': 'image/png', '.jpg': 'image/jpeg', '.woff2': 'font/woff2', '.ttf': 'font/ttf', '.json': 'application/json', '.wasm': 'application/wasm',
+};
+
+export function handleSchemes(rendererDir: string, studio: Studio): void {
+  const root = normalize(rendererDir);
+  protocol.handle(APP_SCHEME, async (req) => {
+    const url = new URL(req.url);
+    const rel = url.pathname === '/' ? '/index.html' : decodeURIComponent(url.pathname);
+    const full = normalize(join(root, rel));
+    if (url.host !== 'app' || !full.startsWith(root + sep)) return new Response('not found', { status: 404 });
+    try {
+      const body = await readFile(full);
+      return new Response(body, { headers: { 'content-type': TYPES[extname(full)] ?? 'application/octet-stream', 'content-security-policy': DESKTOP_CSP } });
+    } catch {
+      return new Response('not found', { status: 404 });
+    }
+  });
+  protocol.handle(MEDIA_SCHEME, (req) => {
+    const url = new URL(req.url);
+    if (url.host !== 'app') return new Response('not found', { status: 404 });
+    return studio.openMedia(url.pathname.slice(1), { range: req.headers.get('range'), ifNoneMatch: req.headers.get('if-none-match') }, req.signal);
+  });
+}

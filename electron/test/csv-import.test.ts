@@ -1,0 +1,81 @@
+// CSV import through the bridge: each row checked with the contract's schema and reported on its
+// own, errors named by column; valid rows become drafts (or jobs, queued while offline).
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import type { CsvRowReport, DraftSummary, OutboxItem } from '../../shared/bridge/index.js';
+import { parseCsv } from '../services/csv.js';
+import { dispatch } from '../services/dispatch.js';
+import { ProfileStore } from '../services/profiles.js';
+import { MemorySecretStore } from '../services/secrets.js';
+import { createStudio } from '../services/studio.js';
+import { ROOT, tempDir } from './helpers.js';
+
+async function offlineStudio() {
+  const dataDir = tempDir();
+  const studio = createStudio({
+    shell: 'electron', version: '0.1.0', dataDir, resourcesDir: join(ROOT, 'resources'),
+    profiles: new ProfileStore({ dataDir, secrets: new MemorySecretStore(), env: null, editable: true, local: false }),
+    env: null, localStudio: null, userId: null, mediaBase: 'studio-media://app', clientOptions: { retries: 0, timeoutMs: 1000 },
+  });
+  // A render API that is not running: catalogs come from the bundled resources.
+  const p = await dispatch(studio.handlers, 'profiles.save', { name: 'Down', baseUrl: 'http://127.0.0.1:9', keyHeader: 'bearer', key: 'k' });
+  await dispatch(studio.handlers, 'profiles.select', { id: (p as { value: { id: string } }).value.id });
+  return studio;
+}
+
+const CSV = [
+  'Text,Template,Voice,Aspect,X,Y,Scale',
+  '"Hello, world — welcome!",newsroom,en-US-Ava,16:9,0.5,0.5,0.6',
+  'Numeric voice works,classroom,101,,,,',
+  ',newsroom,en-US-Ava,,,,',
+  'Bad numbers,newsroom,en-US-Ava,16:9,left,0.5,0.6',
+  'Out of range,newsroom,en-US-Ava,21:9,0.5,0.5,9',
+  'Unknown template,no-such,en-US-Ava,,,,',
+  '"Multi ""quoted""',
+  'line",podcast-studio,de-DE-Katja,1:1,,,',
+].join('\r\n');
+
+describe('CSV import', () => {
+  it('parses quotes, doubled quotes and line breaks inside fields', () => {
+    expect(parseCsv('a,b\n"x, y","say ""hi""\nthere"\n')).toEqual([
+      ['a', 'b'],
+      ['x, y', 'say "hi"\nthere'],
+    ]);
+  });
+
+  it('reports every row with errors named by column and saves the good rows as drafts', async () => {
+    const studio = await offlineStudio();
+    const r = await dispatch(studio.handlers, 'jobs.importCsv', { csv: CSV, mode: 'drafts' });
+    expect(r.ok).toBe(true);
+    const rows = (r as { value: { rows: CsvRowReport[] } }).value.rows;
+    expect(rows.map((x) => [x.row, x.ok])).toEqual([
+      [1, true], [2, true], [3, false], [4, false], [5, false], [6, false], [7, true],
+    ]);
+    expect(rows[2]!.errors).toContainEqual({ path: 'text', message: 'must not be empty' });
+    expect(rows[3]!.errors[0]).toMatchObject({ path: 'x', message: expect.stringContaining('must be a number') });
+    expect(rows[4]!.errors.map((e) => e.path).sort()).toEqual(['aspect', 'scale']);
+    expect(rows[5]!.errors).toEqual([{ path: 'template', message: 'unknown template "no-such"' }]);
+    const drafts = (await dispatch(studio.handlers, 'drafts.list', {})) as { value: DraftSummary[] };
+    expect(drafts.value).toHaveLength(3);
+    expect(drafts.value.map((d) => d.excerpt)).toContain('Multi "quoted" line');
+    await studio.close();
+  });
+
+  it('names missing and unknown header columns', async () => {
+    const studio = await offlineStudio();
+    const r = (await dispatch(studio.handlers, 'jobs.importCsv', { csv: 'text,voice,colour\nHi,en-US-Ava,red', mode: 'drafts' })) as { value: { rows: CsvRowReport[] } };
+    expect(r.value.rows).toEqual([
+      { row: 0, ok: false, draftId: null, jobId: null, errors: [{ path: 'template', message: 'column is missing from the header' }, { path: 'colour', message: expect.stringContaining('unknown column') }] },
+    ]);
+    await studio.close();
+  });
+
+  it('queues the rows as jobs while the render API is unreachable', async () => {
+    const studio = await offlineStudio();
+    const r = (await dispatch(studio.handlers, 'jobs.importCsv', { csv: 'text,template,voice\nOne,newsroom,en-US-Ava\nTwo,newsroom,en-US-Ava', mode: 'jobs' })) as { value: { rows: CsvRowReport[] } };
+    expect(r.value.rows.map((x) => x.ok)).toEqual([true, true]);
+    const outbox = (await dispatch(studio.handlers, 'outbox.list', undefined)) as { value: OutboxItem[] };
+    expect(outbox.value.map((i) => i.request.text)).toEqual(['One', 'Two']);
+    await studio.close();
+  });
+});
