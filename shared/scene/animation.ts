@@ -10,7 +10,8 @@ const VOWEL_SPREAD = /^(i|ɪ|e|ɛ|eɪ|j|ɨ)/;
 
 /** The mouth shape for one espeak phoneme (IPA, with stress and length marks). */
 export function visemeOf(phoneme: string): Viseme {
-  const p = phoneme.replace(/[ˈˌːˑ̃'",.%=_-]/g, '').trim();
+  // Drop stress and length marks and espeak's punctuation (the nasal tilde is a combining mark).
+  const p = phoneme.replace(/[ˈˌːˑ'",.%=_-]|\u0303/g, '').trim();
   if (!p) return 'rest';
   if (/^[pbm]/.test(p)) return 'mbp';
   if (/^[fv]/.test(p)) return 'fv';
