@@ -32,6 +32,8 @@ export interface WebShellOptions {
   localStudio: LocalStudio | null;
   log: (line: string) => void;
   cookieSecret?: Buffer;
+  /** Default: <root>/dist/renderer. */
+  rendererDir?: string;
 }
 
 export interface WebShell {
@@ -62,7 +64,9 @@ function readBody(req: IncomingMessage): Promise<string> {
       size += c.length;
       if (size > MAX_BODY) {
         reject(Object.assign(new Error('too large'), { tooLarge: true }));
-        req.destroy();
+        chunks.length = 0;
+        req.removeAllListeners('data');
+        req.resume(); // drain the rest so the 413 reaches the client
       } else chunks.push(c);
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
@@ -73,7 +77,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
   await mkdir(o.dataDir, { recursive: true });
   const cookies = new UserCookies(o.cookieSecret ?? (await cookieSecret(o.dataDir)));
-  const files = new StaticFiles(join(o.root, 'dist/renderer'));
+  const files = new StaticFiles(o.rendererDir ?? join(o.root, 'dist/renderer'));
   const clientJs = await loadClientScript(o.root);
   const studios = new Map<string, Studio>();
   const listeners = new Map<string, number>();
@@ -132,6 +136,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
       try {
         raw = await readBody(req);
       } catch {
+        res.setHeader('connection', 'close');
         return sendJson(res, 413, { ok: false, error: { code: 'invalid_input', message: `the request body is larger than ${MAX_BODY} bytes` } }, setCookie);
       }
       let input: unknown;

@@ -1,0 +1,59 @@
+// Builds, one mode each (`npm run build` runs them all):
+//   (default)   the renderer → dist/renderer (entry renderer/index.html, relative base so it
+//               loads from studio-app:// in Electron and from / in the web shell)
+//   main        Electron main process → dist/electron/main.cjs (dependencies stay external)
+//   preload     the preload → dist/electron/preload.cjs, fully bundled (sandbox: true allows
+//               nothing but `electron` to be required)
+//   web-client  the web shell's window.studio script → dist/web-client/studio-client.js
+import { defineConfig, type UserConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { builtinModules } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const at = (p: string) => `${root}${p}`;
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+function electronBuild(entry: string, file: string, bundleAll: boolean): UserConfig {
+  return {
+    root,
+    publicDir: false,
+    ssr: bundleAll ? { noExternal: true, external: ['electron'] } : { external: ['electron'] },
+    build: {
+      ssr: at(entry),
+      outDir: at('dist/electron'),
+      emptyOutDir: false,
+      target: 'node22',
+      minify: false,
+      sourcemap: true,
+      rolldownOptions: {
+        external: ['electron', ...nodeBuiltins],
+        output: { format: 'cjs', entryFileNames: file, codeSplitting: false },
+      },
+    },
+  };
+}
+
+export default defineConfig(({ mode }): UserConfig => {
+  if (mode === 'main') return electronBuild('electron/app/main.ts', 'main.cjs', false);
+  if (mode === 'preload') return electronBuild('electron/app/preload.ts', 'preload.cjs', true);
+  if (mode === 'web-client') {
+    return {
+      root,
+      publicDir: false,
+      build: {
+        outDir: at('dist/web-client'),
+        emptyOutDir: true,
+        target: 'es2022',
+        lib: { entry: at('electron/web/client/studio-client.ts'), formats: ['iife'], name: 'PresenterStudioBridge', fileName: () => 'studio-client.js' },
+      },
+    };
+  }
+  return {
+    root: at('renderer'),
+    base: './',
+    plugins: [react()],
+    build: { outDir: at('dist/renderer'), emptyOutDir: true, target: 'es2022', sourcemap: true },
+    server: { port: 5173, strictPort: false },
+  };
+});
