@@ -71,6 +71,7 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
 
   app.get('/api/events', async (request, reply) => {
     const userId = userOf(request);
+    if (request.method === 'HEAD') return reply.type('text/event-stream; charset=utf-8').send(); // no stream for HEAD
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
