@@ -8,7 +8,7 @@ import { useJobs } from '../store/jobs.js';
 import { Dialog } from './Dialog.js';
 import { ErrorNote } from './ErrorNote.js';
 
-const EXAMPLE = 'text,templateId,voiceId,aspectRatio,x,y,scale\n"Welcome to the quarterly update.",newsroom,en-US-Ava,16:9,0.72,0.58,0.6\n';
+const EXAMPLE = 'text,template,voice,aspect,x,y,scale\n"Welcome to the quarterly update.",newsroom,en-US-Ava,16:9,0.72,0.58,0.6\n';
 
 export function CsvImport({ onClose }: { onClose(): void }) {
   const [csv, setCsv] = useState('');
@@ -36,8 +36,8 @@ export function CsvImport({ onClose }: { onClose(): void }) {
   return (
     <Dialog title="Import scripts from CSV" onClose={onClose} wide>
       <p className="muted small">
-        One script per row. Columns: <code>text</code>, <code>templateId</code>, <code>voiceId</code>, and optionally <code>aspectRatio</code>, <code>x</code>, <code>y</code>,{' '}
-        <code>scale</code>.
+        One script per row, with a header. Columns: <code>text</code>, <code>template</code>, <code>voice</code>, and optionally <code>aspect</code>, <code>x</code>,{' '}
+        <code>y</code>, <code>scale</code>.
       </p>
       <label className="field">
         <span className="label">CSV file</span>

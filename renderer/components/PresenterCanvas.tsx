@@ -9,8 +9,10 @@ import { captionLineLength, splitCaptions } from '../lib/captions.js';
 import { clampAvatar, nudge, scaleFromCorner, snapCentre, wheelScale, type CornerOffset, type NudgeKey } from '../lib/placement.js';
 import { findTemplate, useCatalogs } from '../store/catalogs.js';
 import { useEditor } from '../store/editor.js';
-import { livePlacement } from '../store/placement.js';
+import { commitLiveLater, livePlacement } from '../store/placement.js';
 import { PlacementFields } from './PlacementFields.js';
+
+const STAGE_MAX_HEIGHT = 440;
 
 type Gesture =
   | { kind: 'move'; pointerId: number; dx: number; dy: number }
@@ -38,7 +40,6 @@ export function PresenterCanvas() {
     let raf = 0;
     let gesture: Gesture = null;
     let focused = false;
-    let wheelTimer: ReturnType<typeof setTimeout> | undefined;
 
     const current = () => {
       const ed = useEditor.getState();
@@ -89,8 +90,7 @@ export function PresenterCanvas() {
     };
     const commit = () => {
       const a = livePlacement.getState().avatar;
-      livePlacement.setState({ avatar: null, guidesX: [], guidesY: [] });
-      if (a) useEditor.getState().setAvatar(a);
+      if (a) useEditor.getState().setAvatar(a); // clears the live value too
       schedule();
     };
 
@@ -138,8 +138,7 @@ export function PresenterCanvas() {
       e.preventDefault();
       const { params } = current();
       livePlacement.setState({ avatar: wheelScale(params.avatar, e.deltaY) });
-      clearTimeout(wheelTimer);
-      wheelTimer = setTimeout(commit, 250);
+      commitLiveLater(commit, 250);
     };
     const onKey = (e: KeyboardEvent) => {
       if (e.key.startsWith('Arrow')) {
@@ -183,7 +182,6 @@ export function PresenterCanvas() {
     schedule();
     return () => {
       cancelAnimationFrame(raf);
-      clearTimeout(wheelTimer);
       ro.disconnect();
       offLive();
       offEditor();
@@ -224,7 +222,7 @@ export function PresenterCanvas() {
         </div>
       </div>
       <div className="stage-area">
-        <div className="stage-frame" ref={frame} style={{ aspectRatio: `${out.width} / ${out.height}` }}>
+        <div className="stage-frame" ref={frame} style={{ aspectRatio: `${out.width} / ${out.height}`, width: `min(100%, ${Math.round((STAGE_MAX_HEIGHT * out.width) / out.height)}px)` }}>
           <canvas ref={sceneRef} className="stage-scene" data-testid="stage-scene" aria-hidden="true" />
           <canvas
             ref={overlayRef}

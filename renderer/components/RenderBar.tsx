@@ -1,5 +1,6 @@
 // The render action and what became of the last submit (a job, or waiting in the outbox).
 import { useEditor } from '../store/editor.js';
+import { STATUS_LABEL, useJobs } from '../store/jobs.js';
 import { useUi } from '../store/ui.js';
 import { ErrorNote } from './ErrorNote.js';
 
@@ -11,6 +12,7 @@ export async function renderCurrent(): Promise<void> {
   if (!ok) return;
   const r = useEditor.getState().lastSubmit;
   const ui = useUi.getState();
+  if (r?.job) useJobs.getState().applyEvents([{ type: 'job', profileId: '', job: r.job }]);
   if (r?.queued) ui.notify({ kind: 'info', text: 'The render API is offline: the job waits in the outbox and is sent when it is back.' });
   else ui.notify({ kind: 'success', text: 'Render started.', action: { label: 'View jobs', run: () => ui.setView('jobs') } });
 }
@@ -25,8 +27,15 @@ export function RenderBar() {
       <div className="render-status" aria-live="polite">
         <ErrorNote message={error} />
         {!error && last?.job && (
-          <span className="muted small">
-            Last render: <button type="button" className="link" onClick={() => setView('jobs')}>{last.job.status}</button>
+          <span className="last-job small">
+            <span className="muted">Last render:</span>
+            <span className={`chip status ${last.job.status}`} data-testid="last-job-status">
+              {STATUS_LABEL[last.job.status]}
+              {last.job.status === 'rendering' ? ` ${Math.round(last.job.progress * 100)}%` : ''}
+            </span>
+            <button type="button" className="link" onClick={() => setView('jobs')}>
+              Open jobs
+            </button>
           </span>
         )}
         {!error && last?.queued && <span className="muted small">Last render is waiting to send (offline).</span>}

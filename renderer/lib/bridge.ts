@@ -67,6 +67,8 @@ export function describeError(e: unknown): string {
   const err = toBridgeError(e);
   const hint = HINTS[err.code];
   let text = err.message || hint || 'Something went wrong.';
+  text = text.charAt(0).toUpperCase() + text.slice(1);
+  if (!/[.!?)]$/.test(text)) text += '.';
   if (hint && !text.toLowerCase().includes(hint.slice(0, 20).toLowerCase()) && err.code !== 'offline') text = `${text} ${hint}`;
   if (err.details?.length) text += ` (${err.details.map((d) => `${d.path}: ${d.message}`).join('; ')})`;
   if (err.retryAfterSeconds) text += ` Try again in ${err.retryAfterSeconds} s.`;

@@ -65,14 +65,8 @@ export async function downloadJob(job: Job, kind: MediaKind): Promise<void> {
     if (r.downloadId) {
       useDownloads.getState().add({ id: r.downloadId, label, kind, path: r.path });
     } else {
-      // The browser saves it itself: hand it a link to the proxied file.
-      const { url } = await call('media.url', { jobId: job.id, kind });
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `${job.id}.${kind === 'video' ? 'mp4' : kind === 'captions' ? 'vtt' : 'jpg'}`;
-      document.body.append(a);
-      a.click();
-      a.remove();
+      // The browser shell saves it through the browser's own downloads.
+      useUi.getState().notify({ kind: 'info', text: `Downloading ${label}…` }, 3000);
     }
   } catch (e) {
     fail('Could not download', e);

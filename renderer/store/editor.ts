@@ -9,6 +9,7 @@ import { call, describeError, toBridgeError } from '../lib/bridge.js';
 import { clampAvatar } from '../lib/placement.js';
 import { findTemplate, useCatalogs } from './catalogs.js';
 import { useDrafts } from './drafts.js';
+import { dropLive } from './placement.js';
 
 export interface EditorDraft {
   id: string | null;
@@ -131,10 +132,12 @@ export const useEditor = create<EditorState>((set, get) => {
       change({ ...d, params: { ...d.params, aspectRatio } });
     },
     setAvatar(a) {
+      dropLive();
       const d = get().draft;
       change({ ...d, params: { ...d.params, avatar: clampAvatar(a) } });
     },
     resetPlacement() {
+      dropLive();
       const d = get().draft;
       const t = findTemplate(useCatalogs.getState().templates, d.templateId);
       if (t) change({ ...d, params: { ...d.params, avatar: { ...t.defaults.avatar } } });
@@ -207,7 +210,9 @@ export const useEditor = create<EditorState>((set, get) => {
       });
       if (!parsed.success) {
         const details = issuesToDetails(parsed.error);
-        set({ fieldErrors: Object.fromEntries(details.map((x) => [x.path, x.message])), submitError: 'Fix the marked fields to render.' });
+        const fieldErrors: FieldErrors = {};
+        for (const x of details) fieldErrors[x.path] ??= x.message; // the first problem per field
+        set({ fieldErrors, submitError: 'Fix the marked fields to render.' });
         return false;
       }
       set({ submitting: true, submitError: null, fieldErrors: {} });

@@ -5,11 +5,24 @@ import { subscribe } from '../lib/bridge.js';
 import { frameBatcher } from '../lib/frame.js';
 import { useCatalogs } from './catalogs.js';
 import { useDownloads } from './downloads.js';
+import { useEditor } from './editor.js';
 import { useJobs } from './jobs.js';
 import { useSettings } from './settings.js';
 
 export function connectEvents(): () => void {
-  const jobs = frameBatcher<StudioEvent>((batch) => useJobs.getState().applyEvents(batch));
+  const jobs = frameBatcher<StudioEvent>((batch) => {
+    useJobs.getState().applyEvents(batch);
+    // The render bar follows the job it just sent.
+    const last = useEditor.getState().lastSubmit?.job;
+    if (!last) return;
+    for (let i = batch.length - 1; i >= 0; i--) {
+      const e = batch[i]!;
+      if (e.type === 'job' && e.job.id === last.id) {
+        if (e.job.updatedAt >= last.updatedAt) useEditor.setState({ lastSubmit: { job: e.job, queued: null } });
+        break;
+      }
+    }
+  });
   const off = subscribe((e) => {
     switch (e.type) {
       case 'job':

@@ -12,3 +12,17 @@ export interface LivePlacement {
 }
 
 export const livePlacement = createStore<LivePlacement>(() => ({ avatar: null, guidesX: [], guidesY: [] }));
+
+let commitTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Commits the live value after a pause (wheel gestures have no "up" event). */
+export function commitLiveLater(commit: () => void, ms: number): void {
+  clearTimeout(commitTimer);
+  commitTimer = setTimeout(commit, ms);
+}
+
+/** A committed value from elsewhere (fields, keys, reset) wins over a pending live one. */
+export function dropLive(): void {
+  clearTimeout(commitTimer);
+  if (livePlacement.getState().avatar) livePlacement.setState({ avatar: null, guidesX: [], guidesY: [] });
+}
