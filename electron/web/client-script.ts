@@ -1,5 +1,5 @@
 // The browser bridge client, compiled from electron/web/client/studio-client.ts once at start
-// (or taken prebuilt from dist/web-client when the web shell runs from a build).
+// (or taken prebuilt from dist/web-client after `npm run build`).
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
