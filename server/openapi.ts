@@ -1,0 +1,193 @@
+// The OpenAPI 3.1 document of the render API, generated from the contract's zod schemas
+// (z.toJSONSchema), so it cannot say anything the schemas do not. `npm run openapi` writes it
+// to docs/openapi.json; a test fails when the committed file drifts.
+import { z } from 'zod';
+import {
+  ERROR_STATUS,
+  ErrorBody,
+  Health,
+  Job,
+  JobList,
+  JobListQuery,
+  LIMITS,
+  RenderRequest,
+  TemplateList,
+  VoiceList,
+} from '../shared/contract/index.js';
+
+type Json = Record<string, unknown>;
+
+function schema(s: z.ZodType, io: 'input' | 'output' = 'output'): Json {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Json;
+  return rest;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: string) => ({ 'application/json': { schema: ref(name) } });
+const errorResponse = (codes: (keyof typeof ERROR_STATUS)[]) => ({
+  description: `Error body; codes: ${codes.join(', ')}`,
+  content: json('ErrorBody'),
+});
+
+function errors(...codes: (keyof typeof ERROR_STATUS)[]): Json {
+  const byStatus = new Map<number, (keyof typeof ERROR_STATUS)[]>();
+  for (const c of ['unauthorized', 'internal_error', ...codes] as (keyof typeof ERROR_STATUS)[]) {
+    const st = ERROR_STATUS[c];
+    byStatus.set(st, [...(byStatus.get(st) ?? []), c]);
+  }
+  return Object.fromEntries(
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([st, cs]) => [
+        String(st),
+        st === 429 ? { ...errorResponse(cs), headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : errorResponse(cs),
+      ]),
+  );
+}
+
+const jobId = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Job id (job_…)' };
+const userHeader = {
+  name: 'X-User-Id',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', pattern: LIMITS.userIdPattern.source },
+  description: 'With a service key: the end user the request acts for (required on user-scoped endpoints).',
+};
+const retryAfter = { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait' } };
+
+export function buildOpenApi(version: string): Json {
+  const query = schema(JobListQuery, 'input') as { properties: Record<string, Json> };
+  const listParams = Object.entries(query.properties).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema: s,
+    description: {
+      status: 'Comma list of statuses',
+      q: 'Text contains, case-insensitive',
+      limit: `1–${LIMITS.listMaxLimit}, default ${LIMITS.listDefaultLimit}`,
+      cursor: 'nextCursor of the previous page',
+    }[name],
+  }));
+  const media = (type: string, summary: string, ranges: boolean) => ({
+    get: {
+      summary,
+      parameters: [jobId, userHeader, ...(ranges ? [{ name: 'Range', in: 'header', required: false, schema: { type: 'string' } }] : [])],
+      responses: {
+        '200': { description: summary, headers: { ETag: { schema: { type: 'string' } } }, content: { [type]: { schema: { type: 'string', format: 'binary' } } } },
+        ...(ranges ? { '206': { description: 'A byte range', content: { [type]: { schema: { type: 'string', format: 'binary' } } } } } : {}),
+        '304': { description: 'Not modified (If-None-Match)' },
+        ...errors('user_required', 'forbidden', 'not_found', 'not_ready', ...(ranges ? (['range_not_satisfiable'] as const) : [])),
+      },
+    },
+  });
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Presenter Studio render API',
+      version,
+      description:
+        'Render jobs for AI presenter videos. Generated from shared/contract (zod). Refinement of the contract: each voice lists its other id forms in `aliases`; SSE also sends `job_deleted` events.',
+    },
+    servers: [{ url: 'http://127.0.0.1:4510' }],
+    security: [{ bearer: [] }, { apiKey: [] }],
+    paths: {
+      '/api/render': {
+        post: {
+          summary: 'Create a render job',
+          parameters: [
+            userHeader,
+            { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: LIMITS.idempotencyKeyMaxChars } },
+          ],
+          requestBody: { required: true, content: json('RenderRequest') },
+          responses: {
+            '200': { description: 'Replayed (same Idempotency-Key and body)', headers: { 'Idempotent-Replayed': { schema: { type: 'string', const: 'true' } } }, content: json('Job') },
+            '202': { description: 'Accepted', headers: { Location: { schema: { type: 'string' } } }, content: json('Job') },
+            ...errors('invalid_json', 'user_required', 'forbidden', 'idempotency_conflict', 'payload_too_large', 'unsupported_media_type', 'validation_failed', 'rate_limited', 'quota_exceeded'),
+          },
+        },
+      },
+      '/api/jobs': {
+        get: {
+          summary: "The caller's jobs, newest first",
+          parameters: [userHeader, ...listParams],
+          responses: { '200': { description: 'A page of jobs', content: json('JobList') }, ...errors('user_required', 'forbidden', 'validation_failed') },
+        },
+      },
+      '/api/jobs/{id}': {
+        get: { summary: 'One job', parameters: [jobId, userHeader], responses: { '200': { description: 'The job', content: json('Job') }, ...errors('user_required', 'forbidden', 'not_found') } },
+        delete: {
+          summary: 'Delete a finished job and its files',
+          parameters: [jobId, userHeader],
+          responses: { '204': { description: 'Deleted' }, ...errors('user_required', 'forbidden', 'not_found', 'invalid_transition') },
+        },
+      },
+      '/api/jobs/{id}/cancel': {
+        post: {
+          summary: 'Cancel a queued or rendering job',
+          parameters: [jobId, userHeader],
+          responses: { '200': { description: 'The canceled job', content: json('Job') }, ...errors('user_required', 'forbidden', 'not_found', 'invalid_transition') },
+        },
+      },
+      '/api/jobs/{id}/video': media('video/mp4', 'The video (byte ranges)', true),
+      '/api/jobs/{id}/captions.vtt': media('text/vtt', 'Word-timed captions', false),
+      '/api/jobs/{id}/thumbnail.jpg': media('image/jpeg', 'A still of the video', false),
+      '/api/events': {
+        get: {
+          summary: "Server-sent events: `job` with the Job JSON on every change to the caller's jobs; comment heartbeat every 15 s",
+          parameters: [userHeader],
+          responses: { '200': { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errors('user_required', 'forbidden') },
+        },
+      },
+      '/api/templates': {
+        get: { summary: 'Scene templates', responses: { '200': { description: 'Templates', content: json('TemplateList') }, ...errors() } },
+      },
+      '/api/templates/{id}/thumbnail.jpg': {
+        get: {
+          summary: 'A still of a template',
+          parameters: [
+            { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'aspectRatio', in: 'query', required: false, schema: { type: 'string' } },
+          ],
+          responses: {
+            '200': { description: 'JPEG', content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } } },
+            ...errors('not_found', 'validation_failed', 'unavailable'),
+          },
+        },
+      },
+      '/api/voices': {
+        get: { summary: 'Voices', responses: { '200': { description: 'Voices', content: json('VoiceList') }, ...errors() } },
+      },
+      '/api/voices/{id}/sample': {
+        get: {
+          summary: 'A short spoken sample (either id form)',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: {
+            '200': { description: 'WAV', content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } },
+            ...errors('not_found', 'unavailable'),
+          },
+        },
+      },
+      '/api/health': {
+        get: { summary: 'Health (no key needed)', security: [], responses: { '200': { description: 'OK', content: json('Health') } } },
+      },
+    },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      },
+      headers: retryAfter,
+      schemas: {
+        RenderRequest: schema(RenderRequest, 'input'),
+        Job: schema(Job),
+        JobList: schema(JobList),
+        TemplateList: schema(TemplateList),
+        VoiceList: schema(VoiceList),
+        Health: schema(Health),
+        ErrorBody: schema(ErrorBody),
+      },
+    },
+  };
+}
