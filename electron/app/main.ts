@@ -76,9 +76,7 @@ async function main() {
   const secrets = await createSecretStore({ dataDir, safeStorage });
   const env = envProfileFrom(process.env);
   const log = (line: string) => console.log(line);
-  let emitStatus: (s: ReturnType<LocalStudio['status']>) => void = () => undefined;
   const local = new LocalStudio({
-    onStatus: (s) => emitStatus(s),
     command: serverCommand(root, { execPath: process.execPath, electron: true }),
     dataDir: join(dataDir, 'studio'),
     secrets,
@@ -106,7 +104,6 @@ async function main() {
     for (const w of BrowserWindow.getAllWindows()) sendEvent(w.webContents, e);
     notifyJobEnd(e, notified);
   });
-  emitStatus = (status) => studio.events.emit({ type: 'studio', status });
   void local.start();
 
   handleSchemes(join(root, 'dist/renderer'), studio);

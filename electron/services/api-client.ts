@@ -29,12 +29,20 @@ interface RequestOptions {
   retries?: number;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** A long body (media, downloads, events): the timeout covers only the wait for headers. */
+  streaming?: boolean;
 }
 
 const STATUS_CODES: Record<number, BridgeErrorCode> = {
-  401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'invalid_transition', 422: 'validation_failed', 429: 'rate_limited',
+  416: 'range_not_satisfiable', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'invalid_transition', 422: 'validation_failed', 429: 'rate_limited',
 };
 const PASS_THROUGH = new Set(['unauthorized', 'forbidden', 'not_found', 'not_ready', 'invalid_transition', 'idempotency_conflict', 'validation_failed', 'rate_limited', 'quota_exceeded']);
+
+/** Reads a whole (short) body under the caller's timeout, so a stalled body cannot hang a call. */
+async function bufferBody(res: Response): Promise<Response> {
+  const buf = res.status === 204 || res.status === 304 ? null : await res.arrayBuffer();
+  return new Response(buf, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -78,14 +86,19 @@ export class RenderApiClient {
     let last: BridgeFailure | null = null;
     for (let i = 0; i < attempts; i++) {
       if (i > 0) await sleep(this.backoffMs * 2 ** (i - 1) * (0.75 + Math.random() / 2));
-      const signals = [AbortSignal.timeout(opts.timeoutMs ?? this.timeoutMs)];
+      const timeout = new AbortController();
+      const timer = setTimeout(() => timeout.abort(new DOMException('timed out', 'TimeoutError')), opts.timeoutMs ?? this.timeoutMs);
+      const signals = [timeout.signal];
       if (opts.signal) signals.push(opts.signal);
       let res: Response;
       try {
         res = await fetch(this.url(path, opts.query), { method, headers, body, signal: AbortSignal.any(signals) });
+        if (opts.streaming) clearTimeout(timer);
+        else res = await bufferBody(res).finally(() => clearTimeout(timer));
       } catch (e) {
+        clearTimeout(timer);
         if (opts.signal?.aborted) throw new BridgeFailure('canceled', 'canceled');
-        const timedOut = (e as Error)?.name === 'TimeoutError';
+        const timedOut = timeout.signal.aborted;
         last = new BridgeFailure('offline', timedOut ? 'the render API did not answer in time' : 'the render API could not be reached');
         continue;
       }

@@ -34,6 +34,7 @@ export class JobSync {
   private flushTimer: NodeJS.Timeout | null = null;
   private online: boolean | null = null;
   private known = new Map<string, string>();
+  private seeded = false;
   constructor(private readonly o: JobSyncOptions) {}
 
   start(): void {
@@ -102,7 +103,7 @@ export class JobSync {
   }
 
   private async listen(client: RenderApiClient, signal: AbortSignal): Promise<void> {
-    const res = await client.fetch('GET', '/api/events', { headers: { accept: 'text/event-stream' }, signal, timeoutMs: 2 ** 31 - 1, retries: 0 });
+    const res = await client.fetch('GET', '/api/events', { headers: { accept: 'text/event-stream' }, signal, timeoutMs: 10_000, retries: 0, streaming: true });
     this.setOnline(true);
     // Catch up on what changed while we were away before trusting the stream.
     await this.poll(client).catch(() => false);
@@ -122,8 +123,15 @@ export class JobSync {
   private async poll(client: RenderApiClient): Promise<boolean> {
     const list = await client.listJobs({ limit: 50 });
     let changed = false;
+    // The first look only learns the current state: the UI loads the list itself.
+    const seeding = !this.seeded;
+    this.seeded = true;
     for (const job of list.jobs) {
       const sig = `${job.status}|${job.updatedAt}|${job.progress}`;
+      if (seeding) {
+        this.known.set(job.id, sig);
+        continue;
+      }
       if (this.known.get(job.id) !== sig) {
         changed = true;
         this.push(job);

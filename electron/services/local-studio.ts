@@ -39,6 +39,7 @@ export class LocalStudio {
   private restartTimer: NodeJS.Timeout | null = null;
   private stopping = false;
   private quickFailures = 0;
+  private readonly statusListeners = new Set<(s: StudioStatus) => void>();
 
   constructor(private readonly o: LocalStudioOptions) {}
 
@@ -46,9 +47,16 @@ export class LocalStudio {
     return { ...this.st };
   }
 
+  /** Status changes (starting, running, restarting…); returns an unsubscribe. */
+  onStatusChange(listener: (s: StudioStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
   private set(patch: Partial<StudioStatus>) {
     this.st = { ...this.st, ...patch };
     this.o.onStatus?.(this.status());
+    for (const l of [...this.statusListeners]) l(this.status());
     if (this.st.state === 'running' && this.st.baseUrl) for (const w of this.waiters.splice(0)) w.resolve(this.st.baseUrl);
     if (this.st.state === 'failed' || this.st.state === 'stopped') for (const w of this.waiters.splice(0)) w.reject(new Error(this.st.error ?? 'the local studio is not running'));
   }

@@ -86,7 +86,7 @@ export async function streamMedia(client: RenderApiClient, upstream: string, req
   // Foreign output URLs on another host get no key: the key goes to its own API only.
   const sameOrigin = !/^https?:\/\//.test(upstream) || new URL(upstream).origin === new URL(client.conn.baseUrl).origin;
   try {
-    const res = await client.fetch('GET', upstream, { headers, signal, timeoutMs: 30_000 }, sameOrigin);
+    const res = await client.fetch('GET', upstream, { headers, signal, timeoutMs: 30_000, streaming: true }, sameOrigin);
     const out = new Headers({ 'cache-control': 'no-store' });
     for (const h of PASSED_HEADERS) {
       const v = res.headers.get(h);
@@ -95,7 +95,7 @@ export async function streamMedia(client: RenderApiClient, upstream: string, req
     return new Response(res.status === 304 ? null : res.body, { status: res.status, headers: out });
   } catch (e) {
     const err = e instanceof BridgeFailure ? e.toJSON() : toBridgeError(e);
-    const status = err.code === 'not_found' || err.code === 'not_ready' ? 404 : err.code === 'offline' ? 503 : err.code === 'no_key' || err.code === 'unauthorized' ? 401 : 502;
+    const status = err.code === 'not_found' || err.code === 'not_ready' ? 404 : err.code === 'range_not_satisfiable' ? 416 : err.code === 'offline' ? 503 : err.code === 'no_key' || err.code === 'unauthorized' ? 401 : 502;
     return errorResponse(status, err.code, err.message);
   }
 }

@@ -68,6 +68,7 @@ export function createStudio(deps: StudioDeps): Studio {
   const downloads = new Map<string, AbortController>();
   let sync: JobSync | null = null;
   let live = false;
+  const unwatchStudio = deps.localStudio?.onStatusChange((status) => events.emit({ type: 'studio', status }));
 
   async function clientFor(profileId: string): Promise<RenderApiClient> {
     const p = await deps.profiles.get(profileId);
@@ -165,7 +166,7 @@ export function createStudio(deps: StudioDeps): Studio {
       events.emit({ type: 'download', downloadId: id, receivedBytes: received, totalBytes: total, done, error });
     try {
       const client = await clientFor(profileId);
-      const res = await client.fetch('GET', upstreamFor({ profileId, kind: 'job', id: jobId, file: kind }), { signal: ctl.signal, timeoutMs: 60_000, headers: { accept: '*/*' } });
+      const res = await client.fetch('GET', upstreamFor({ profileId, kind: 'job', id: jobId, file: kind }), { signal: ctl.signal, timeoutMs: 30_000, headers: { accept: '*/*' }, streaming: true });
       total = Number(res.headers.get('content-length')) || null;
       if (!res.body) throw new BridgeFailure('unreadable_response', 'the render API sent no file');
       const counted = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream).on('data', (c: Buffer) => {
@@ -373,6 +374,7 @@ export function createStudio(deps: StudioDeps): Studio {
     },
     async close() {
       live = false;
+      unwatchStudio?.();
       sync?.stop();
       outbox.close();
       for (const c of downloads.values()) c.abort();

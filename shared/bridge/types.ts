@@ -29,6 +29,7 @@ export const BRIDGE_ERROR_CODES = [
   'no_key',
   'keychain_unavailable',
   'canceled',
+  'range_not_satisfiable', // a media byte range outside the file
   'io_error',
   'internal_error',
 ] as const;
