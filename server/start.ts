@@ -18,14 +18,20 @@ import type { JobStore } from './jobs/store.js';
 import type { KeyStore } from './keys/key-store.js';
 import { SqliteKeyStore } from './keys/sqlite-key-store.js';
 import { LocalOutputStorage } from './storage/local-storage.js';
+import { SharedDirOutputStorage } from './storage/shared-dir-storage.js';
+import { openPostgres } from './jobs/pg-backend.js';
 
 export interface ServerOptions {
   /** Holds studio.db (jobs and key hashes), media/, cache/ and work/. */
   dataDir: string;
+  /** postgres://… : jobs and keys in PostgreSQL, shared with other API processes and workers (fleet.md). */
+  database?: string | null;
+  /** Output directory shared with workers (default <dataDir>/media). */
+  storageDir?: string;
   /** 0 picks a free port. Default 4510. */
   port?: number;
   host?: string;
-  /** Renders at once; the default leaves room on 2 cores (an encode uses both). */
+  /** Renders at once; the default leaves room on 2 cores (an encode uses both). 0: none (a fleet's workers render). */
   concurrency?: number;
   /** An engine, null for none, or undefined for the project's engine (createEngine). */
   engine?: RenderEngine | null;
@@ -71,10 +77,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   rmSync(workRoot, { recursive: true, force: true }); // attempts that died with a previous process
   for (const d of ['media', 'cache', 'work']) mkdirSync(join(dataDir, d), { recursive: true });
 
-  const db = openDatabase(join(dataDir, 'studio.db'));
-  const store = new SqliteJobStore(db);
-  const keys = new SqliteKeyStore(db);
-  const storage = new LocalOutputStorage(join(dataDir, 'media'));
+  const shared = options.database ? await openPostgres(options.database) : null;
+  const db = shared ? null : openDatabase(join(dataDir, 'studio.db'));
+  const store = shared?.store ?? new SqliteJobStore(db!);
+  const keys = shared?.keys ?? new SqliteKeyStore(db!);
+  const mediaDir = options.storageDir ?? join(dataDir, 'media');
+  // Shared store: another process may render the same job again, so outputs are first-wins.
+  const storage = shared || options.storageDir ? new SharedDirOutputStorage(mediaDir) : new LocalOutputStorage(mediaDir);
   const engine = options.engine === undefined ? await createEngine({ cacheDir: join(dataDir, 'cache') }) : options.engine;
   const limits: Limits = {
     createsPerMinute: options.limits?.createsPerMinute ?? LIMITS.createsPerMinute,
@@ -93,8 +102,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   );
 
   // Renders left `rendering` by a process that died go back to the queue (or fail after 3 attempts).
-  const recovered = await store.recoverAbandoned({ all: true });
-  if (recovered.requeued.length || recovered.failed.length) app.log.warn(recovered, 'recovered abandoned renders');
+  // With a shared store only lapsed leases: other processes' renders are alive.
+  const recover = async () => {
+    const recovered = await store.recoverAbandoned({ all: !shared });
+    if (recovered.requeued.length || recovered.failed.length) app.log.warn(recovered, 'recovered abandoned renders');
+  };
+  await recover();
+  const leases = shared ? setInterval(() => void recover().catch((err) => app.log.error({ err }, 'lease recovery failed')), 5000) : null;
+  leases?.unref();
 
   const queue = new WorkerQueue({
     store,
@@ -108,7 +123,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const maintenance = setInterval(() => {
     limiter.sweep();
-    store.pruneIdempotency(LIMITS.idempotencyTtlMs);
+    void Promise.resolve(store.pruneIdempotency(LIMITS.idempotencyTtlMs)).catch(() => undefined);
   }, 10 * 60_000);
   maintenance.unref();
 
@@ -128,12 +143,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     close: () =>
       (closing ??= (async () => {
         clearInterval(maintenance);
+        if (leases) clearInterval(leases);
         hub.close();
         await app.close();
         await queue.stop(options.shutdownGraceMs ?? 30_000);
         await engine?.close?.();
         await store.close();
-        db.close();
+        db?.close();
       })()),
   };
 }

@@ -151,7 +151,11 @@ export class WorkerQueue {
     }
     const workDir = join(this.o.workRoot, `${job.id}-${job.attempts}-${randomBytes(4).toString('hex')}`);
     const renew = setInterval(() => {
-      void store.renewLease(job.id, this.workerId, this.leaseMs).catch(() => undefined);
+      // A refused renewal: the job was canceled, or taken over after our lease lapsed; stop rendering.
+      void store.renewLease(job.id, this.workerId, this.leaseMs).then(
+        (held) => held || this.abort(r, 'canceled'),
+        () => undefined,
+      );
     }, this.leaseMs / 3);
     const progress = this.progressWriter(job.id);
     log.info({ jobId: job.id, attempt: job.attempts }, 'render started');
@@ -182,7 +186,10 @@ export class WorkerQueue {
         sizeBytes: videoBytes,
       };
       const done = await store.transition(job.id, null, { to: 'completed', output }, this.workerId);
-      if (!done.ok) await this.o.storage.remove(job.id); // canceled or taken over meanwhile
+      // Canceled or deleted meanwhile: drop the files. Taken over after our lease lapsed (queued,
+      // rendering or completed by another run): the files in place are that job's, keep them.
+      const live = !done.ok && done.reason === 'invalid_transition' && ['queued', 'rendering', 'completed'].includes(done.job.status);
+      if (!done.ok && !live) await this.o.storage.remove(job.id);
       log.info({ jobId: job.id, completed: done.ok }, 'render finished');
     } catch (err) {
       progress.stop();

@@ -6,6 +6,8 @@ import { EventEmitter } from 'node:events';
 import { JOB_STATUSES } from '../../shared/contract/index.js';
 import type { JobStatus, StatusCounts } from '../../shared/contract/index.js';
 import { IdGenerator } from './ids.js';
+import { migrateSqlite } from './migrations/runner.js';
+import { SQLITE_MIGRATIONS } from './migrations/sqlite.js';
 import { applyTransition, InvalidTransitionError, nextProgress } from './state.js';
 import type { TransitionRequest } from './state.js';
 import type {
@@ -21,40 +23,6 @@ import type {
   TransitionResult,
 } from './store.js';
 import { toJob } from './store.js';
-
-const SCHEMA_VERSION = 1;
-
-const MIGRATIONS: Record<number, string> = {
-  1: `
-    CREATE TABLE jobs (
-      id TEXT PRIMARY KEY,
-      user_id TEXT NOT NULL,
-      status TEXT NOT NULL,
-      search TEXT NOT NULL,          -- lower-cased text for q
-      attempts INTEGER NOT NULL DEFAULT 0,
-      worker_id TEXT,
-      lease_until INTEGER,
-      doc TEXT NOT NULL              -- the contract's Job as JSON
-    ) WITHOUT ROWID;
-    CREATE INDEX jobs_by_user ON jobs (user_id, id);
-    CREATE INDEX jobs_by_user_status ON jobs (user_id, status, id);
-    CREATE INDEX jobs_by_status ON jobs (status, id);
-    CREATE TABLE user_counts (
-      user_id TEXT NOT NULL,
-      status TEXT NOT NULL,
-      n INTEGER NOT NULL,
-      PRIMARY KEY (user_id, status)
-    ) WITHOUT ROWID;
-    CREATE TABLE idempotency (
-      user_id TEXT NOT NULL,
-      key TEXT NOT NULL,
-      request_hash TEXT NOT NULL,
-      job_id TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      PRIMARY KEY (user_id, key)
-    ) WITHOUT ROWID;
-  `,
-};
 
 interface Row {
   doc: string;
@@ -72,13 +40,7 @@ export function openDatabase(file: string): Database.Database {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
-  const version = db.pragma('user_version', { simple: true }) as number;
-  for (let v = version + 1; v <= SCHEMA_VERSION; v++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
-      db.pragma(`user_version = ${v}`);
-    }).immediate();
-  }
+  migrateSqlite(db, SQLITE_MIGRATIONS);
   return db;
 }
 
@@ -197,9 +159,7 @@ export class SqliteJobStore implements JobStore {
       if (statuses) where.push(`status IN (${statuses.map(() => '?').join(', ')})`);
       if (query.q) where.push('instr(search, ?) > 0');
       if (query.beforeId) where.push('id < ?');
-      stmt = this.db.prepare(
-        `SELECT doc, user_id, attempts, worker_id, lease_until FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`,
-      );
+      stmt = this.db.prepare(`SELECT id, doc FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`);
       this.listStatements.set(shape, stmt);
     }
     const args: unknown[] = [query.userId];
@@ -207,14 +167,12 @@ export class SqliteJobStore implements JobStore {
     if (query.q) args.push(query.q.toLowerCase());
     if (query.beforeId) args.push(query.beforeId);
     args.push(query.limit + 1);
-    const read = this.db.transaction(() => ({
-      rows: stmt.all(...args) as Row[],
-      counts: this.counts(query.userId),
-    }));
-    const { rows, counts } = read();
+    // Both reads run synchronously, back to back: no write of this process can come between.
+    const rows = stmt.all(...args) as { id: string; doc: string }[];
+    const counts = this.counts(query.userId);
+    const page = rows.slice(0, query.limit);
     const more = rows.length > query.limit;
-    const jobs = rows.slice(0, query.limit).map(fromRow);
-    return { jobs, nextBeforeId: more ? jobs[jobs.length - 1]!.id : null, counts };
+    return { jobs: page.map((r) => r.doc), nextBeforeId: more ? page[page.length - 1]!.id : null, counts };
   }
 
   async transition(id: string, userId: string | null, req: TransitionRequest, expectWorker?: string): Promise<TransitionResult> {

@@ -1,0 +1,55 @@
+// Schema versions of the embedded SQLite store (jobs and key hashes in studio.db). Append
+// only: a released version never changes; a change to the schema is a new version.
+import type { Migration } from './runner.js';
+
+export const SQLITE_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'jobs, per-user counters, idempotency keys',
+    sql: `
+      CREATE TABLE jobs (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        search TEXT NOT NULL,          -- lower-cased text for q
+        attempts INTEGER NOT NULL DEFAULT 0,
+        worker_id TEXT,
+        lease_until INTEGER,
+        doc TEXT NOT NULL              -- the contract's Job as JSON
+      ) WITHOUT ROWID;
+      CREATE INDEX jobs_by_user ON jobs (user_id, id);
+      CREATE INDEX jobs_by_user_status ON jobs (user_id, status, id);
+      CREATE INDEX jobs_by_status ON jobs (status, id);
+      CREATE TABLE user_counts (
+        user_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        PRIMARY KEY (user_id, status)
+      ) WITHOUT ROWID;
+      CREATE TABLE idempotency (
+        user_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        job_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (user_id, key)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 2,
+    name: 'api key hashes',
+    // IF NOT EXISTS: databases made before versioned migrations got this table from the key store.
+    sql: `
+      CREATE TABLE IF NOT EXISTS api_keys (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('user', 'service')),
+        user_id TEXT,
+        label TEXT,
+        hash BLOB NOT NULL,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      ) WITHOUT ROWID;
+    `,
+  },
+];

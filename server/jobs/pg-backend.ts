@@ -1,0 +1,22 @@
+// The shared backend of a fleet: the PostgreSQL job store and the key store on one pool.
+import { PgKeyStore } from '../keys/pg-key-store.js';
+import { PostgresJobStore } from './postgres-store.js';
+
+/** The database URL of a run: `--database`, else DATABASE_URL; null means the embedded SQLite. */
+export function databaseUrl(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | null {
+  const url = flag ?? env.DATABASE_URL;
+  if (!url) return null;
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new Error('--database / DATABASE_URL must be a postgres:// URL');
+  return url;
+}
+
+export interface PgBackend {
+  store: PostgresJobStore;
+  keys: PgKeyStore;
+  close(): Promise<void>;
+}
+
+export async function openPostgres(url: string, options: { poolSize?: number; onError?: (err: Error) => void } = {}): Promise<PgBackend> {
+  const store = await PostgresJobStore.open({ url, ...options });
+  return { store, keys: new PgKeyStore(store.pool), close: () => store.close() };
+}

@@ -1,0 +1,49 @@
+// Output storage in a directory that every API process and worker mounts (NFS, SMB, a
+// shared volume): <root>/<jobId>/{video.mp4,captions.vtt,thumbnail.jpg}. Delivery is at
+// least once (a worker whose lease lapsed may still finish a render another worker redid),
+// so publishing is first-wins: the files are gathered in a private staging directory on the
+// same mount and renamed into place in one step; rename(2) refuses to replace a non-empty
+// directory, so a second render of a job can never overwrite or half-overwrite the first.
+// Renders of one job are the same video; the second one is discarded.
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { LocalOutputStorage } from './local-storage.js';
+import { OUTPUT_FILES } from './output-storage.js';
+
+export class SharedDirOutputStorage extends LocalOutputStorage {
+  constructor(private readonly shared: string) {
+    super(shared);
+  }
+
+  override async publish(jobId: string, workDir: string): Promise<{ videoBytes: number }> {
+    const final = join(this.shared, jobId);
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(jobId)) throw new Error('bad job id');
+    const staging = join(this.shared, `.staging-${jobId}-${randomBytes(6).toString('hex')}`);
+    await mkdir(staging, { recursive: true });
+    try {
+      for (const { name } of Object.values(OUTPUT_FILES)) {
+        const from = join(workDir, name);
+        const s = await stat(from).catch(() => null);
+        if (!s?.isFile() || s.size === 0) throw new Error(`the render produced no ${name}`);
+        await rename(from, join(staging, name)).catch(async (err: NodeJS.ErrnoException) => {
+          if (err.code !== 'EXDEV') throw err;
+          // The work directory is on another file system: copy onto the mount first.
+          const { copyFile } = await import('node:fs/promises');
+          await copyFile(from, join(staging, name));
+        });
+      }
+      try {
+        await rename(staging, final);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
+        await rm(staging, { recursive: true, force: true }); // an earlier render of this job is already in place
+      }
+    } catch (err) {
+      await rm(staging, { recursive: true, force: true });
+      throw err;
+    }
+    return { videoBytes: (await stat(join(final, OUTPUT_FILES.video.name))).size };
+  }
+}
