@@ -3,8 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GlobalFonts, loadImage } from '@napi-rs/canvas';
-import { loadPresenter, SCENE_FONTS, type PresenterAssets } from '../../shared/scene/index.js';
+import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
+import { ART_HEIGHT, ART_WIDTH, loadPresenter, SCENE_FONTS, type PresenterAssets } from '../../shared/scene/index.js';
 
 export const RESOURCES_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../resources');
 
@@ -18,17 +18,19 @@ export function registerFonts(): void {
 }
 
 /**
- * Loads a presenter's SVG layers. `pixelHeight` rasterises the SVGs at the size they will be
- * drawn (crisp edges, no resampling of a small bitmap).
+ * Loads a presenter's SVG layers. With `pixelHeight` each layer is rasterised once into a
+ * bitmap of the size it will be drawn: Skia otherwise re-renders the SVG on every drawImage.
  */
 export async function loadPresenterNode(id: string, pixelHeight?: number): Promise<PresenterAssets> {
   return loadPresenter(id, async (_part, file) => {
     let svg = await readFile(join(RESOURCES_DIR, 'presenters', file), 'utf8');
-    if (pixelHeight) {
-      const h = Math.max(1, Math.ceil(pixelHeight));
-      const w = Math.max(1, Math.ceil((h * 400) / 480));
-      svg = svg.replace(/width="\d+" height="\d+"/, `width="${w}" height="${h}"`);
-    }
-    return loadImage(Buffer.from(svg));
+    if (!pixelHeight) return loadImage(Buffer.from(svg));
+    const h = Math.max(1, Math.ceil(pixelHeight));
+    const w = Math.max(1, Math.ceil((h * ART_WIDTH) / ART_HEIGHT));
+    svg = svg.replace(/width="\d+" height="\d+"/, `width="${w}" height="${h}"`);
+    const img = await loadImage(Buffer.from(svg));
+    const bitmap = createCanvas(w, h);
+    bitmap.getContext('2d').drawImage(img, 0, 0, w, h);
+    return bitmap;
   });
 }

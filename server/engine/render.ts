@@ -3,16 +3,16 @@
 import { once } from 'node:events';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { outputSize, OUTPUT_FPS } from '../../shared/contract/index.js';
 import {
-  captionAt, computeLayout, createAnimation, createHeadCache, drawBackground, drawCaption, drawPresenter, measureWith,
+  captionAt, computeLayout, pageAt, createAnimation, createHeadCache, drawBackground, drawCaption, drawPresenter, measureWith,
   paginateCaptions, poseAt, SCENE_STYLES, type CaptionPage, type HeadCache, type PresenterAssets, type SceneLayout,
-  type TimedWord,
+  type TimedWord, type Animation,
 } from '../../shared/scene/index.js';
 import { loadPresenterNode, registerFonts } from './assets.js';
 import { runFfmpeg } from './ffmpeg.js';
-import { planRegions } from './regions.js';
+import { planRegions, type Region, type RegionPlan } from './regions.js';
 import type { SpeechSynth } from './speech.js';
 import { EngineError, type RenderResult, type RenderTask } from './types.js';
 import { toWebVtt } from './vtt.js';
@@ -24,6 +24,8 @@ export interface EncodeSettings {
   crf: number;
   /** Extra x264 options (key=value:key=value), tuned for mostly-static talking heads. */
   x264Params?: string;
+  /** Benchmark baseline: draw and pipe every full frame instead of only the changing regions. */
+  fullFrames?: boolean;
 }
 
 export const DEFAULT_ENCODE: EncodeSettings = { preset: 'veryfast', crf: 23, x264Params: 'keyint=300:min-keyint=30:scenecut=0' };
@@ -98,28 +100,16 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     await writeFile(audioPath, wavBytes(sp.samples, sp.sampleRate));
     await writeFile(bgPath, await scene.background.encode('png'));
 
-    const plan = planRegions(layout);
-    const atlas = createCanvas(plan.atlasWidth, plan.atlasHeight);
-    const actx = atlas.getContext('2d');
     const frames = Math.max(1, Math.ceil(duration * OUTPUT_FPS));
-
-    // The background enters once and is looped inside ffmpeg; the atlas rows are cropped
-    // and laid over it at their frame positions (even offsets: a plain copy in yuv420p).
-    const chains: string[] = [`[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${OUTPUT_FPS}/TB[bg]`];
-    const n = plan.regions.length;
-    chains.push(`[1:v]format=yuv420p${n > 1 ? `,split=${n}${plan.regions.map((_, i) => `[a${i}]`).join('')}` : '[a0]'}`);
-    let base = '[bg]';
-    plan.regions.forEach((r, i) => {
-      chains.push(`[a${i}]crop=${r.width}:${r.height}:0:${r.atlasY}[c${i}]`);
-      const out = i === n - 1 ? '[v]' : `[o${i}]`;
-      chains.push(`${base}[c${i}]overlay=${r.x}:${r.y}:shortest=1${out}`);
-      base = out;
-    });
+    const plan = planRegions(layout);
+    const source = encode.fullFrames ? fullFrameSource(scene, anim) : regionSource(scene, anim, plan);
+    const filter = encode.fullFrames ? '[1:v]format=yuv420p[v]' : regionFilter(plan);
+    const [rawW, rawH] = encode.fullFrames ? [W, H] : [plan.atlasWidth, plan.atlasHeight];
     const args = [
       '-y', '-framerate', String(OUTPUT_FPS), '-i', bgPath,
-      '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${plan.atlasWidth}x${plan.atlasHeight}`, '-framerate', String(OUTPUT_FPS), '-i', 'pipe:0',
+      '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${rawW}x${rawH}`, '-framerate', String(OUTPUT_FPS), '-i', 'pipe:0',
       '-i', audioPath,
-      '-filter_complex', chains.join(';'),
+      '-filter_complex', filter,
       '-map', '[v]', '-map', '2:a',
       '-c:v', 'libx264', '-preset', encode.preset, '-crf', String(encode.crf), ...(encode.x264Params ? ['-x264-params', encode.x264Params] : []),
       '-pix_fmt', 'yuv420p', '-r', String(OUTPUT_FPS),
@@ -132,8 +122,7 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     const stdin = ff.proc.stdin!;
     for (let f = 0; f < frames; f++) {
       if (signal.aborted) break;
-      drawAtlas(actx, scene, plan.regions, anim, f / OUTPUT_FPS);
-      if (!stdin.write(atlas.data())) {
+      if (!stdin.write(source(f / OUTPUT_FPS))) {
         const r = await Promise.race([once(stdin, 'drain').then(() => null), failed]);
         if (r) break;
       }
@@ -160,24 +149,99 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
   }
 }
 
-function drawAtlas(
-  ctx: SKRSContext2D,
-  scene: Scene,
-  regions: ReturnType<typeof planRegions>['regions'],
-  anim: ReturnType<typeof createAnimation>,
-  t: number,
-): void {
-  const pose = poseAt(anim, t);
-  const caption = captionAt(scene.pages, scene.words, t);
-  for (const r of regions) {
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(0, r.atlasY, r.width, r.height);
-    ctx.clip();
-    ctx.translate(-r.x, r.atlasY - r.y);
-    ctx.drawImage(scene.background, r.x, r.y, r.width, r.height, r.x, r.y, r.width, r.height);
-    drawPresenter(ctx, scene.assets, scene.layout, pose, scene.cache);
-    drawCaption(ctx, scene.layout, caption);
-    ctx.restore();
+/** Baseline for benchmarks: every whole frame drawn and piped. */
+function fullFrameSource(scene: Scene, anim: Animation): (t: number) => Buffer {
+  const { width, height } = scene.layout.size;
+  const c = createCanvas(width, height);
+  const ctx = c.getContext('2d', { alpha: false });
+  return (t) => {
+    ctx.drawImage(scene.background, 0, 0);
+    drawPresenter(ctx, scene.assets, scene.layout, poseAt(anim, t), scene.cache);
+    drawCaption(ctx, scene.layout, captionAt(scene.pages, scene.words, t));
+    return c.data();
+  };
+}
+
+/**
+ * The atlas frame at time t: the presenter region drawn fresh (opaque), the caption layer's
+ * bytes taken from a cache keyed by what it shows (page and spoken word).
+ */
+function regionSource(scene: Scene, anim: Animation, plan: RegionPlan): (t: number) => Buffer {
+  const { presenter: pr, caption: cr, atlasWidth: AW, atlasHeight: AH } = plan;
+  const pCanvas = pr ? createCanvas(pr.width, pr.height) : null;
+  const pctx = pCanvas?.getContext('2d', { alpha: false });
+  const cCanvas = cr ? createCanvas(cr.width, cr.height) : null;
+  const cctx = cCanvas?.getContext('2d');
+  const captionBytes = new Map<string, Buffer>();
+  const rowBytes = AW * 4;
+  return (t) => {
+    const frame = Buffer.allocUnsafe(AW * AH * 4);
+    if (pr && pctx && pCanvas) {
+      pctx.drawImage(scene.background, pr.x, pr.y, pr.width, pr.height, 0, 0, pr.width, pr.height);
+      pctx.save();
+      pctx.translate(-pr.x, -pr.y);
+      drawPresenter(pctx, scene.assets, scene.layout, poseAt(anim, t), scene.cache);
+      pctx.restore();
+      copyRows(pCanvas.data(), pr.width, pr.height, frame, rowBytes, 0);
+    }
+    if (cr && cctx && cCanvas) {
+      const view = captionAt(scene.pages, scene.words, t);
+      const key = view ? `${pageAt(scene.pages, t)}:${view.activeIndex}` : 'none';
+      let bytes = captionBytes.get(key);
+      if (!bytes) {
+        cctx.clearRect(0, 0, cr.width, cr.height);
+        cctx.save();
+        cctx.translate(-cr.x, -cr.y);
+        drawCaption(cctx, scene.layout, view);
+        cctx.restore();
+        bytes = unpremultiply(cCanvas.data());
+        captionBytes.set(key, bytes);
+      }
+      copyRows(bytes, cr.width, cr.height, frame, rowBytes, cr.atlasY);
+    }
+    return frame;
+  };
+}
+
+function copyRows(src: Buffer, w: number, h: number, dst: Buffer, dstRowBytes: number, dstY: number): void {
+  const row = w * 4;
+  if (row === dstRowBytes) {
+    src.copy(dst, dstY * dstRowBytes, 0, row * h);
+    return;
   }
+  for (let y = 0; y < h; y++) src.copy(dst, (dstY + y) * dstRowBytes, y * row, (y + 1) * row);
+}
+
+/** Skia stores premultiplied alpha; ffmpeg's overlay blends straight alpha. */
+function unpremultiply(px: Buffer): Buffer {
+  const out = Buffer.from(px);
+  for (let i = 0; i < out.length; i += 4) {
+    const a = out[i + 3]!;
+    if (a === 0 || a === 255) continue;
+    out[i] = Math.min(255, Math.round((out[i]! * 255) / a));
+    out[i + 1] = Math.min(255, Math.round((out[i + 1]! * 255) / a));
+    out[i + 2] = Math.min(255, Math.round((out[i + 2]! * 255) / a));
+  }
+  return out;
+}
+
+/**
+ * ffmpeg graph: the background PNG looped in memory; the atlas split into the presenter
+ * region (opaque: overlaid as a plain copy at even offsets) and the caption layer (blended).
+ */
+function regionFilter(plan: RegionPlan): string {
+  const chains = [`[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${OUTPUT_FPS}/TB[bg]`];
+  const parts: [Region, string][] = [];
+  if (plan.presenter) parts.push([plan.presenter, 'yuv420p']);
+  if (plan.caption) parts.push([plan.caption, 'yuva420p']);
+  if (!parts.length) return `[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${OUTPUT_FPS}/TB[v]`;
+  chains.push(parts.length > 1 ? `[1:v]split=${parts.length}${parts.map((_, i) => `[a${i}]`).join('')}` : '[1:v]null[a0]');
+  let base = '[bg]';
+  parts.forEach(([r, fmt], i) => {
+    chains.push(`[a${i}]crop=${r.width}:${r.height}:0:${r.atlasY},format=${fmt}[c${i}]`);
+    const out = i === parts.length - 1 ? '[v]' : `[o${i}]`;
+    chains.push(`${base}[c${i}]overlay=${r.x}:${r.y}:shortest=1:format=yuv420${out}`);
+    base = out;
+  });
+  return chains.join(';');
 }
