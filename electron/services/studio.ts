@@ -68,7 +68,9 @@ export function createStudio(deps: StudioDeps): Studio {
   const downloads = new Map<string, AbortController>();
   let sync: JobSync | null = null;
   let live = false;
-  const unwatchStudio = deps.localStudio?.onStatusChange((status) => events.emit({ type: 'studio', status }));
+  // Browsers of the web shell need not learn the studio's internal address.
+  const shown = (s: StudioStatus): StudioStatus => (deps.shell === 'web' ? { ...s, baseUrl: null } : s);
+  const unwatchStudio = deps.localStudio?.onStatusChange((status) => events.emit({ type: 'studio', status: shown(status) }));
 
   async function clientFor(profileId: string): Promise<RenderApiClient> {
     const p = await deps.profiles.get(profileId);
@@ -349,7 +351,7 @@ export function createStudio(deps: StudioDeps): Studio {
       ctl.abort();
       return { ok: true as const };
     },
-    'studio.status': async () => deps.localStudio?.status() ?? DISABLED,
+    'studio.status': async () => (deps.localStudio ? shown(deps.localStudio.status()) : DISABLED),
   };
 
   return {
