@@ -1,4 +1,5 @@
 // Downloads in progress (bottom left), with cancel and where the file went.
+import { Icon } from './Icon.js';
 import { call } from '../lib/bridge.js';
 import { useDownloads } from '../store/downloads.js';
 
@@ -18,7 +19,7 @@ export function Downloads() {
               <span className="download-label">{d.label}</span>
               {d.done || d.error ? (
                 <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => remove(d.id)}>
-                  ×
+                  <Icon name="close" size={14} />
                 </button>
               ) : (
                 <button type="button" className="link" onClick={() => void call('download.cancel', { downloadId: d.id }).catch(() => undefined)}>

@@ -7,6 +7,7 @@ import { useDrafts } from '../store/drafts.js';
 import { useEditor } from '../store/editor.js';
 import { useUi } from '../store/ui.js';
 import { ErrorNote } from './ErrorNote.js';
+import { Icon } from './Icon.js';
 import { leaveCurrentDraft, openDraft } from '../lib/draftNav.js';
 
 export function DraftsSidebar() {
@@ -109,10 +110,10 @@ function DraftRow({ draft, active, onRename }: { draft: DraftSummary; active: bo
       </button>
       <div className="draft-actions">
         <button type="button" className="icon-btn" aria-label={`Rename ${draft.name}`} title="Rename (F2)" onClick={onRename}>
-          ✎
+          <Icon name="edit" size={14} />
         </button>
         <button type="button" className="icon-btn" aria-label={`Delete ${draft.name}`} title="Delete" onClick={() => void remove()}>
-          🗑
+          <Icon name="trash" size={14} />
         </button>
       </div>
     </li>

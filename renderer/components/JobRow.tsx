@@ -6,6 +6,7 @@ import { cancelJob, deleteJob, downloadJob, duplicateJob, retryJob } from '../li
 import { formatDuration } from '../lib/speech.js';
 import { relativeTime } from '../lib/time.js';
 import { STATUS_LABEL } from '../store/jobs.js';
+import { Icon } from './Icon.js';
 
 export const ROW_HEIGHT = 64;
 
@@ -60,10 +61,10 @@ export const JobRow = memo(function JobRow({ job, templateName, selected, now, o
         {done && (
           <>
             <button type="button" className="icon-btn" aria-label="Play" title="Play" onClick={() => onPlay(job)}>
-              ▶
+              <Icon name="play" />
             </button>
             <button type="button" className="icon-btn" aria-label="Download video" title="Download video" onClick={() => void downloadJob(job, 'video')}>
-              ⤓
+              <Icon name="download" />
             </button>
             <button type="button" className="icon-btn text" aria-label="Download captions" title="Download captions (WebVTT)" onClick={() => void downloadJob(job, 'captions')}>
               CC
@@ -72,20 +73,20 @@ export const JobRow = memo(function JobRow({ job, templateName, selected, now, o
         )}
         {!isTerminal(job.status) && (
           <button type="button" className="icon-btn" aria-label="Cancel job" title="Cancel" onClick={() => void cancelJob(job)}>
-            ⨯
+            <Icon name="cancel" />
           </button>
         )}
         {(job.status === 'failed' || job.status === 'canceled') && (
           <button type="button" className="icon-btn" aria-label="Retry job" title="Retry" onClick={() => void retryJob(job)}>
-            ↻
+            <Icon name="retry" />
           </button>
         )}
         <button type="button" className="icon-btn" aria-label="Duplicate into the editor" title="Duplicate into the editor" onClick={() => void duplicateJob(job)}>
-          ⧉
+          <Icon name="duplicate" />
         </button>
         {isTerminal(job.status) && (
           <button type="button" className="icon-btn danger" aria-label="Delete job" title="Delete" onClick={() => void deleteJob(job)}>
-            🗑
+            <Icon name="trash" />
           </button>
         )}
       </span>

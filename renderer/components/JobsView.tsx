@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { Job } from '../../shared/contract/index.js';
 import { JOB_STATUSES } from '../../shared/contract/index.js';
+import { Icon } from './Icon.js';
 import { call, describeError } from '../lib/bridge.js';
 import { bulk } from '../lib/jobActions.js';
 import { relativeTime } from '../lib/time.js';
@@ -144,7 +145,7 @@ function Outbox() {
                 }
               }}
             >
-              ×
+              <Icon name="close" size={14} />
             </button>
           </li>
         ))}

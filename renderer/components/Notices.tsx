@@ -1,5 +1,6 @@
 // Transient notices (bottom right), each with an optional action such as Undo.
 import { useUi } from '../store/ui.js';
+import { Icon } from './Icon.js';
 
 export function Notices() {
   const notices = useUi((s) => s.notices);
@@ -22,7 +23,7 @@ export function Notices() {
             </button>
           )}
           <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => dismiss(n.id)}>
-            ×
+            <Icon name="close" size={14} />
           </button>
         </div>
       ))}

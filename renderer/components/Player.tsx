@@ -38,7 +38,7 @@ export function Player({ job, onClose }: { job: Job; onClose(): void }) {
           onError={() => setError('The video could not be played. Try downloading it instead.')}
           style={{ aspectRatio: job.output ? `${job.output.width} / ${job.output.height}` : undefined }}
         >
-          {src.captions && <track kind="captions" src={src.captions} srcLang="en" label="Captions" default />}
+          {src.captions && <track kind="captions" src={src.captions} srcLang="en" label="Captions (also burned into the video)" />}
         </video>
       )}
       <div className="dialog-actions">

@@ -4,6 +4,7 @@ import { call, describeError } from '../lib/bridge.js';
 import { findVoice, useCatalogs, voiceIds, type CatalogVoice } from '../store/catalogs.js';
 import { useEditor } from '../store/editor.js';
 import { ErrorNote } from './ErrorNote.js';
+import { Icon } from './Icon.js';
 
 const localeName = (() => {
   const names = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'language' }) : null;
@@ -112,7 +113,7 @@ export function VoicePicker() {
                 aria-label={playing === v.id ? `Stop ${v.name}'s sample` : `Play ${v.name}'s sample`}
                 onClick={() => void play(v)}
               >
-                {playing === v.id ? '■' : '▶'}
+                <Icon name={playing === v.id ? 'stop' : 'play'} size={14} />
               </button>
             </li>
           );

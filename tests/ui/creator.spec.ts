@@ -1,7 +1,7 @@
 // The creator's main path through the web shell against the real local studio: write a
 // script, pick a template and a voice, place the presenter, render, watch the job, play it.
 import { expect, test } from '@playwright/test';
-import { bridge, canvasPlacement, fieldPlacement, openApp, recordedStatuses, recordStatuses } from './support/app.js';
+import { bridge, canvasPlacement, fieldPlacement, goTo, openApp, recordedStatuses, recordStatuses } from './support/app.js';
 
 test('write, place, render, watch the job and play the video', async ({ page }) => {
   await openApp(page);
@@ -62,7 +62,7 @@ test('write, place, render, watch the job and play the video', async ({ page }) 
   expect(job.templateId).toBe('classroom');
   expect(job.voiceId).toBe('en-US-Andrew');
 
-  await page.getByRole('button', { name: /^Jobs/ }).click();
+  await goTo(page, 'Jobs');
   const row = page.locator(`[data-job-id="${job.id}"]`);
   await expect(row).toBeVisible();
   await expect(row).toHaveAttribute('data-status', 'completed', { timeout: 100_000 });

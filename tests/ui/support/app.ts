@@ -55,3 +55,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync('test-results/screenshots', { recursive: true });
   await page.screenshot({ path: `test-results/screenshots/${name}.png` });
 }
+
+export async function goTo(page: Page, screen: 'Create' | 'Jobs' | 'Settings'): Promise<void> {
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: new RegExp(`^${screen}`) }).click();
+}

@@ -1,0 +1,57 @@
+// The job list: CSV batch import with a per-row report, and multi-select cancel.
+import { expect, test } from '@playwright/test';
+import { bridge, goTo, openApp } from './support/app.js';
+
+test('CSV import into drafts reports the bad row and imports the rest', async ({ page }) => {
+  await openApp(page);
+  await goTo(page, 'Jobs');
+  await page.getByRole('button', { name: 'Import CSV…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import scripts from CSV' });
+  await dialog.getByLabel('CSV text').fill(
+    [
+      'text,template,voice,aspect,x,y,scale',
+      '"Welcome, everyone, to the update.",newsroom,en-US-Ava,16:9,0.7,0.6,0.6',
+      'Second row has problems,no-such-template,en-US-Ava,16:9,0.5,0.5,3',
+      'Third row is fine,classroom,102,,,,',
+    ].join('\n'),
+  );
+  await dialog.getByLabel(/Drafts/).check();
+  await dialog.getByRole('button', { name: 'Import' }).click();
+  await expect(dialog.getByTestId('csv-report')).toContainText('2 rows imported, 1 with problems');
+  await expect(dialog.getByTestId('csv-row-1')).toContainText('draft created');
+  await expect(dialog.getByTestId('csv-row-2')).toContainText('scale');
+  await expect(dialog.getByTestId('csv-row-2')).not.toContainText('draft created');
+  await expect(dialog.getByTestId('csv-row-3')).toContainText('draft created');
+  await dialog.getByRole('button', { name: 'Close' }).first().click();
+
+  const drafts = await bridge(page, 'drafts.list', {});
+  expect(drafts).toHaveLength(2);
+  await goTo(page, 'Create');
+  await expect(page.getByRole('complementary', { name: 'Drafts' }).locator('.draft-open')).toHaveCount(2);
+  expect((await bridge(page, 'jobs.list', {})).jobs).toHaveLength(0);
+});
+
+test('select many jobs and cancel them at once', async ({ page }) => {
+  await openApp(page);
+  const long = 'This sentence makes the narration long enough to take a while to render. '.repeat(25);
+  const csv = ['text,template,voice', ...[1, 2, 3, 4, 5].map((i) => `"Job ${i}. ${long}",newsroom,en-US-Ava`)].join('\n');
+  const { rows } = await bridge(page, 'jobs.importCsv', { csv, mode: 'jobs' });
+  expect(rows.every((r) => r.ok)).toBe(true);
+
+  await goTo(page, 'Jobs');
+  const list = page.getByTestId('job-list');
+  await expect(list.locator('[data-job-id]')).toHaveCount(5);
+  await expect(page.getByTestId('chip-queued')).not.toContainText(/\b0\b/);
+  await page.getByLabel('Select all shown jobs').check();
+  await expect(page.getByText('5 selected')).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel selected' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /Canceled [1-5] jobs?\./ })).toBeVisible();
+
+  // Nothing is left waiting or rendering; every job the list shows agrees with the studio.
+  await expect(list.locator('[data-status="queued"], [data-status="rendering"]')).toHaveCount(0, { timeout: 15_000 });
+  const { jobs, counts } = await bridge(page, 'jobs.list', {});
+  expect(jobs.filter((j) => j.status === 'canceled').length).toBeGreaterThanOrEqual(3);
+  for (const j of jobs) await expect(list.locator(`[data-job-id="${j.id}"]`)).toHaveAttribute('data-status', j.status);
+  await expect(page.getByTestId('chip-canceled')).toContainText(String(counts.canceled));
+  await expect(page.getByTestId('chip-queued')).toContainText('0');
+});
