@@ -34,7 +34,7 @@ function orFail(result: TransitionResult, action: string) {
 }
 
 export function jobRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  app.get('/api/jobs', async (request): Promise<JobList> => {
+  app.get('/api/jobs', async (request, reply) => {
     const userId = userOf(request);
     const parsed = JobListQuery.safeParse(request.query ?? {}, { reportInput: true });
     if (!parsed.success) {
@@ -49,11 +49,13 @@ export function jobRoutes(app: FastifyInstance, ctx: ServerContext): void {
       ...(q.q ? { q: q.q } : {}),
       ...(q.cursor !== undefined ? { beforeId: decodeCursor(q.cursor) } : {}),
     });
-    return {
-      jobs: result.jobs.map(toJob),
-      nextCursor: result.nextBeforeId ? encodeCursor(result.nextBeforeId) : null,
-      counts: result.counts,
-    };
+    // A JobList, assembled from the stored Job JSON (no parse and re-serialise per job).
+    const nextCursor = result.nextBeforeId ? encodeCursor(result.nextBeforeId) : null;
+    const jobs = result.jobsJson ?? result.jobs.map((j) => JSON.stringify(toJob(j)));
+    const tail: Omit<JobList, 'jobs'> = { nextCursor, counts: result.counts };
+    return reply
+      .type('application/json; charset=utf-8')
+      .send(`{"jobs":[${jobs.join(',')}],${JSON.stringify(tail).slice(1)}`);
   });
 
   app.get<{ Params: { id: string } }>('/api/jobs/:id', async (request) => {

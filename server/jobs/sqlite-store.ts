@@ -159,7 +159,9 @@ export class SqliteJobStore implements JobStore {
       if (statuses) where.push(`status IN (${statuses.map(() => '?').join(', ')})`);
       if (query.q) where.push('instr(search, ?) > 0');
       if (query.beforeId) where.push('id < ?');
-      stmt = this.db.prepare(`SELECT id, doc FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`);
+      stmt = this.db.prepare(
+        `SELECT id, doc, user_id, attempts, worker_id, lease_until FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`,
+      );
       this.listStatements.set(shape, stmt);
     }
     const args: unknown[] = [query.userId];
@@ -168,11 +170,19 @@ export class SqliteJobStore implements JobStore {
     if (query.beforeId) args.push(query.beforeId);
     args.push(query.limit + 1);
     // Both reads run synchronously, back to back: no write of this process can come between.
-    const rows = stmt.all(...args) as { id: string; doc: string }[];
+    const rows = stmt.all(...args) as (Row & { id: string })[];
     const counts = this.counts(query.userId);
     const page = rows.slice(0, query.limit);
     const more = rows.length > query.limit;
-    return { jobs: page.map((r) => r.doc), nextBeforeId: more ? page[page.length - 1]!.id : null, counts };
+    return {
+      // Parsed only if a caller asks; the list endpoint sends the stored JSON as it is.
+      get jobs() {
+        return page.map(fromRow);
+      },
+      jobsJson: page.map((r) => r.doc),
+      nextBeforeId: more ? page[page.length - 1]!.id : null,
+      counts,
+    };
   }
 
   async transition(id: string, userId: string | null, req: TransitionRequest, expectWorker?: string): Promise<TransitionResult> {

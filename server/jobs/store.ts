@@ -56,6 +56,8 @@ export interface ListQuery {
 
 export interface ListResult {
   jobs: StoredJob[];
+  /** Optional fast path: the same jobs as the contract's Job JSON text (answered without re-serialising). */
+  jobsJson?: string[];
   /** The id of the last job when more may follow, else null. */
   nextBeforeId: string | null;
   counts: StatusCounts;
