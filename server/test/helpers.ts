@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ErrorBody } from '../../shared/contract/index.js';
 import { startServer } from '../start.js';
 import type { RunningServer, ServerOptions } from '../start.js';
+import { freshSchema } from './postgres-db.js';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -16,7 +17,17 @@ export interface TestServer extends RunningServer {
 
 export async function testServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'ps-server-test-'));
-  const server = await startServer({ port: 0, logLevel: 'silent', engine: null, shutdownGraceMs: 2000, ...options, dataDir });
+  // TEST_STORE=postgres: the same suites on PostgreSQL, each server in a schema of its own.
+  const pg = process.env.TEST_STORE === 'postgres' && options.database === undefined ? await freshSchema() : null;
+  const server = await startServer({
+    port: 0,
+    logLevel: process.env.TEST_LOG ?? 'silent',
+    engine: null,
+    shutdownGraceMs: 2000,
+    ...options,
+    dataDir,
+    ...(pg ? { database: pg.url } : {}),
+  });
   return {
     ...server,
     dataDir,
@@ -24,6 +35,7 @@ export async function testServer(options: Partial<ServerOptions> = {}): Promise<
     serviceKey: async () => (await server.keys.create({ kind: 'service', userId: null })).key,
     stop: async () => {
       await server.close();
+      await pg?.drop();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
