@@ -14,7 +14,19 @@ export function newDraftId(): string {
 }
 
 export class DraftStore {
+  /** Saves of one draft run one after another, so a slow autosave never overwrites a newer one. */
+  private readonly queues = new Map<string, Promise<unknown>>();
   constructor(readonly dir: string) {}
+
+  private serial<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const next = (this.queues.get(id) ?? Promise.resolve()).catch(() => undefined).then(work);
+    this.queues.set(id, next);
+    const clear = () => {
+      if (this.queues.get(id) === next) this.queues.delete(id);
+    };
+    next.then(clear, clear);
+    return next;
+  }
 
   private file(id: string): string {
     if (!ID.test(id)) throw new BridgeFailure('invalid_input', 'draft ids are 1–64 letters, digits, _ or -', [{ path: 'id', message: 'is not a draft id' }]);
@@ -27,9 +39,13 @@ export class DraftStore {
     return d;
   }
 
-  async save(input: DraftInput): Promise<Draft> {
-    const now = new Date().toISOString();
+  save(input: DraftInput): Promise<Draft> {
     const id = input.id ?? newDraftId();
+    return this.serial(id, () => this.write(id, input));
+  }
+
+  private async write(id: string, input: DraftInput): Promise<Draft> {
+    const now = new Date().toISOString();
     const prev = input.id ? await readJson<Draft | null>(this.file(id), null) : null;
     const draft: Draft = {
       id,

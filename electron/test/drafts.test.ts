@@ -35,6 +35,15 @@ describe('drafts', () => {
     expect(readdirSync(dir).filter((f) => !f.startsWith('.'))).toEqual([`${id}.json`]);
   });
 
+  it('apply rapid autosaves of one draft in the order they were made', async () => {
+    const store = new DraftStore(tempDir());
+    const first = await store.save({ name: 'n', text: 'v0', templateId: null, voiceId: null, params: {} });
+    // Fire-and-forget autosaves, as a UI does on every keystroke; sizes vary so writes take different times.
+    const saves = Array.from({ length: 30 }, (_, i) => store.save({ id: first.id, name: 'n', text: `v${i + 1} ${'x'.repeat(((i * 7919) % 13) * 1500)}`, templateId: null, voiceId: null, params: {} }));
+    await Promise.all(saves);
+    expect((await store.get(first.id)).text.startsWith('v30 ')).toBe(true);
+  });
+
   it('keep createdAt across saves, search by text, and refuse ids that are paths', async () => {
     const store = new DraftStore(tempDir());
     const a = await store.save({ name: 'Launch', text: 'Our new product ships today', templateId: null, voiceId: null, params: {} });
