@@ -5,16 +5,22 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LIMITS } from '../shared/contract/index.js';
 import type { RenderEngine } from './engine/types.js';
+import { databaseUrl, openPostgres } from './jobs/pg-backend.js';
 import { openKeyStore, startServer } from './start.js';
+import { startWorker } from './worker.js';
 
 const USAGE = `usage:
   npm run server -- serve [--port 4510] [--host 127.0.0.1] [--data .data] [--concurrency N]
                           [--log-level info] [--creates-per-minute 60] [--active-jobs 500]
                           [--heartbeat-ms 15000] [--grace-ms 30000] [--short-side 720|1080]
-  npm run server -- keys create --user ID [--label TEXT] [--data .data]
-  npm run server -- keys create --service [--label TEXT] [--data .data]
-  npm run server -- keys list [--data .data]
-  npm run server -- keys revoke KEY_ID [--data .data]`;
+                          [--database postgres://…] [--storage DIR] [--workers N]
+  npm run server -- worker --database postgres://… --storage DIR [--concurrency 1] [--lease-ms 30000]
+                          [--work DIR] [--grace-ms 30000] [--short-side 720|1080]
+  (--database defaults to DATABASE_URL; without either, jobs and keys live in SQLite under --data)
+  npm run server -- keys create --user ID [--label TEXT] [--data .data | --database postgres://…]
+  npm run server -- keys create --service [--label TEXT] [--data .data | --database postgres://…]
+  npm run server -- keys list [--data .data | --database postgres://…]
+  npm run server -- keys revoke KEY_ID [--data .data | --database postgres://…]`;
 
 class UsageError extends Error {}
 
@@ -47,17 +53,25 @@ async function serve(args: string[]): Promise<void> {
       'heartbeat-ms': { type: 'string' },
       'grace-ms': { type: 'string' },
       'short-side': { type: 'string' },
+      database: { type: 'string' },
+      storage: { type: 'string' },
+      workers: { type: 'string' },
     },
     strict: true,
   });
   const shortSide = values['short-side'] === undefined ? undefined : Number(values['short-side']);
   if (shortSide !== undefined && shortSide !== 720 && shortSide !== 1080) throw new UsageError('--short-side must be 720 or 1080');
+  const database = dbUrl(values.database);
+  const workers = int(values.workers, 'workers', 0, 64);
   const engine = await testEngine();
   const server = await startServer({
     dataDir: resolve(values.data ?? '.data'),
+    ...(database ? { database } : {}),
+    ...(values.storage ? { storageDir: resolve(values.storage) } : {}),
     port: int(values.port, 'port', 0, 65535) ?? 4510,
     host: values.host ?? '127.0.0.1',
-    concurrency: int(values.concurrency, 'concurrency', 1, 64),
+    // --workers 0: no renders in this process (a fleet's workers render).
+    concurrency: workers ?? int(values.concurrency, 'concurrency', 1, 64),
     logLevel: values['log-level'] ?? 'info',
     limits: {
       createsPerMinute: int(values['creates-per-minute'], 'creates-per-minute', 1, 1_000_000) ?? LIMITS.createsPerMinute,
@@ -93,11 +107,15 @@ async function keys(args: string[]): Promise<void> {
       service: { type: 'boolean' },
       label: { type: 'string' },
       data: { type: 'string' },
+      database: { type: 'string' },
     },
     allowPositionals: true,
     strict: true,
   });
-  const { keys: store, close } = openKeyStore(resolve(values.data ?? '.data'));
+  const database = dbUrl(values.database);
+  const { keys: store, close } = database
+    ? await openPostgres(database).then((b) => ({ keys: b.keys, close: () => void b.close() }))
+    : openKeyStore(resolve(values.data ?? '.data'));
   try {
     if (action === 'create') {
       if (values.service && values.user) throw new UsageError('a key is either --service or for one --user, not both');
@@ -132,9 +150,62 @@ async function keys(args: string[]): Promise<void> {
   }
 }
 
+function dbUrl(flag: string | undefined): string | null {
+  try {
+    return databaseUrl(flag);
+  } catch (err) {
+    throw new UsageError((err as Error).message, { cause: err });
+  }
+}
+
+/** `worker`: renders jobs of a shared PostgreSQL store into a shared directory (docs/fleet.md). */
+async function worker(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      database: { type: 'string' },
+      storage: { type: 'string' },
+      concurrency: { type: 'string' },
+      'lease-ms': { type: 'string' },
+      work: { type: 'string' },
+      'grace-ms': { type: 'string' },
+      'short-side': { type: 'string' },
+    },
+    strict: true,
+  });
+  const database = dbUrl(values.database);
+  if (!database) throw new UsageError('worker needs --database postgres://… (or DATABASE_URL): workers share a PostgreSQL store');
+  if (!values.storage) throw new UsageError('worker needs --storage DIR: the output directory the API processes serve from');
+  const shortSide = values['short-side'] === undefined ? undefined : Number(values['short-side']);
+  if (shortSide !== undefined && shortSide !== 720 && shortSide !== 1080) throw new UsageError('--short-side must be 720 or 1080');
+  const engine = await testEngine();
+  const running = await startWorker({
+    database,
+    storageDir: resolve(values.storage),
+    concurrency: int(values.concurrency, 'concurrency', 1, 64) ?? 1,
+    leaseMs: int(values['lease-ms'], 'lease-ms', 300, 3_600_000),
+    shutdownGraceMs: int(values['grace-ms'], 'grace-ms', 0, 3_600_000),
+    ...(values.work ? { workDir: resolve(values.work) } : {}),
+    ...(shortSide ? { shortSide: shortSide as 720 | 1080 } : {}),
+    ...(engine ? { engine } : {}),
+  });
+  let stopping = false;
+  const stop = () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'serve') return serve(rest);
+  if (command === 'worker') return worker(rest);
   if (command === 'keys') return keys(rest);
   if (command === undefined || command === 'help' || command === '--help') {
     console.log(USAGE);
