@@ -3,7 +3,8 @@
 // voice samples from the render API with the key added here and byte ranges passed through.
 import { protocol } from 'electron';
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname } from 'node:path';
+import { resolveAppFile } from './app-files.js';
 import type { Studio } from '../services/studio.js';
 
 export const APP_SCHEME = 'studio-app';
@@ -39,12 +40,9 @@ const TYPES: Record<string, string> = {
 };
 
 export function handleSchemes(rendererDir: string, studio: Studio): void {
-  const root = normalize(rendererDir);
   protocol.handle(APP_SCHEME, async (req) => {
-    const url = new URL(req.url);
-    const rel = url.pathname === '/' ? '/index.html' : decodeURIComponent(url.pathname);
-    const full = normalize(join(root, rel));
-    if (url.host !== 'app' || !full.startsWith(root + sep)) return new Response('not found', { status: 404 });
+    const full = resolveAppFile(rendererDir, req.url);
+    if (!full) return new Response('not found', { status: 404 });
     try {
       const body = await readFile(full);
       return new Response(body, { headers: { 'content-type': TYPES[extname(full)] ?? 'application/octet-stream', 'content-security-policy': DESKTOP_CSP } });

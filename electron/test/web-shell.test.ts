@@ -103,6 +103,8 @@ describe('web shell', () => {
       [await post('/bridge/jobs.list', '{}', 'text/plain'), 415, 'invalid_input'],
       [await post('/bridge/jobs.list', 'x'.repeat(7 * 1024 * 1024)), 413, 'invalid_input'],
       [await post('/bridge/jobs.list', '{}', 'application/json', { origin: 'https://evil.example' }), 403, 'forbidden'],
+      [await post('/bridge/jobs.list', '{}', 'application/json', { origin: 'null' }), 403, 'forbidden'],
+      [await post('/bridge/%E0%A4%A', '{}'), 200, 'not_found'],
       [await b.req('/bridge/jobs.list'), 405, 'invalid_input'],
       [await post('/bridge/no.such', '{}'), 200, 'not_found'],
       [await post('/bridge/jobs.submit', JSON.stringify({ input: { request: { ...request, params: { avatar: { scale: 'big' } } } } })), 200, 'invalid_input'],

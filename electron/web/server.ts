@@ -56,6 +56,16 @@ async function cookieSecret(dataDir: string): Promise<Buffer> {
   return s;
 }
 
+/** No Origin header (same-origin GET/HEAD, curl) or one naming this host. */
+function sameOrigin(origin: string | undefined, host: string | undefined): boolean {
+  if (!origin) return true;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false; // "null" and other opaque origins
+  }
+}
+
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let size = 0;
@@ -130,8 +140,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
       if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
         return sendJson(res, 415, { ok: false, error: { code: 'invalid_input', message: 'send the input as application/json' } }, setCookie);
       }
-      const origin = req.headers.origin;
-      if (origin && new URL(origin).host !== req.headers.host) return sendJson(res, 403, { ok: false, error: { code: 'forbidden', message: 'cross-origin bridge calls are refused' } });
+      if (!sameOrigin(req.headers.origin, req.headers.host)) return sendJson(res, 403, { ok: false, error: { code: 'forbidden', message: 'cross-origin bridge calls are refused' } });
       let raw: string;
       try {
         raw = await readBody(req);
@@ -147,7 +156,12 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
         return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: 'the request body is not JSON' } }, setCookie);
       }
       if (typeof input === 'symbol') return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: 'the request body must be {"input": …}' } }, setCookie);
-      const method = decodeURIComponent(path.slice('/bridge/'.length));
+      let method: string;
+      try {
+        method = decodeURIComponent(path.slice('/bridge/'.length));
+      } catch {
+        method = '';
+      }
       const out = await dispatch(studioFor(userId).handlers, method, input);
       return sendJson(res, 200, out, setCookie);
     }

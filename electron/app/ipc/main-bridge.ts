@@ -1,25 +1,12 @@
 // Main-process side of the bridge: one ipcMain.handle per method of the bridge table, on fixed
 // channel names (`studio:<method>`), each refusing any sender but the app's own top frame, then
 // validating and running the handler through dispatch. The only raw ipcMain user.
-import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { ipcMain, type WebContents } from 'electron';
 import { BRIDGE_METHODS, IPC_CHANNEL_PREFIX, IPC_EVENT_CHANNEL, type StudioEvent, type StudioHandlers } from '../../../shared/bridge/index.js';
 import { dispatch } from '../../services/dispatch.js';
+import type { SenderCheck } from './sender-check.js';
 
-/** True when the call comes from the main frame of one of our windows, loaded from the app itself. */
-export type SenderCheck = (event: IpcMainInvokeEvent) => boolean;
-
-export function trustedSender(allowedOrigin: string, isOurWindow: (wc: WebContents) => boolean): SenderCheck {
-  return (event) => {
-    const frame = event.senderFrame;
-    if (!frame || frame !== event.sender.mainFrame) return false; // no iframes
-    if (!isOurWindow(event.sender)) return false;
-    try {
-      return new URL(frame.url).origin === allowedOrigin;
-    } catch {
-      return false;
-    }
-  };
-}
+export { trustedSender, type SenderCheck } from './sender-check.js';
 
 export function registerBridge(handlers: StudioHandlers, isTrusted: SenderCheck): () => void {
   for (const method of BRIDGE_METHODS) {
