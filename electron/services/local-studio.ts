@@ -2,6 +2,8 @@
 // 127.0.0.1 with a random port and a service key created on first run and kept in the keychain.
 // Health-checked; restarted with backoff if it dies; stopped with the app.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { StudioStatus } from '../../shared/bridge/index.js';
 import type { SecretStore } from './secrets.js';
@@ -106,11 +108,40 @@ export class LocalStudio {
     return key;
   }
 
+  private get pidFile(): string {
+    return join(this.o.dataDir, 'studio.pid');
+  }
+
+  /**
+   * A studio left running by an app that crashed (or was killed) would hold the data folder:
+   * stop it. Only a process that is still our server on this data folder is touched.
+   */
+  private reapOrphan(): void {
+    let pid: number;
+    try {
+      pid = Number(readFileSync(this.pidFile, 'utf8').trim());
+    } catch {
+      return;
+    }
+    if (!Number.isInteger(pid) || pid <= 1) return;
+    try {
+      if (process.platform === 'linux') {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        if (!cmdline.includes('serve') || !cmdline.includes(this.o.dataDir)) return;
+      }
+      process.kill(pid, 'SIGKILL');
+      this.o.log?.(`local studio: stopped a studio (pid ${pid}) left running by an earlier session`);
+    } catch {
+      // already gone
+    }
+  }
+
   async start(): Promise<void> {
     if (this.child || this.st.state === 'starting') return;
     this.stopping = false;
     this.set({ state: this.st.restarts ? 'restarting' : 'starting', error: null });
     try {
+      this.reapOrphan();
       if (!(await this.key())) await this.createKey();
       const url = await this.spawnServer();
       if (!(await this.keyWorks(url))) {
@@ -135,6 +166,10 @@ export class LocalStudio {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       this.child = child;
+      if (child.pid) {
+        mkdirSync(this.o.dataDir, { recursive: true });
+        writeFileSync(this.pidFile, String(child.pid));
+      }
       let found = false;
       const timer = setTimeout(() => reject(new Error('the local studio printed no ready line in time')), this.o.startTimeoutMs ?? 30_000);
       const onLine = (line: string) => {
@@ -233,6 +268,11 @@ export class LocalStudio {
       });
     }
     this.child = null;
+    try {
+      unlinkSync(this.pidFile);
+    } catch {
+      // never started
+    }
     this.set({ state: 'stopped', baseUrl: null });
   }
 

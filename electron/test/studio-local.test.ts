@@ -155,3 +155,32 @@ describe('the local studio through the bridge', () => {
     expect(answers.length).toBeGreaterThan(10);
   });
 });
+
+describe('a studio left behind by a crashed app', () => {
+  it('is stopped when the app starts its studio again', async () => {
+    const { spawn } = await import('node:child_process');
+    const dir = tempDir('ps-orphan-');
+    const host = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'electron/test/fixtures/studio-host.ts'), dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((resolve) => host.stdout.on('data', (d: Buffer) => /running \d+/.test(d.toString()) && resolve(d.toString())));
+    const orphan = Number(/running (\d+)/.exec(line)![1]);
+    host.kill('SIGKILL');
+    await new Promise((r) => host.once('exit', r));
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(orphan)).toBe(true); // the crash left the server running
+    const again = new LocalStudio({ command: serverCommandForTests(), dataDir: dir, secrets: new (await import('../services/secrets.js')).MemorySecretStore(), userId: 'desktop' });
+    try {
+      await again.start();
+      expect(again.status().state).toBe('running');
+      await waitFor(() => !alive(orphan), 'the orphan to be gone', 10_000);
+    } finally {
+      await again.stop();
+    }
+  });
+});
