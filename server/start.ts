@@ -11,6 +11,7 @@ import type { RenderEngine } from './engine/types.js';
 import { buildApp } from './http/app.js';
 import type { Limits } from './http/context.js';
 import { EventHub } from './http/events.js';
+import { ListCache } from './http/list-cache.js';
 import { SlidingWindowLimiter } from './http/rate-limit.js';
 import { WorkerQueue } from './jobs/queue.js';
 import { openDatabase, SqliteJobStore } from './jobs/sqlite-store.js';
@@ -36,6 +37,8 @@ export interface ServerOptions {
   /** An engine, null for none, or undefined for the project's engine (createEngine). */
   engine?: RenderEngine | null;
   limits?: Partial<Limits>;
+  /** Cache pages of GET /api/jobs until the user's jobs change (default on; embedded store only). */
+  listCache?: boolean;
   /** SSE heartbeat period (15 s by the contract; tests shorten it). */
   heartbeatMs?: number;
   /** How long SIGTERM waits for running renders before requeueing them. */
@@ -96,8 +99,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     level: options.logLevel ?? 'info',
     ...(options.logStream ? { stream: options.logStream } : {}),
   };
+  // Page cache only where this process sees every change (not with a store shared across processes).
+  const listCache = shared || options.listCache === false ? null : new ListCache(store);
   const app = buildApp(
-    { store, keys, storage, catalog: loadCatalog(), engine, limits, limiter, hub, cacheDir: join(dataDir, 'cache'), version: VERSION },
+    { store, keys, storage, catalog: loadCatalog(), engine, limits, limiter, hub, listCache, cacheDir: join(dataDir, 'cache'), version: VERSION },
     logger,
   );
 
@@ -145,6 +150,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         clearInterval(maintenance);
         if (leases) clearInterval(leases);
         hub.close();
+        listCache?.close();
         await app.close();
         await queue.stop(options.shutdownGraceMs ?? 30_000);
         await engine?.close?.();

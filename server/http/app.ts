@@ -25,8 +25,11 @@ const PATHS: [RegExp, string[]][] = [
   [/^\/api\/voices\/[^/]+\/sample$/, ['GET', 'HEAD']],
 ];
 
+// Request ids: a random prefix per process and a counter (unique, cheap, sortable within a process).
+const REQ_PREFIX = `req_${randomBytes(4).toString('hex')}`;
+let reqCounter = 0;
 function genReqId(): string {
-  return `req_${Date.now().toString(36)}${randomBytes(6).toString('base64url')}`;
+  return `${REQ_PREFIX}_${(++reqCounter).toString(36)}`;
 }
 
 export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logger']): FastifyInstance {

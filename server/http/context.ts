@@ -5,6 +5,7 @@ import type { JobStore } from '../jobs/store.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { OutputStorage } from '../storage/output-storage.js';
 import type { EventHub } from './events.js';
+import type { ListCache } from './list-cache.js';
 import type { SlidingWindowLimiter } from './rate-limit.js';
 
 export interface Limits {
@@ -22,6 +23,8 @@ export interface ServerContext {
   limits: Limits;
   limiter: SlidingWindowLimiter;
   hub: EventHub;
+  /** Pages of GET /api/jobs until the user's jobs change; null where changes may come from other processes. */
+  listCache: ListCache | null;
   /** Voice samples and template thumbnails made by the engine. */
   cacheDir: string;
   version: string;

@@ -42,6 +42,10 @@ export function jobRoutes(app: FastifyInstance, ctx: ServerContext): void {
       throw new ApiError('validation_failed', `bad query: ${details.map((d) => d.path).join(', ')}`, details);
     }
     const q = parsed.data;
+    const cacheKey = request.url;
+    const cached = ctx.listCache?.get(userId, cacheKey);
+    if (cached) return reply.type('application/json; charset=utf-8').send(cached);
+    const generation = ctx.listCache?.generation(userId) ?? 0;
     const result = await ctx.store.list({
       userId,
       limit: q.limit ?? LIMITS.listDefaultLimit,
@@ -53,9 +57,9 @@ export function jobRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const nextCursor = result.nextBeforeId ? encodeCursor(result.nextBeforeId) : null;
     const jobs = result.jobsJson ?? result.jobs.map((j) => JSON.stringify(toJob(j)));
     const tail: Omit<JobList, 'jobs'> = { nextCursor, counts: result.counts };
-    return reply
-      .type('application/json; charset=utf-8')
-      .send(`{"jobs":[${jobs.join(',')}],${JSON.stringify(tail).slice(1)}`);
+    const body = `{"jobs":[${jobs.join(',')}],${JSON.stringify(tail).slice(1)}`;
+    ctx.listCache?.set(userId, cacheKey, body, generation);
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   app.get<{ Params: { id: string } }>('/api/jobs/:id', async (request) => {

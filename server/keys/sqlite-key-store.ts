@@ -15,6 +15,9 @@ interface Row {
 
 export class SqliteKeyStore implements KeyStore {
   private readonly s;
+  private readonly verified = new Map<string, KeyRecord>();
+  private cacheVersion = -1;
+  private readonly dataVersion;
 
   constructor(db: Database.Database) {
     db.exec(`CREATE TABLE IF NOT EXISTS api_keys (
@@ -26,6 +29,7 @@ export class SqliteKeyStore implements KeyStore {
       created_at TEXT NOT NULL,
       revoked_at TEXT
     ) WITHOUT ROWID`);
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
     this.s = {
       insert: db.prepare('INSERT INTO api_keys (id, kind, user_id, label, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
       all: db.prepare('SELECT * FROM api_keys ORDER BY created_at, id'),
@@ -46,15 +50,31 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   async revoke(id: string): Promise<boolean> {
+    this.verified.clear();
     return this.s.revoke.run(new Date().toISOString(), id).changes === 1;
   }
 
   async verify(presented: string): Promise<KeyRecord | null> {
     const m = KEY_PATTERN.exec(presented);
     if (!m) return null;
+    const hash = hashKey(presented);
+    // Verified keys are remembered by hash until the database changes from another connection
+    // (e.g. `keys revoke` in the CLI bumps PRAGMA data_version) or this store revokes one.
+    const version = this.dataVersion.get() as number;
+    if (version !== this.cacheVersion) {
+      this.verified.clear();
+      this.cacheVersion = version;
+    }
+    const digest = hash.toString('base64');
+    const known = this.verified.get(digest);
+    if (known) return known;
     const row = this.s.get.get(m[1]) as Row | undefined;
     if (!row || row.revoked_at) return null;
-    return sameHash(hashKey(presented), row.hash) ? toRecord(row) : null;
+    if (!sameHash(hash, row.hash)) return null;
+    const record = toRecord(row);
+    if (this.verified.size >= 1000) this.verified.clear();
+    this.verified.set(digest, record);
+    return record;
   }
 }
 

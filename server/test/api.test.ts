@@ -41,6 +41,16 @@ describe('health and keys', () => {
     expect(errorCode(r)).toBe('unauthorized');
   });
 
+  it('refuses a key revoked from another process (the CLI) at once', async () => {
+    const { openKeyStore } = await import('../start.js');
+    const { key, record } = await s.keys.create({ kind: 'user', userId: 'frank' });
+    expect((await call(`${s.url}/api/jobs`, { key })).status).toBe(200);
+    const cli = openKeyStore(s.dataDir);
+    await cli.keys.revoke(record.id);
+    cli.close();
+    expect(errorCode(await call(`${s.url}/api/jobs`, { key }))).toBe('unauthorized');
+  });
+
   it('accepts the key in X-API-Key too', async () => {
     const r = await call(`${s.url}/api/jobs`, { headers: { 'x-api-key': alice } });
     expect(r.status).toBe(200);
@@ -262,6 +272,18 @@ describe('jobs', () => {
     const rest = JobList.parse((await call(`${s.url}/api/jobs?status=failed&limit=3&cursor=${failed.nextCursor}`, { key: dave })).body);
     expect(rest.jobs.map((j) => j.id)).toEqual([ids[0]]);
     expect(rest.nextCursor).toBeNull();
+  });
+
+  it('shows every change in the next listing of the same page', async () => {
+    const gina = await s.userKey('gina');
+    const page = async () => JobList.parse((await call(`${s.url}/api/jobs?limit=5`, { key: gina })).body);
+    expect((await page()).jobs).toEqual([]);
+    const job = (await post(gina, validRequest)).body as Job;
+    expect((await page()).jobs.map((j) => j.id)).toEqual([job.id]);
+    await waitFor(async () => (await page()).jobs[0]?.status === 'failed');
+    expect((await page()).counts.failed).toBe(1);
+    await call(`${s.url}/api/jobs/${job.id}`, { key: gina, method: 'DELETE' });
+    expect((await page()).jobs).toEqual([]);
   });
 
   it('answers bad query values with 422 naming the parameter', async () => {
