@@ -34,6 +34,8 @@ export interface WebShellOptions {
   cookieSecret?: Buffer;
   /** Default: <root>/dist/renderer. */
   rendererDir?: string;
+  /** How long an anonymous user's services stay in memory unused (default 30 minutes). */
+  idleMs?: number;
 }
 
 export interface WebShell {
@@ -91,10 +93,25 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
   const clientJs = await loadClientScript(o.root);
   const studios = new Map<string, Studio>();
   const listeners = new Map<string, number>();
+  const lastUsed = new Map<string, number>();
+  // Anonymous users come and go: close the services of one idle for 30 minutes (its drafts and
+  // outbox stay on disk and come back with its cookie).
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - (o.idleMs ?? 30 * 60_000);
+    for (const [id, s] of studios) {
+      if ((listeners.get(id) ?? 0) > 0 || (lastUsed.get(id) ?? 0) > cutoff) continue;
+      studios.delete(id);
+      lastUsed.delete(id);
+      listeners.delete(id);
+      void s.close();
+    }
+  }, Math.min(o.idleMs ?? 5 * 60_000, 5 * 60_000));
+  sweep.unref();
   // Browsers cannot change profiles or keys here; this store is never written.
   const noSecrets = new MemorySecretStore();
 
   function studioFor(userId: string): Studio {
+    lastUsed.set(userId, Date.now());
     let s = studios.get(userId);
     if (!s) {
       const userDir = join(o.dataDir, 'users', userId);
@@ -233,6 +250,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
   return {
     url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${addr.port}`,
     async close() {
+      clearInterval(sweep);
       await Promise.all([...studios.values()].map((s) => s.close()));
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
