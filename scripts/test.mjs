@@ -33,15 +33,38 @@ function run(cmd, cmdArgs) {
   if (r.status !== 0) failedRun = true;
 }
 
-if (!only || only === 'vitest') {
-  const out = join(root, 'test-results/vitest.json');
-  run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...rest]);
+// PostgreSQL for the fleet tests and the second API pass: a running cluster of the Debian
+// package (scripts/test-postgres.sh starts one) unless TEST_DATABASE_URL names one.
+if ((!only || only === 'vitest') && !process.env.TEST_DATABASE_URL) {
+  const pg = spawnSync(join(root, 'scripts/test-postgres.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (pg.status === 0 && pg.stdout.trim()) process.env.TEST_DATABASE_URL = pg.stdout.trim();
+  else console.warn(`PostgreSQL could not be started; its tests are skipped: ${(pg.stderr || pg.error?.message || '').trim()}`);
+}
+
+function vitest(name, files, env = {}) {
+  const out = join(root, `test-results/${name}.json`);
+  const r = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...files], {
+    stdio: 'inherit',
+    cwd: root,
+    env: { ...process.env, ...env },
+  });
+  if (r.status !== 0) failedRun = true;
   if (existsSync(out)) {
     const j = JSON.parse(readFileSync(out, 'utf8'));
     totals.passed += j.numPassedTests ?? 0;
     totals.failed += j.numFailedTests ?? 0;
     totals.skipped += (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
   }
+}
+
+if (!only || only === 'vitest') {
+  vitest('vitest', rest);
+  // The API suite a second time, unchanged, against the PostgreSQL store (TEST_STORE in server/test/helpers.ts).
+  const pgSuites = ['server/test/api.test.ts', 'server/test/property.test.ts'].filter(
+    (f) => rest.length === 0 || rest.some((r) => f.startsWith(r) || r.startsWith(f)),
+  );
+  if (pgSuites.length && process.env.TEST_DATABASE_URL) vitest('vitest-postgres', pgSuites, { TEST_STORE: 'postgres' });
+  else if (pgSuites.length) console.warn('skipped: the API suite on PostgreSQL (no PostgreSQL could be started)');
 }
 if ((!only || only === 'ui') && existsSync(join(root, 'playwright.config.ts'))) {
   if (!existsSync(join(root, 'dist/renderer/index.html')) || process.env.CI) {
