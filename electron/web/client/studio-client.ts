@@ -8,23 +8,40 @@ type Listener = (event: StudioEvent) => void;
 const listeners = new Set<Listener>();
 let source: EventSource | null = null;
 
+let broken = false;
+
+function emit(event: StudioEvent) {
+  for (const l of [...listeners]) {
+    try {
+      l(event);
+    } catch (e) {
+      console.error(e);
+    }
+  }
+}
+
 function openEvents() {
   if (source) return;
   source = new EventSource('/bridge/events');
   source.onmessage = (m) => {
-    let event: StudioEvent;
     try {
-      event = JSON.parse(m.data) as StudioEvent;
+      emit(JSON.parse(m.data) as StudioEvent);
     } catch {
-      return;
+      // not an event
     }
-    for (const l of [...listeners]) {
-      try {
-        l(event);
-      } catch (e) {
-        console.error(e);
-      }
-    }
+  };
+  // The web shell itself unreachable is offline too; when the stream is back, events may have
+  // been missed, so the list is stale. (EventSource reconnects by itself.)
+  source.onerror = () => {
+    if (broken) return;
+    broken = true;
+    emit({ type: 'connection', profileId: '', online: false });
+  };
+  source.onopen = () => {
+    if (!broken) return;
+    broken = false;
+    emit({ type: 'connection', profileId: '', online: true });
+    emit({ type: 'jobs-stale', profileId: '' });
   };
 }
 
@@ -74,6 +91,7 @@ const studio: StudioApi = {
       if (!listeners.size && source) {
         source.close();
         source = null;
+        broken = false;
       }
     };
   },
