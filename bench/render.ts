@@ -139,7 +139,11 @@ export async function main(args: string[]): Promise<void> {
         rmSync(raw, { force: true });
       }
       rows.push([aspect, label, wall.toFixed(2), (r.durationSeconds / wall).toFixed(1), peak.toFixed(0), (wall / floor).toFixed(2)]);
-      console.log(`  ${aspect} ${label}: ${width}x${height}, ${r.durationSeconds.toFixed(1)} s video, ${(statSync(video).size / 1e6).toFixed(1)} MB`);
+      const st = r.stats;
+      console.log(
+        `  ${aspect} ${label}: ${width}x${height}, ${r.durationSeconds.toFixed(1)} s video, ${(statSync(video).size / 1e6).toFixed(1)} MB` +
+          (st ? `; drawing ${st.drawSeconds.toFixed(2)} s, waiting on ffmpeg ${st.waitSeconds.toFixed(2)} s, ${(st.sentPixelsPerFrame / (width * height) * 100).toFixed(0)} % of a frame sent per frame` : ''),
+      );
       rmSync(workDir, { recursive: true, force: true });
     }
   }

@@ -1,6 +1,7 @@
 // Which parts of the frame change during a video. The static background goes to ffmpeg once;
 // per frame only two regions are sent, packed one above the other in an "atlas" frame:
-//   - the presenter region (background + presenter, opaque): redrawn every frame (idle motion);
+//   - the head region (background + presenter, opaque): redrawn every frame (idle motion,
+//     mouth, blinks); the torso never moves, so it is part of the static background;
 //   - the caption layer (captions alone on transparency): redrawn only when the caption page or
 //     the spoken word changes, its bytes reused in between; ffmpeg blends it on top.
 import type { Rect, SceneLayout } from '../../shared/scene/index.js';
@@ -17,7 +18,7 @@ export interface RegionPlan {
   atlasHeight: number;
 }
 
-/** Art units of room around the presenter's rest bounds for sway, tilt and breathing. */
+/** Art units of room around the moving layers' rest bounds for sway and tilt (see idleMotion). */
 const MOTION_MARGIN = 12;
 
 function clipEven(r: Rect, W: number, H: number): Rect | null {
@@ -31,8 +32,8 @@ function clipEven(r: Rect, W: number, H: number): Rect | null {
 export function planRegions(layout: SceneLayout): RegionPlan {
   const { width: W, height: H } = layout.size;
   const m = MOTION_MARGIN * layout.presenterScale + 2;
-  const b = layout.presenterBounds;
-  const p = clipEven({ x: b.x - m, y: b.y - m, width: b.width + 2 * m, height: b.height + m + 2 }, W, H);
+  const b = layout.presenterMoving;
+  const p = clipEven({ x: b.x - m, y: b.y - m, width: b.width + 2 * m, height: b.height + 2 * m }, W, H);
   // Shadows and outlines of caption styles reach a little past the box.
   const cm = layout.captionFontPx * 0.9;
   const c = layout.caption;

@@ -98,7 +98,15 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     const { layout } = scene;
     const { width: W, height: H } = layout.size;
     await writeFile(audioPath, wavBytes(sp.samples, sp.sampleRate));
-    await writeFile(bgPath, await scene.background.encode('png'));
+    // What ffmpeg loops: the background with the torso, which never moves.
+    const still = createCanvas(W, H);
+    const sctx = still.getContext('2d');
+    sctx.drawImage(scene.background, 0, 0);
+    sctx.save();
+    sctx.translate(layout.presenter.x, layout.presenter.y);
+    sctx.drawImage(scene.assets.parts.body as Canvas, 0, 0, layout.presenter.width, layout.presenter.height);
+    sctx.restore();
+    await writeFile(bgPath, await still.encode('png'));
 
     const frames = Math.max(1, Math.ceil(duration * OUTPUT_FPS));
     const plan = planRegions(layout);
@@ -120,10 +128,17 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     const failed = ff.done.then(() => null, (e: unknown) => e);
 
     const stdin = ff.proc.stdin!;
+    let tDraw = 0;
+    let tWait = 0;
     for (let f = 0; f < frames; f++) {
       if (signal.aborted) break;
-      if (!stdin.write(source(f / OUTPUT_FPS))) {
+      let t0 = performance.now();
+      const buf = source(f / OUTPUT_FPS);
+      tDraw += performance.now() - t0;
+      if (!stdin.write(buf)) {
+        t0 = performance.now();
         const r = await Promise.race([once(stdin, 'drain').then(() => null), failed]);
+        tWait += performance.now() - t0;
         if (r) break;
       }
       if (f % 15 === 0) report(0.05 + 0.9 * (f / frames));
@@ -137,7 +152,10 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     await writeFile(join(workDir, 'thumbnail.jpg'), await drawFullFrame(scene, anim, thumbT).encode('jpeg', 86));
     await rename(tmpVideo, join(workDir, 'video.mp4'));
     report(1);
-    return { durationSeconds: Math.round(duration * 1000) / 1000, width: W, height: H };
+    return {
+      durationSeconds: Math.round(duration * 1000) / 1000, width: W, height: H,
+      stats: { frames, drawSeconds: tDraw / 1000, waitSeconds: tWait / 1000, sentPixelsPerFrame: rawW * rawH },
+    };
   } catch (err) {
     await rm(tmpVideo, { force: true });
     if (signal.aborted) throw canceled();

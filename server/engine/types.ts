@@ -27,6 +27,8 @@ export interface RenderResult {
   durationSeconds: number;
   width: number;
   height: number;
+  /** Where the time went (benchmarks print it); the queue may ignore it. */
+  stats?: { frames: number; drawSeconds: number; waitSeconds: number; sentPixelsPerFrame: number };
 }
 
 /** A failure a person can understand; `code` lands in `job.error.code`. */

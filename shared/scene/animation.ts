@@ -56,14 +56,16 @@ export function isBlinking(blinks: readonly number[], t: number): boolean {
   return false;
 }
 
-/** Idle motion at time t: zero at t = 0 so the first frame is the rest pose. */
-export function idleMotion(t: number): Pick<PresenterPose, 'headDx' | 'headDy' | 'headTilt' | 'breathe'> {
+/**
+ * Idle motion at time t: zero at t = 0 so the first frame is the rest pose. Only the head
+ * moves (the torso stays still), so a video only redraws the head's region per frame.
+ */
+export function idleMotion(t: number): Pick<PresenterPose, 'headDx' | 'headDy' | 'headTilt'> {
   const TAU = Math.PI * 2;
   return {
     headDx: 2.4 * Math.sin((TAU * t) / 4.3),
     headDy: 1.6 * (1 - Math.cos((TAU * t) / 3.1)),
     headTilt: 0.016 * Math.sin((TAU * t) / 5.7),
-    breathe: 1 + 0.0045 * (1 - Math.cos((TAU * t) / 3.6)),
   };
 }
 

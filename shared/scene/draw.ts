@@ -52,13 +52,7 @@ export function drawPresenter(ctx: Ctx2D, assets: PresenterAssets, layout: Scene
   headTransform();
   ctx.drawImage(assets.parts['hair-back'], 0, 0, box.width, box.height);
   ctx.restore();
-  ctx.save();
-  // Breathing lifts the shoulders a hair; the torso's bottom edge stays put.
-  ctx.translate(0, box.height);
-  ctx.scale(1, pose.breathe);
-  ctx.translate(0, -box.height);
   ctx.drawImage(assets.parts.body, 0, 0, box.width, box.height);
-  ctx.restore();
   ctx.save();
   headTransform();
   if (cache) {

@@ -16,6 +16,8 @@ export interface SceneLayout {
   presenter: Rect;
   /** The painted pixels of the presenter at rest (hair top to torso bottom), in frame pixels. */
   presenterBounds: Rect;
+  /** The moving layers' painted box at rest (head, hair, face), in frame pixels. */
+  presenterMoving: Rect;
   /** px per art unit. */
   presenterScale: number;
   /** The caption box (background plate included). */
@@ -42,7 +44,9 @@ export function computeLayout(templateId: string, params: RenderParams, size: Si
   const pw = art.width * k;
   const presenter: Rect = { x: params.avatar.x * W - pw / 2, y: params.avatar.y * H - ph / 2, width: pw, height: ph };
   const b = art.contentBounds;
-  const presenterBounds: Rect = { x: presenter.x + b.x * k, y: presenter.y + b.y * k, width: b.width * k, height: b.height * k };
+  const toFrame = (r: Rect): Rect => ({ x: presenter.x + r.x * k, y: presenter.y + r.y * k, width: r.width * k, height: r.height * k });
+  const presenterBounds = toFrame(b);
+  const presenterMoving = toFrame(art.movingBounds);
 
   // Caption text size follows the short side, but never so big that maxWordsPerLine cannot fit.
   let fontPx = Math.round(style.captionScale * short);
@@ -59,7 +63,7 @@ export function computeLayout(templateId: string, params: RenderParams, size: Si
   const caption: Rect = { x: Math.round((W - boxW) / 2), y: boxY, width: boxW, height: boxH };
 
   return {
-    templateId, style, size, safe, presenter, presenterBounds, presenterScale: k, caption,
+    templateId, style, size, safe, presenter, presenterBounds, presenterMoving, presenterScale: k, caption,
     captionFontPx: fontPx, captionLineHeight: lineHeight, captionPadding: pad,
   };
 }

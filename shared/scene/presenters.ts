@@ -26,11 +26,14 @@ export interface PresenterArt {
   height: number;
   /** Painted pixels at rest, in art units (measured from the art, see presenter-bounds.ts). */
   contentBounds: Rect;
+  /** Painted pixels of the layers that move (hair, head, eyes, every mouth), in art units at rest. */
+  movingBounds: Rect;
 }
 
 export function presenterArt(id: string): PresenterArt {
-  const bounds = PRESENTER_BOUNDS[id] ?? { x: 0, y: 0, width: ART_WIDTH, height: ART_HEIGHT };
-  return { id, width: ART_WIDTH, height: ART_HEIGHT, contentBounds: bounds };
+  const full = { x: 0, y: 0, width: ART_WIDTH, height: ART_HEIGHT };
+  const b = PRESENTER_BOUNDS[id];
+  return { id, width: ART_WIDTH, height: ART_HEIGHT, contentBounds: b?.content ?? full, movingBounds: b?.moving ?? full };
 }
 
 /** File name of a part inside resources/presenters/<id>/. */

@@ -26,11 +26,9 @@ export interface PresenterPose {
   headDx: number;
   headDy: number;
   headTilt: number;
-  /** Breathing: vertical scale of the torso around its bottom edge, 1 = none. */
-  breathe: number;
 }
 
-export const NEUTRAL_POSE: PresenterPose = { viseme: 'rest', blink: false, headDx: 0, headDy: 0, headTilt: 0, breathe: 1 };
+export const NEUTRAL_POSE: PresenterPose = { viseme: 'rest', blink: false, headDx: 0, headDy: 0, headTilt: 0 };
 
 /** A spoken word with its time span in seconds from the start of the audio. */
 export interface TimedWord {

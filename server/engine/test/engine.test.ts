@@ -61,7 +61,7 @@ describe('a 16:9 newsroom render', () => {
     expect(p.audio?.codec).toBe('aac');
     expect(p.faststart).toBe(true);
     expect(Math.abs(p.duration - speechSeconds)).toBeLessThan(0.1);
-    expect(result).toEqual({ durationSeconds: expect.closeTo(speechSeconds, 2), width: 1280, height: 720 });
+    expect(result).toMatchObject({ durationSeconds: expect.closeTo(speechSeconds, 2), width: 1280, height: 720 });
     // Only the three published files remain: no temporaries.
     expect(readdirSync(t.workDir).sort()).toEqual(['captions.vtt', 'thumbnail.jpg', 'video.mp4']);
     expect(readFileSync(join(t.workDir, 'thumbnail.jpg')).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));

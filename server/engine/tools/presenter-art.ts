@@ -254,21 +254,27 @@ async function measure(files: string[]): Promise<Rect> {
   return { x: x0, y: y0, width: x1 + 1 - x0, height: y1 + 1 - y0 };
 }
 
-const bounds: Record<string, Rect> = {};
+const bounds: Record<string, { content: Rect; moving: Rect }> = {};
 for (const [id, look] of Object.entries(LOOKS)) {
   const dir = join(root, 'resources/presenters', id);
   mkdirSync(dir, { recursive: true });
   for (const part of PRESENTER_PARTS) writeFileSync(join(dir, `${part}.svg`), layer(look, part));
-  bounds[id] = await measure(['hair-back', 'body', 'head', 'eyes-open', 'mouth-rest'].map((p) => join(dir, `${p}.svg`)));
+  const file = (p: string) => join(dir, `${p}.svg`);
+  bounds[id] = {
+    content: await measure(['hair-back', 'body', 'head', 'eyes-open', 'mouth-rest'].map(file)),
+    moving: await measure(PRESENTER_PARTS.filter((p) => p !== 'body').map(file)),
+  };
 }
-const lines = Object.entries(bounds).map(([id, b]) => `  ${id}: { x: ${b.x}, y: ${b.y}, width: ${b.width}, height: ${b.height} },`);
+const rect = (b: Rect) => `{ x: ${b.x}, y: ${b.y}, width: ${b.width}, height: ${b.height} }`;
+const lines = Object.entries(bounds).map(([id, b]) => `  ${id}: {\n    content: ${rect(b.content)},\n    moving: ${rect(b.moving)},\n  },`);
 writeFileSync(
   join(root, 'shared/scene/presenter-bounds.ts'),
-  `// Painted bounds of each presenter's art at rest, in art units (viewBox ${ART_WIDTH}×${ART_HEIGHT}).
+  `// Painted bounds of each presenter's art at rest, in art units (viewBox ${ART_WIDTH}×${ART_HEIGHT}):
+// all layers (content) and the layers that move (moving: everything but the torso).
 // Written by server/engine/tools/presenter-art.ts when it draws the art; do not edit by hand.
 import type { Rect } from './types.js';
 
-export const PRESENTER_BOUNDS: Record<string, Rect> = {
+export const PRESENTER_BOUNDS: Record<string, { content: Rect; moving: Rect }> = {
 ${lines.join('\n')}
 };
 `,
