@@ -1,15 +1,18 @@
-// The browser bridge client, compiled from electron/web/client/studio-client.ts once at start
-// (or taken prebuilt from dist/web-client after `npm run build`).
-import { readFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+// The browser bridge client: dist/web-client/studio-client.js from `npm run build`, or, when the
+// source is newer (or there is no build), compiled from electron/web/client/studio-client.ts.
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+
+const mtime = (p: string) => stat(p).then((s) => s.mtimeMs, () => null);
 
 export async function loadClientScript(root: string): Promise<string> {
   const built = join(root, 'dist/web-client/studio-client.js');
-  if (existsSync(built)) return readFile(built, 'utf8');
-  const source = await readFile(join(root, 'electron/web/client/studio-client.ts'), 'utf8');
+  const sourcePath = join(root, 'electron/web/client/studio-client.ts');
+  const [builtAt, sourceAt] = await Promise.all([mtime(built), mtime(sourcePath)]);
+  if (builtAt !== null && (sourceAt === null || builtAt >= sourceAt)) return readFile(built, 'utf8');
+  const source = await readFile(sourcePath, 'utf8');
   const ts = (await import('typescript')).default;
-  const out = ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, verbatimModuleSyntax: false } });
-  // Only type imports in the source: drop any leftover module syntax for a classic script.
+  const out = ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } });
+  // The source has type imports only: drop the leftover module marker for a classic script.
   return `(() => {\n${out.outputText.replace(/^export \{\};?$/m, '')}\n})();\n`;
 }
