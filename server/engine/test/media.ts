@@ -63,11 +63,15 @@ export function decodeFrames(file: string, width: number, height: number, from =
   return frames;
 }
 
-/** Bounding box of pixels where two frames differ by more than `threshold` (sum over RGB), outside `exclude`. */
-export function diffBounds(a: Frame, bRgba: ArrayLike<number>, threshold: number, exclude?: Rect): Rect | null {
+/**
+ * Bounding box of pixels where two frames differ by more than `threshold` (sum over RGB),
+ * looking only inside `within` (default: everywhere) and outside `exclude`.
+ */
+export function diffBounds(a: Frame, bRgba: ArrayLike<number>, threshold: number, exclude?: Rect, within?: Rect): Rect | null {
   let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
-  for (let y = 0; y < a.height; y++) {
-    for (let x = 0; x < a.width; x++) {
+  const w = within ?? { x: 0, y: 0, width: a.width, height: a.height };
+  for (let y = Math.max(0, Math.floor(w.y)); y < Math.min(a.height, w.y + w.height); y++) {
+    for (let x = Math.max(0, Math.floor(w.x)); x < Math.min(a.width, w.x + w.width); x++) {
       if (exclude && x >= exclude.x && x < exclude.x + exclude.width && y >= exclude.y && y < exclude.y + exclude.height) continue;
       const i = (y * a.width + x) * 3;
       const j = (y * a.width + x) * 4;
