@@ -18,8 +18,11 @@ export function hardenApp(): void {
     });
     contents.on('will-attach-webview', (event) => event.preventDefault());
   });
+  // Only what a video editor page needs (fullscreen playback, copying text), only for our pages.
+  const allowed = new Set(['fullscreen', 'clipboard-sanitized-write']);
+  const ours = (url: string | undefined) => !!url && url.startsWith(`${APP_ORIGIN}/`);
   app.whenReady().then(() => {
-    session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-    session.defaultSession.setPermissionCheckHandler(() => false);
+    session.defaultSession.setPermissionRequestHandler((wc, permission, callback) => callback(allowed.has(permission) && ours(wc.getURL())));
+    session.defaultSession.setPermissionCheckHandler((_wc, permission, origin) => allowed.has(permission) && ours(`${origin}/`));
   });
 }
