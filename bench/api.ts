@@ -31,6 +31,7 @@ async function child(mode: string, dataDir: string): Promise<void> {
     const server = await startServer({
       dataDir,
       listCache: mode !== 'api-nocache',
+      concurrency: 0, // the API alone: no render workers picking up the created jobs
       port: 0,
       logLevel: 'warn',
       engine: null,

@@ -159,9 +159,8 @@ export class SqliteJobStore implements JobStore {
       if (statuses) where.push(`status IN (${statuses.map(() => '?').join(', ')})`);
       if (query.q) where.push('instr(search, ?) > 0');
       if (query.beforeId) where.push('id < ?');
-      stmt = this.db.prepare(
-        `SELECT id, doc, user_id, attempts, worker_id, lease_until FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`,
-      );
+      // Raw rows of two columns: building row objects costs more than the query itself here.
+      stmt = this.db.prepare(`SELECT id, doc FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`).raw(true);
       this.listStatements.set(shape, stmt);
     }
     const args: unknown[] = [query.userId];
@@ -170,17 +169,18 @@ export class SqliteJobStore implements JobStore {
     if (query.beforeId) args.push(query.beforeId);
     args.push(query.limit + 1);
     // Both reads run synchronously, back to back: no write of this process can come between.
-    const rows = stmt.all(...args) as (Row & { id: string })[];
+    const rows = stmt.all(...args) as [id: string, doc: string][];
     const counts = this.counts(query.userId);
     const page = rows.slice(0, query.limit);
     const more = rows.length > query.limit;
+    const read = (id: string) => this.read(id);
     return {
-      // Parsed only if a caller asks; the list endpoint sends the stored JSON as it is.
+      // Read only if a caller asks; the list endpoint sends the stored JSON as it is.
       get jobs() {
-        return page.map(fromRow);
+        return page.map(([id]) => read(id)).filter((j): j is StoredJob => j !== null);
       },
-      jobsJson: page.map((r) => r.doc),
-      nextBeforeId: more ? page[page.length - 1]!.id : null,
+      jobsJson: page.map(([, doc]) => doc),
+      nextBeforeId: more ? page[page.length - 1]![0] : null,
       counts,
     };
   }
