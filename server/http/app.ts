@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Health } from '../../shared/contract/index.js';
 import { authenticate } from './auth.js';
 import type { ServerContext } from './context.js';
-import { ApiError, handleError, sendError, toApiError } from './errors.js';
+import { ApiError, errorBody, handleError, sendError, toApiError } from './errors.js';
 import { setKey, userOf } from './principal.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { jobRoutes } from './routes-jobs.js';
@@ -42,6 +42,16 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // Malformed HTTP (bad request line, oversized headers) still gets the contract's body.
+    clientErrorHandler: (err, socket) => {
+      if ((err as { code?: string }).code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+      const message =
+        (err as { code?: string }).code === 'HPE_HEADER_OVERFLOW' ? 'the request headers are too large' : 'the request is not valid HTTP';
+      const body = JSON.stringify(errorBody('bad_request', message, genReqId()));
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
     // Errors before routing (bad URL, content-type parser setup) keep the contract's body.
     frameworkErrors: (err, request, reply) => {
       void sendError(reply, toApiError(err));

@@ -338,6 +338,25 @@ describe('routes and methods', () => {
     expect((await call(`${s.url}/api/jobs`, { key: alice, method: 'DELETE' })).status).toBe(405);
   });
 
+  it('answers malformed HTTP and oversized headers with the error body', async () => {
+    const { connect } = await import('node:net');
+    const raw = (payload: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(s.port, '127.0.0.1', () => socket.write(payload));
+        let out = '';
+        socket.on('data', (d) => (out += d.toString()));
+        socket.on('close', () => resolve(out));
+        socket.on('error', () => resolve(out));
+      });
+    for (const payload of ['NOT HTTP AT ALL\r\n\r\n', `GET /api/jobs HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]) {
+      const answer = await raw(payload);
+      expect(answer).toMatch(/^HTTP\/1\.1 400/);
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+      expect(ErrorBody.parse(body).error.code).toBe('bad_request');
+    }
+    expect((await call(`${s.url}/api/health`)).status).toBe(200);
+  });
+
   it('answers a malformed URL with the error body', async () => {
     const r = await call(`${s.url}/api/jobs/%E0%A4%A`, { key: alice });
     expect(r.status).toBe(400);
