@@ -6,7 +6,7 @@ const nodeBuiltins = ['fs', 'child_process', 'net', 'http', 'https', 'os', 'path
   .flatMap((m) => [m, `node:${m}`, `${m}/*`, `node:${m}/*`]);
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'release/**', 'test-results/**', 'playwright-report/**', '.data/**', 'docs/openapi.json'] },
+  { ignores: ['node_modules/**', 'dist/**', 'release/**', 'test-results/**', 'playwright-report/**', '.data/**', 'docs/openapi.json', '.bench/**', '.data/**', '.pw-*'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
