@@ -31,10 +31,10 @@ afterAll(() => {
 });
 
 /** Starts `server/cli.ts serve` (node itself, so SIGKILL hits the server) and waits for its ready line. */
-async function serve(renderMs: number): Promise<{ child: ChildProcess; url: string }> {
+async function serve(renderMs: number, extra: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'server/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--concurrency', '1', '--log-level', 'warn'],
+    ['--import', 'tsx', 'server/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--concurrency', '1', '--log-level', 'warn', ...extra],
     {
       cwd: ROOT,
       env: { ...process.env, PRESENTER_STUDIO_TEST_ENGINE: ENGINE, PRESENTER_STUDIO_TEST_ENGINE_MS: String(renderMs) },
@@ -126,4 +126,26 @@ it('fails a job with worker_lost after its render died 3 times', { timeout: 90_0
   expect(job.status).toBe('failed');
   expect(job.error?.code).toBe('worker_lost');
   await kill9(server.child);
+});
+
+it('on SIGTERM stops accepting, requeues the running render after the grace period and exits 0', { timeout: 60_000 }, async () => {
+  const server = await serve(60_000, ['--grace-ms', '300']);
+  const res = await fetch(`${server.url}/api/render`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...validRequest, text: 'interrupted politely' }),
+  });
+  const id = ((await res.json()) as Job).id;
+  await waitFor(async () => (await get(server.url, id)).status === 'rendering', 20_000);
+  const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
+  server.child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  await expect(fetch(`${server.url}/api/health`)).rejects.toThrow();
+  const again = await serve(20);
+  const job = await waitFor(async () => {
+    const j = await get(again.url, id);
+    return j.status === 'completed' ? j : null;
+  }, 30_000);
+  expect(job.output).not.toBeNull();
+  await kill9(again.child);
 });
