@@ -184,14 +184,17 @@ export class PostgresJobStore implements JobStore {
     if (query.q) where.push(`strpos(search, $${args.push(query.q.toLowerCase())}) > 0`);
     if (query.beforeId) where.push(`id < $${args.push(query.beforeId)}`);
     const limit = `$${args.push(query.limit + 1)}`;
-    // One snapshot for the page and the counters, so they agree.
-    const { rows, counts } = await this.tx(
-      async (c) => ({
-        rows: (await c.query<Row>(`SELECT ${COLS} FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${limit}`, args)).rows,
-        counts: await this.counts(c, query.userId),
-      }),
-      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+    // One statement, so one round trip and one snapshot: the page and the counters agree.
+    // The counters row is always there; the page joins it (no page rows: one row of NULLs).
+    const { rows: joined } = await this.pool.query<Partial<Row> & { id: string | null; counts: Record<string, string | number> }>(
+      `SELECT c.counts, p.id, p.doc, p.user_id, p.attempts, p.worker_id, p.lease_until
+       FROM (SELECT coalesce(json_object_agg(status, n), '{}') AS counts FROM user_counts WHERE user_id = $1) c
+       LEFT JOIN LATERAL (SELECT id, ${COLS} FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${limit}) p ON true
+       ORDER BY p.id DESC`,
+      args,
     );
+    const counts = Object.fromEntries(JOB_STATUSES.map((st) => [st, Number(joined[0]?.counts[st] ?? 0)])) as StatusCounts;
+    const rows = joined.filter((r): r is Row & { id: string; counts: Record<string, number> } => r.id !== null);
     const more = rows.length > query.limit;
     const jobs = rows.slice(0, query.limit).map(fromRow);
     return { jobs, nextBeforeId: more ? jobs[jobs.length - 1]!.id : null, counts };
@@ -303,11 +306,11 @@ export class PostgresJobStore implements JobStore {
   }
 
   /** Runs `fn` in a transaction; retried when PostgreSQL picked it as a deadlock or serialization victim. */
-  private async tx<T>(fn: (c: Client) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+  private async tx<T>(fn: (c: Client) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const c = await this.pool.connect();
       try {
-        await c.query(begin);
+        await c.query('BEGIN');
         const out = await fn(c);
         await c.query('COMMIT');
         c.release();
@@ -362,13 +365,6 @@ export class PostgresJobStore implements JobStore {
       [userId],
     );
     return Number(rows[0]!.n);
-  }
-
-  private async counts(c: Client, userId: string): Promise<StatusCounts> {
-    const counts = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as StatusCounts;
-    const { rows } = await c.query<{ status: JobStatus; n: string }>('SELECT status, n FROM user_counts WHERE user_id = $1', [userId]);
-    for (const { status, n } of rows) counts[status] = Number(n);
-    return counts;
   }
 
   private async idempotent(
