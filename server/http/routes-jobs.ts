@@ -81,7 +81,8 @@ export function jobRoutes(app: FastifyInstance, ctx: ServerContext): void {
       throw new ApiError('invalid_transition', `only finished jobs can be deleted; cancel the ${result.job.status} job first`);
     }
     const job = orFail(result, 'delete');
-    await ctx.storage.remove(job.id);
+    // The job is gone either way; a file that cannot be removed now is logged, not the caller's problem.
+    await ctx.storage.remove(job.id).catch((err: unknown) => request.log.error({ err, jobId: job.id }, 'removing job files failed'));
     request.log.info({ jobId: job.id }, 'job deleted');
     return reply.code(204).send();
   });

@@ -111,6 +111,11 @@ describe('a render that completes', () => {
 
     const cached = await fetch(`${s.url}${job.output!.videoUrl}`, { headers: { authorization: `Bearer ${alice}`, 'if-none-match': etag } });
     expect(cached.status).toBe(304);
+
+    const head = await fetch(`${s.url}${job.output!.videoUrl}`, { method: 'HEAD', headers: { authorization: `Bearer ${alice}` } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(bytes.length));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
   });
 
   it('serves captions and thumbnail', async () => {
