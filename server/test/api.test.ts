@@ -311,15 +311,22 @@ describe('jobs', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     let n = 0;
+    // New jobs keep arriving while the pages are read, between and during requests.
+    let arriving = true;
+    const writer = (async () => {
+      while (arriving) await post(erin, { ...validRequest, text: `late ${n++}` });
+    })();
     do {
       const page = JobList.parse(
         (await call(`${s.url}/api/jobs?limit=4${cursor ? `&cursor=${cursor}` : ''}`, { key: erin })).body,
       );
-      seen.push(...page.jobs.map((j) => j.id));
+      seen.push(...page.jobs.filter((j) => !j.text.startsWith('late')).map((j) => j.id));
+      expect(page.jobs.every((j) => !j.text.startsWith('late')) || cursor === null).toBe(true);
       cursor = page.nextCursor;
-      // New jobs arrive between pages.
-      await post(erin, { ...validRequest, text: `late ${n++}` });
     } while (cursor);
+    arriving = false;
+    await writer;
+    expect(n).toBeGreaterThan(0);
     expect(seen).toEqual([...before].reverse());
   });
 });
