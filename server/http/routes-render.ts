@@ -64,7 +64,7 @@ export function renderRoutes(app: FastifyInstance, ctx: ServerContext): void {
     }
     const key = idempotencyKey(request);
     const input = validate(ctx, request.body, userId);
-    const requestHash = bodyHash(request.body);
+    const requestHash = key ? bodyHash(request.body) : '';
     const ttl = LIMITS.idempotencyTtlMs;
 
     if (key) {

@@ -49,6 +49,7 @@ export class SqliteJobStore implements JobStore {
   private readonly ids = new IdGenerator('job_');
   private readonly listStatements = new Map<string, Database.Statement>();
   private readonly s;
+  private floor: string | null | undefined;
 
   constructor(
     private readonly db: Database.Database,
@@ -85,6 +86,12 @@ export class SqliteJobStore implements JobStore {
     };
   }
 
+  /** The newest id stored when this store opened: new ids stay above it even if the clock went back. */
+  private get idFloor(): string | null {
+    if (this.floor === undefined) this.floor = this.s.maxId.get() as string | null;
+    return this.floor;
+  }
+
   static open(file: string): SqliteJobStore {
     return new SqliteJobStore(openDatabase(file), true);
   }
@@ -109,7 +116,7 @@ export class SqliteJobStore implements JobStore {
         if (active >= options.maxActive) return { kind: 'quota_exceeded', active };
         const at = new Date(now).toISOString();
         const job: StoredJob = {
-          id: this.ids.next(this.s.maxId.get() as string | null),
+          id: this.ids.next(this.idFloor),
           status: 'queued',
           text: input.text,
           templateId: input.templateId,
