@@ -24,6 +24,13 @@ import type {
 } from './store.js';
 import { toJob } from './store.js';
 
+interface PendingCreate {
+  input: NewJob;
+  options: CreateOptions;
+  resolve(result: CreateResult): void;
+  reject(err: unknown): void;
+}
+
 interface Row {
   doc: string;
   user_id: string;
@@ -50,6 +57,7 @@ export class SqliteJobStore implements JobStore {
   private readonly listStatements = new Map<string, Database.Statement>();
   private readonly s;
   private floor: string | null | undefined;
+  private pendingCreates: PendingCreate[] = [];
 
   constructor(
     private readonly db: Database.Database,
@@ -96,52 +104,84 @@ export class SqliteJobStore implements JobStore {
     return new SqliteJobStore(openDatabase(file), true);
   }
 
-  async create(input: NewJob, options: CreateOptions): Promise<CreateResult> {
-    const result = this.db
-      .transaction((): CreateResult => {
-        const now = Date.now();
-        const idem = options.idempotency;
-        if (idem) {
-          const prior = this.s.idemGet.get(input.userId, idem.key) as
-            | { request_hash: string; job_id: string; created_at: number }
-            | undefined;
-          if (prior && prior.created_at >= now - options.idempotencyTtlMs) {
-            if (prior.request_hash !== idem.requestHash) return { kind: 'conflict' };
-            const job = this.read(prior.job_id);
-            if (job) return { kind: 'replayed', job };
-            // The first job was deleted since: the key starts over.
-          }
+  /**
+   * Creates arriving in the same turn of the event loop share one transaction (group commit):
+   * each still gets its own checks, in arrival order, and its promise settles only after the
+   * commit, so a 202 always follows a durable write.
+   */
+  create(input: NewJob, options: CreateOptions): Promise<CreateResult> {
+    return new Promise((resolve, reject) => {
+      this.pendingCreates.push({ input, options, resolve, reject });
+      if (this.pendingCreates.length === 1) setImmediate(() => this.flushCreates());
+    });
+  }
+
+  private flushCreates(): void {
+    const batch = this.pendingCreates;
+    this.pendingCreates = [];
+    let results: CreateResult[];
+    try {
+      results = this.db.transaction(() => batch.map((c) => this.createOne(c.input, c.options))).immediate();
+    } catch {
+      // One create failed the batch: retry each alone, so only the faulty one fails.
+      for (const c of batch) {
+        try {
+          this.settleCreate(c, this.db.transaction(() => this.createOne(c.input, c.options)).immediate());
+        } catch (err) {
+          c.reject(err);
         }
-        const active = this.s.active.get(input.userId) as number;
-        if (active >= options.maxActive) return { kind: 'quota_exceeded', active };
-        const at = new Date(now).toISOString();
-        const job: StoredJob = {
-          id: this.ids.next(this.idFloor),
-          status: 'queued',
-          text: input.text,
-          templateId: input.templateId,
-          voiceId: input.voiceId,
-          params: input.params,
-          progress: 0,
-          createdAt: at,
-          updatedAt: at,
-          startedAt: null,
-          finishedAt: null,
-          output: null,
-          error: null,
-          userId: input.userId,
-          attempts: 0,
-          workerId: null,
-          leaseUntil: null,
-        };
-        this.s.insert.run(this.params(job));
-        this.s.bump.run(job.userId, job.status, 1);
-        if (idem) this.s.idemPut.run(input.userId, idem.key, idem.requestHash, job.id, now);
-        return { kind: 'created', job };
-      })
-      .immediate();
+      }
+      return;
+    }
+    batch.forEach((c, i) => this.settleCreate(c, results[i]!));
+  }
+
+  private settleCreate(c: PendingCreate, result: CreateResult): void {
     if (result.kind === 'created') this.emit({ kind: 'created', job: result.job });
-    return result;
+    c.resolve(result);
+  }
+
+  /** One create inside the caller's transaction. */
+  private createOne(input: NewJob, options: CreateOptions): CreateResult {
+    const now = Date.now();
+    const idem = options.idempotency;
+    if (idem) {
+      const prior = this.s.idemGet.get(input.userId, idem.key) as
+        | { request_hash: string; job_id: string; created_at: number }
+        | undefined;
+      if (prior && prior.created_at >= now - options.idempotencyTtlMs) {
+        if (prior.request_hash !== idem.requestHash) return { kind: 'conflict' };
+        const job = this.read(prior.job_id);
+        if (job) return { kind: 'replayed', job };
+        // The first job was deleted since: the key starts over.
+      }
+    }
+    const active = this.s.active.get(input.userId) as number;
+    if (active >= options.maxActive) return { kind: 'quota_exceeded', active };
+    const at = new Date(now).toISOString();
+    const job: StoredJob = {
+      id: this.ids.next(this.idFloor),
+      status: 'queued',
+      text: input.text,
+      templateId: input.templateId,
+      voiceId: input.voiceId,
+      params: input.params,
+      progress: 0,
+      createdAt: at,
+      updatedAt: at,
+      startedAt: null,
+      finishedAt: null,
+      output: null,
+      error: null,
+      userId: input.userId,
+      attempts: 0,
+      workerId: null,
+      leaseUntil: null,
+    };
+    this.s.insert.run(this.params(job));
+    this.s.bump.run(job.userId, job.status, 1);
+    if (idem) this.s.idemPut.run(input.userId, idem.key, idem.requestHash, job.id, now);
+    return { kind: 'created', job };
   }
 
   async findIdempotent(userId: string, key: string, ttlMs: number): Promise<{ requestHash: string; job: StoredJob } | null> {
@@ -363,8 +403,15 @@ export class SqliteJobStore implements JobStore {
     };
   }
 
+  /** Tells every listener; one that throws does not stop the others or the write that was made. */
   private emit(change: JobChange): void {
-    this.events.emit('change', change);
+    for (const listener of this.events.listeners('change') as ((c: JobChange) => void)[]) {
+      try {
+        listener(change);
+      } catch {
+        // a listener's own fault; the change is committed regardless
+      }
+    }
   }
 }
 
