@@ -168,6 +168,13 @@ describe('POST /api/render', () => {
     expect(bobs.body.id).not.toBe(first.body.id);
   });
 
+  it('makes exactly one job for concurrent requests with the same Idempotency-Key', async () => {
+    const key = `idem-race-${Date.now()}`;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => post(alice, validRequest, { 'idempotency-key': key })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 202]);
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+  });
+
   it('does not store a key whose request failed validation', async () => {
     const key = `idem-invalid-${Date.now()}`;
     expect((await post(alice, { ...validRequest, templateId: 'nope' }, { 'idempotency-key': key })).status).toBe(422);
@@ -419,6 +426,23 @@ describe('limits', () => {
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect((await call(`${t.url}/api/render`, { key: k2, json: validRequest })).status).toBe(202);
     } finally {
+      await t.stop();
+    }
+  });
+
+  it('never lets concurrent creates pass the active-job limit', async () => {
+    const { createTestEngine } = await import('./fixtures/test-engine.js');
+    const engine = createTestEngine();
+    const t = await testServer({ limits: { activeJobsPerUser: 3 }, engine, concurrency: 1 });
+    try {
+      const k = await t.userKey('racer');
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => call(`${t.url}/api/render`, { key: k, json: { ...validRequest, text: 'race [hold]' } })),
+      );
+      expect(answers.filter((a) => a.status === 202)).toHaveLength(3);
+      expect(answers.filter((a) => a.status === 429).map(errorCode)).toEqual(Array(5).fill('quota_exceeded'));
+    } finally {
+      engine.release();
       await t.stop();
     }
   });
