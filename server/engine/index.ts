@@ -3,15 +3,16 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { outputSize, type AspectRatio } from '../../shared/contract/index.js';
-import { computeLayout, drawCaption, drawPresenter, NEUTRAL_POSE, SCENE_STYLES } from '../../shared/scene/index.js';
+import { createCanvas } from '@napi-rs/canvas';
+import templatesCatalog from '../../resources/templates.json' with { type: 'json' };
+import { type AspectRatio } from '../../shared/contract/index.js';
+import { drawCaption, drawPresenter, NEUTRAL_POSE, SCENE_STYLES } from '../../shared/scene/index.js';
+import { RESOURCES_DIR } from './assets.js';
 import { DEFAULT_ENCODE, headCacheNode, prepareScene, renderVideo, type EncodeSettings } from './render.js';
 import { SpeechSynth } from './speech.js';
 import { EngineError, type RenderEngine, type RenderTask } from './types.js';
 import { espeakVoice } from './voices.js';
 import { wavBytes } from './wav.js';
-import { createCanvas } from '@napi-rs/canvas';
-import { loadPresenterNode, registerFonts, RESOURCES_DIR } from './assets.js';
 
 export interface EngineOptions {
   /** Where the engine may keep caches (voice samples, thumbnails). */
@@ -77,16 +78,11 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
     templateThumbnail(templateId: string, aspectRatio: AspectRatio): Promise<Buffer> {
       if (!SCENE_STYLES[templateId]) return Promise.reject(new EngineError('invalid_input', `Unknown template "${templateId}".`));
       return cached(`template-${templateId}-${aspectRatio.replace(':', 'x')}`, 'jpg', async () => {
-        registerFonts();
-        const defaults = templateDefaults(templateId);
-        const params = { aspectRatio, avatar: defaults };
-        const scene = await prepareScene(templateId, { params, shortSide: 720 }, []);
-        const { width, height } = outputSize(aspectRatio, 720);
-        const c = createCanvas(width, height);
+        const params = { aspectRatio, avatar: templateDefaults(templateId) };
+        const { layout, assets, background } = await prepareScene(templateId, { params, shortSide: 720 }, []);
+        const c = createCanvas(layout.size.width, layout.size.height);
         const ctx = c.getContext('2d');
-        ctx.drawImage(scene.background, 0, 0);
-        const layout = computeLayout(templateId, params, { width, height });
-        const assets = await loadPresenterNode(layout.style.presenterId, layout.presenter.height);
+        ctx.drawImage(background, 0, 0);
         drawPresenter(ctx, assets, layout, NEUTRAL_POSE, headCacheNode());
         drawCaption(ctx, layout, { lines: [['Your', 'script,'], ['word', 'by', 'word.']], activeIndex: 2 });
         return c.encode('jpeg', 85);
@@ -98,9 +94,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
 }
 
 /** Bumped when the art or drawing changes, so cached thumbnails are redrawn. */
-const ENGINE_ART_VERSION = '1';
-
-import templatesCatalog from '../../resources/templates.json' with { type: 'json' };
+const ENGINE_ART_VERSION = '2';
 
 function templateDefaults(templateId: string): { scale: number; x: number; y: number } {
   const t = (templatesCatalog as { templates: { id: string; defaults: { avatar: { scale: number; x: number; y: number } } }[] }).templates.find(

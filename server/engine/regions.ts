@@ -1,5 +1,6 @@
 // Which parts of the frame change during a video. The static background goes to ffmpeg once;
-// per frame only two regions are sent, packed one above the other in an "atlas" frame:
+// per frame only two regions are sent, packed side by side or one above the other (whichever
+// is smaller) in an "atlas" frame:
 //   - the head region (background + presenter, opaque): redrawn every frame (idle motion,
 //     mouth, blinks); the torso never moves, so it is part of the static background;
 //   - the caption layer (captions alone on transparency): redrawn only when the caption page or
@@ -7,7 +8,8 @@
 import type { Rect, SceneLayout } from '../../shared/scene/index.js';
 
 export interface Region extends Rect {
-  /** Row of the atlas where this region starts. */
+  /** Where this region sits in the atlas. */
+  atlasX: number;
   atlasY: number;
 }
 
@@ -38,12 +40,25 @@ export function planRegions(layout: SceneLayout): RegionPlan {
   const cm = layout.captionFontPx * 0.9;
   const c = layout.caption;
   const cap = clipEven({ x: c.x - cm, y: c.y - cm, width: c.width + 2 * cm, height: c.height + 2 * cm }, W, H);
-  const presenter = p ? { ...p, atlasY: 0 } : null;
-  const caption = cap ? { ...cap, atlasY: presenter ? presenter.height : 0 } : null;
+  if (!p || !cap) {
+    const only = p ?? cap;
+    const r = only ? { ...only, atlasX: 0, atlasY: 0 } : null;
+    return { presenter: p ? r : null, caption: cap ? r : null, atlasWidth: Math.max(2, only?.width ?? 0), atlasHeight: Math.max(2, only?.height ?? 0) };
+  }
+  const stacked = Math.max(p.width, cap.width) * (p.height + cap.height);
+  const sideBySide = (p.width + cap.width) * Math.max(p.height, cap.height);
+  if (sideBySide < stacked) {
+    return {
+      presenter: { ...p, atlasX: 0, atlasY: 0 },
+      caption: { ...cap, atlasX: p.width, atlasY: 0 },
+      atlasWidth: p.width + cap.width,
+      atlasHeight: Math.max(p.height, cap.height),
+    };
+  }
   return {
-    presenter,
-    caption,
-    atlasWidth: Math.max(2, presenter?.width ?? 0, caption?.width ?? 0),
-    atlasHeight: Math.max(2, (presenter?.height ?? 0) + (caption?.height ?? 0)),
+    presenter: { ...p, atlasX: 0, atlasY: 0 },
+    caption: { ...cap, atlasX: 0, atlasY: p.height },
+    atlasWidth: Math.max(p.width, cap.width),
+    atlasHeight: p.height + cap.height,
   };
 }

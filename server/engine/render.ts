@@ -190,7 +190,10 @@ function regionSource(scene: Scene, anim: Animation, plan: RegionPlan): (t: numb
   const pctx = pCanvas?.getContext('2d', { alpha: false });
   const cCanvas = cr ? createCanvas(cr.width, cr.height) : null;
   const cctx = cCanvas?.getContext('2d');
-  const captionBytes = new Map<string, Buffer>();
+  // Caption states come in time order, so remembering the last one is as good as a full cache
+  // (and a minute of captions would otherwise hold ~200 layers in memory).
+  let captionKey = '';
+  let captionBytes: Buffer | null = null;
   const rowBytes = AW * 4;
   return (t) => {
     const frame = Buffer.allocUnsafe(AW * AH * 4);
@@ -200,34 +203,33 @@ function regionSource(scene: Scene, anim: Animation, plan: RegionPlan): (t: numb
       pctx.translate(-pr.x, -pr.y);
       drawPresenter(pctx, scene.assets, scene.layout, poseAt(anim, t), scene.cache);
       pctx.restore();
-      copyRows(pCanvas.data(), pr.width, pr.height, frame, rowBytes, 0);
+      copyRows(pCanvas.data(), pr.width, pr.height, frame, rowBytes, pr.atlasX, pr.atlasY);
     }
     if (cr && cctx && cCanvas) {
       const view = captionAt(scene.pages, scene.words, t);
       const key = view ? `${pageAt(scene.pages, t)}:${view.activeIndex}` : 'none';
-      let bytes = captionBytes.get(key);
-      if (!bytes) {
+      if (key !== captionKey || !captionBytes) {
         cctx.clearRect(0, 0, cr.width, cr.height);
         cctx.save();
         cctx.translate(-cr.x, -cr.y);
         drawCaption(cctx, scene.layout, view);
         cctx.restore();
-        bytes = unpremultiply(cCanvas.data());
-        captionBytes.set(key, bytes);
+        captionBytes = unpremultiply(cCanvas.data());
+        captionKey = key;
       }
-      copyRows(bytes, cr.width, cr.height, frame, rowBytes, cr.atlasY);
+      copyRows(captionBytes, cr.width, cr.height, frame, rowBytes, cr.atlasX, cr.atlasY);
     }
     return frame;
   };
 }
 
-function copyRows(src: Buffer, w: number, h: number, dst: Buffer, dstRowBytes: number, dstY: number): void {
+function copyRows(src: Buffer, w: number, h: number, dst: Buffer, dstRowBytes: number, dstX: number, dstY: number): void {
   const row = w * 4;
   if (row === dstRowBytes) {
     src.copy(dst, dstY * dstRowBytes, 0, row * h);
     return;
   }
-  for (let y = 0; y < h; y++) src.copy(dst, (dstY + y) * dstRowBytes, y * row, (y + 1) * row);
+  for (let y = 0; y < h; y++) src.copy(dst, (dstY + y) * dstRowBytes + dstX * 4, y * row, (y + 1) * row);
 }
 
 /** Skia stores premultiplied alpha; ffmpeg's overlay blends straight alpha. */
@@ -256,7 +258,7 @@ function regionFilter(plan: RegionPlan): string {
   chains.push(parts.length > 1 ? `[1:v]split=${parts.length}${parts.map((_, i) => `[a${i}]`).join('')}` : '[1:v]null[a0]');
   let base = '[bg]';
   parts.forEach(([r, fmt], i) => {
-    chains.push(`[a${i}]crop=${r.width}:${r.height}:0:${r.atlasY},format=${fmt}[c${i}]`);
+    chains.push(`[a${i}]crop=${r.width}:${r.height}:${r.atlasX}:${r.atlasY},format=${fmt}[c${i}]`);
     const out = i === parts.length - 1 ? '[v]' : `[o${i}]`;
     chains.push(`${base}[c${i}]overlay=${r.x}:${r.y}:shortest=1:format=yuv420${out}`);
     base = out;

@@ -27,8 +27,14 @@ export class SpeechSynth {
   private nextId = 1;
   private pending = new Map<number, { resolve(r: Reply): void; reject(e: Error): void }>();
   private queue: Promise<unknown> = Promise.resolve();
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  /** espeak's WebAssembly heap (~50 MB) is released while a render encodes: the worker stops when idle. */
+  constructor(private readonly idleMs = 1500) {}
 
   private ensureWorker(): Worker {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     if (this.worker) return this.worker;
     const w = new Worker(new URL('./speech-worker.mjs', import.meta.url));
     w.on('message', (r: Reply) => {
@@ -66,7 +72,16 @@ export class SpeechSynth {
         w.ref(); // keep the process alive while a request is out; unref'd again when idle
         w.postMessage({ id, text, voice });
       }).finally(() => {
-        if (this.pending.size === 0) w.unref();
+        if (this.pending.size === 0) {
+          w.unref();
+          this.idleTimer = setTimeout(() => {
+            if (this.worker === w && this.pending.size === 0) {
+              this.worker = null;
+              void w.terminate();
+            }
+          }, this.idleMs);
+          this.idleTimer.unref();
+        }
       });
       if ('error' in reply) throw new EngineError('speech_failed', `Speech synthesis failed: ${reply.error}`);
       if (reply.samples.length === 0) throw new EngineError('speech_failed', 'Speech synthesis produced no audio for this script.');
@@ -78,6 +93,7 @@ export class SpeechSynth {
   }
 
   async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     const w = this.worker;
     this.worker = null;
     if (w) await w.terminate();

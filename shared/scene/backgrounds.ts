@@ -70,16 +70,19 @@ const chalkboard: Painter = (ctx, W, H) => {
   ctx.strokeStyle = '#8a5a33';
   ctx.lineWidth = u * 0.012;
   ctx.strokeRect(f * 0.5, f * 0.5, W - f, H - f);
-  // Faint chalk residue and a few doodles: a formula, a plot, an underline.
-  ctx.strokeStyle = 'rgba(240,240,225,0.10)';
-  ctx.lineWidth = u * 0.05;
-  ctx.lineCap = 'round';
-  for (let i = 0; i < 5; i++) {
+  // Faint eraser smudges and a few doodles: a formula, a plot, an underline.
+  for (let i = 0; i < 4; i++) {
+    const sx = W * (0.08 + i * 0.22);
+    const sy = H * (0.18 + (i % 2) * 0.3);
+    const smudge = ctx.createRadialGradient(sx, sy, 0, sx, sy, u * 0.22);
+    smudge.addColorStop(0, 'rgba(235,240,230,0.07)');
+    smudge.addColorStop(1, 'rgba(235,240,230,0)');
+    ctx.fillStyle = smudge;
     ctx.beginPath();
-    ctx.moveTo(W * (0.1 + i * 0.17), H * (0.2 + (i % 2) * 0.25));
-    ctx.quadraticCurveTo(W * (0.2 + i * 0.15), H * 0.1, W * (0.3 + i * 0.14), H * (0.3 + (i % 3) * 0.12));
-    ctx.stroke();
+    ctx.ellipse(sx, sy, u * 0.32, u * 0.12, -0.15, 0, Math.PI * 2);
+    ctx.fill();
   }
+  ctx.lineCap = 'round';
   ctx.fillStyle = 'rgba(245,245,230,0.5)';
   ctx.font = `italic ${Math.round(u * 0.07)}px "DejaVu Serif"`;
   ctx.textAlign = 'left';
