@@ -7,7 +7,7 @@ import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { outputSize, OUTPUT_FPS } from '../../shared/contract/index.js';
 import {
   captionAt, computeLayout, pageAt, createAnimation, createHeadCache, drawBackground, drawCaption, drawPresenter, measureWith,
-  paginateCaptions, poseAt, SCENE_STYLES, type CaptionPage, type HeadCache, type PresenterAssets, type SceneLayout,
+  NECK_PIVOT, paginateCaptions, poseAt, SCENE_STYLES, type PresenterPose, type CaptionPage, type HeadCache, type PresenterAssets, type SceneLayout,
   type TimedWord, type Animation,
 } from '../../shared/scene/index.js';
 import { loadPresenterNode, registerFonts } from './assets.js';
@@ -181,8 +181,10 @@ function fullFrameSource(scene: Scene, anim: Animation): (t: number) => Buffer {
 }
 
 /**
- * The atlas frame at time t: the presenter region drawn fresh (opaque), the caption layer's
- * bytes taken from a cache keyed by what it shows (page and spoken word).
+ * The atlas frame at time t. Both regions are redrawn only when what they show changes: the
+ * head when its pose changes (idle motion snapped to quarter pixels, so slow sway changes it
+ * every few frames), the caption layer when the page or the spoken word changes. An
+ * unchanged frame is the previous Buffer written again.
  */
 function regionSource(scene: Scene, anim: Animation, plan: RegionPlan): (t: number) => Buffer {
   const { presenter: pr, caption: cr, atlasWidth: AW, atlasHeight: AH } = plan;
@@ -190,20 +192,36 @@ function regionSource(scene: Scene, anim: Animation, plan: RegionPlan): (t: numb
   const pctx = pCanvas?.getContext('2d', { alpha: false });
   const cCanvas = cr ? createCanvas(cr.width, cr.height) : null;
   const cctx = cCanvas?.getContext('2d');
-  // Caption states come in time order, so remembering the last one is as good as a full cache
-  // (and a minute of captions would otherwise hold ~200 layers in memory).
+  const k = scene.layout.presenterScale;
+  const step = 0.25 / k; // a quarter pixel, in art units
+  const tiltStep = 0.25 / (NECK_PIVOT.y * k); // the head's top moves a quarter pixel
+  let headKey = '';
+  let headBytes: Buffer | null = null;
   let captionKey = '';
   let captionBytes: Buffer | null = null;
+  let frame: Buffer | null = null;
   const rowBytes = AW * 4;
   return (t) => {
-    const frame = Buffer.allocUnsafe(AW * AH * 4);
+    let changed = !frame;
     if (pr && pctx && pCanvas) {
-      pctx.drawImage(scene.background, pr.x, pr.y, pr.width, pr.height, 0, 0, pr.width, pr.height);
-      pctx.save();
-      pctx.translate(-pr.x, -pr.y);
-      drawPresenter(pctx, scene.assets, scene.layout, poseAt(anim, t), scene.cache);
-      pctx.restore();
-      copyRows(pCanvas.data(), pr.width, pr.height, frame, rowBytes, pr.atlasX, pr.atlasY);
+      const raw = poseAt(anim, t);
+      const pose: PresenterPose = {
+        ...raw,
+        headDx: Math.round(raw.headDx / step) * step,
+        headDy: Math.round(raw.headDy / step) * step,
+        headTilt: Math.round(raw.headTilt / tiltStep) * tiltStep,
+      };
+      const key = `${pose.viseme}:${pose.blink}:${pose.headDx}:${pose.headDy}:${pose.headTilt}`;
+      if (key !== headKey || !headBytes) {
+        pctx.drawImage(scene.background, pr.x, pr.y, pr.width, pr.height, 0, 0, pr.width, pr.height);
+        pctx.save();
+        pctx.translate(-pr.x, -pr.y);
+        drawPresenter(pctx, scene.assets, scene.layout, pose, scene.cache);
+        pctx.restore();
+        headBytes = pCanvas.data();
+        headKey = key;
+        changed = true;
+      }
     }
     if (cr && cctx && cCanvas) {
       const view = captionAt(scene.pages, scene.words, t);
@@ -216,8 +234,14 @@ function regionSource(scene: Scene, anim: Animation, plan: RegionPlan): (t: numb
         cctx.restore();
         captionBytes = unpremultiply(cCanvas.data());
         captionKey = key;
+        changed = true;
       }
-      copyRows(captionBytes, cr.width, cr.height, frame, rowBytes, cr.atlasX, cr.atlasY);
+    }
+    if (changed || !frame) {
+      // A fresh buffer: the previous one may still be queued on ffmpeg's stdin.
+      frame = Buffer.alloc(AW * AH * 4);
+      if (pr && headBytes) copyRows(headBytes, pr.width, pr.height, frame, rowBytes, pr.atlasX, pr.atlasY);
+      if (cr && captionBytes) copyRows(captionBytes, cr.width, cr.height, frame, rowBytes, cr.atlasX, cr.atlasY);
     }
     return frame;
   };
