@@ -10,6 +10,12 @@ import { Icon } from './Icon.js';
 
 export const ROW_HEIGHT = 64;
 
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const fullTime = (iso: string) => {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? iso : dateFormat.format(t);
+};
+
 interface Props {
   job: Job;
   templateName: string;
@@ -54,7 +60,7 @@ export const JobRow = memo(function JobRow({ job, templateName, selected, now, o
           </span>
         )}
       </span>
-      <span role="gridcell" className="cell-time muted small" title={new Date(job.createdAt).toLocaleString()}>
+      <span role="gridcell" className="cell-time muted small" title={fullTime(job.createdAt)}>
         {relativeTime(job.createdAt, now)}
       </span>
       <span role="gridcell" className="cell-actions">

@@ -100,7 +100,11 @@ export function PresenterCanvas() {
       overlay.focus();
       if (!h) return;
       e.preventDefault();
-      overlay.setPointerCapture(e.pointerId);
+      try {
+        overlay.setPointerCapture(e.pointerId);
+      } catch {
+        /* synthetic or already-released pointers cannot be captured; the drag still works inside the canvas */
+      }
       const { x, y, o, params } = toFrame(e);
       start(params.avatar);
       gesture =

@@ -1,8 +1,18 @@
-// A template thumbnail drawn by the scene code into a small canvas (no network, no image files).
+// A template thumbnail drawn by the scene code into a small canvas (no network, no image
+// files). Drawn when the browser is idle, so the editor is interactive first.
 import { useEffect, useReducer, useRef } from 'react';
 import type { AspectRatio, Template } from '../../shared/contract/index.js';
 import { outputSize } from '../../shared/contract/index.js';
 import { drawScene, onSceneAssets } from '../canvas/scene.js';
+
+const whenIdle = (cb: () => void): (() => void) => {
+  if ('requestIdleCallback' in window) {
+    const h = requestIdleCallback(cb, { timeout: 500 });
+    return () => cancelIdleCallback(h);
+  }
+  const h = setTimeout(cb, 50);
+  return () => clearTimeout(h);
+};
 
 export function TemplateThumb({ template, aspectRatio, width = 160 }: { template: Template; aspectRatio: AspectRatio; width?: number }) {
   const ref = useRef<HTMLCanvasElement>(null);
@@ -10,16 +20,20 @@ export function TemplateThumb({ template, aspectRatio, width = 160 }: { template
   const height = Math.round((width * size.height) / size.width);
   const [assetsVersion, bump] = useReducer((n: number) => n + 1, 0);
   useEffect(() => onSceneAssets(bump), []);
-  useEffect(() => {
-    const canvas = ref.current;
-    const ctx = canvas?.getContext('2d');
-    if (!canvas || !ctx) return;
-    const dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.round(width * dpr);
-    canvas.height = Math.round(height * dpr);
-    // Draw at output resolution scaled down, so the thumbnail is the video's frame in small.
-    ctx.setTransform((width * dpr) / size.width, 0, 0, (height * dpr) / size.height, 0, 0);
-    drawScene(ctx, { template, params: { ...template.defaults, aspectRatio }, width: size.width, height: size.height });
-  }, [template, aspectRatio, width, height, size.width, size.height, assetsVersion]);
+  useEffect(
+    () =>
+      whenIdle(() => {
+        const canvas = ref.current;
+        const ctx = canvas?.getContext('2d');
+        if (!canvas || !ctx) return;
+        const dpr = window.devicePixelRatio || 1;
+        canvas.width = Math.round(width * dpr);
+        canvas.height = Math.round(height * dpr);
+        // Output coordinates scaled down: the thumbnail is the video's frame in small.
+        ctx.setTransform((width * dpr) / size.width, 0, 0, (height * dpr) / size.height, 0, 0);
+        drawScene(ctx, { template, params: { ...template.defaults, aspectRatio }, width: size.width, height: size.height });
+      }),
+    [template, aspectRatio, width, height, size.width, size.height, assetsVersion],
+  );
   return <canvas ref={ref} className="thumb" style={{ width, height }} aria-hidden="true" />;
 }
