@@ -5,7 +5,6 @@ import { useEffect, useRef } from 'react';
 import { ASPECT_RATIOS, type Avatar, type AspectRatio, outputSize } from '../../shared/contract/index.js';
 import { drawPreview, HANDLE_PX } from '../canvas/drawPreview.js';
 import { onSceneAssets, presenterBox, presenterCorners } from '../canvas/scene.js';
-import { captionLineLength, splitCaptions } from '../lib/captions.js';
 import { clampAvatar, nudge, scaleFromCorner, snapCentre, wheelScale, type CornerOffset, type NudgeKey } from '../lib/placement.js';
 import { findTemplate, useCatalogs } from '../store/catalogs.js';
 import { useEditor } from '../store/editor.js';
@@ -50,7 +49,7 @@ export function PresenterCanvas() {
     const draw = () => {
       raf = 0;
       const { ed, live, params, template } = current();
-      const caption = splitCaptions(ed.draft.text, captionLineLength(params.aspectRatio))[0] ?? '';
+      const caption = ed.draft.text;
       const accent = getComputedStyle(box).getPropertyValue('--accent').trim() || '#6c5ce7';
       drawPreview(scene, overlay, cssW, cssH, { template, params, caption, guidesX: live.guidesX, guidesY: live.guidesY, active: gesture !== null, focused }, accent);
       // What the canvas shows, for people using assistive tech and for tests.

@@ -2,9 +2,9 @@
 // the chosen voice, and a preview of the caption lines. Ctrl/Cmd+Enter renders.
 import { useDeferredValue, useMemo } from 'react';
 import { LIMITS } from '../../shared/contract/index.js';
-import { captionLineLength, splitCaptions } from '../lib/captions.js';
+import { captionPages } from '../lib/captions.js';
 import { estimateSeconds, formatDuration, wordsPerMinute, countWords } from '../lib/speech.js';
-import { findVoice, useCatalogs } from '../store/catalogs.js';
+import { findTemplate, findVoice, useCatalogs } from '../store/catalogs.js';
 import { useEditor, type SaveState } from '../store/editor.js';
 import { ErrorNote } from './ErrorNote.js';
 
@@ -30,7 +30,9 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
   const name = useEditor((s) => s.draft.name);
   const text = useEditor((s) => s.draft.text);
   const voiceId = useEditor((s) => s.draft.voiceId);
-  const aspectRatio = useEditor((s) => s.draft.params.aspectRatio);
+  const params = useEditor((s) => s.draft.params);
+  const templateId = useEditor((s) => s.draft.templateId);
+  const template = findTemplate(useCatalogs((s) => s.templates), templateId);
   const textError = useEditor((s) => s.fieldErrors.text);
   const saveError = useEditor((s) => s.saveError);
   const saveState = useEditor((s) => s.saveState);
@@ -43,7 +45,8 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
   const over = length > LIMITS.textMaxChars;
   const seconds = useMemo(() => estimateSeconds(deferred, voice), [deferred, voice]);
   const words = useMemo(() => countWords(deferred), [deferred]);
-  const lines = useMemo(() => splitCaptions(deferred, captionLineLength(aspectRatio)), [deferred, aspectRatio]);
+  const pages = useMemo(() => captionPages(deferred, template, params), [deferred, template, params]);
+  const lineCount = pages.reduce((n, p) => n + p.length, 0);
 
   return (
     <section className="panel script" aria-labelledby="script-heading">
@@ -86,17 +89,27 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
       </div>
       {textError && <ErrorNote message={`Script ${textError}.`} />}
       {saveState === 'error' && <ErrorNote message={`Not saved yet (${saveError}). Your text is kept and saving is retried.`} />}
-      <details className="captions-preview" open={lines.length > 0 && lines.length <= 6}>
-        <summary>
-          Caption lines <span className="muted">({lines.length})</span>
-        </summary>
-        <ol aria-label="Caption lines preview">
-          {lines.slice(0, 200).map((l, i) => (
-            <li key={i}>{l}</li>
-          ))}
-          {lines.length > 200 && <li className="muted">… {lines.length - 200} more</li>}
-        </ol>
-      </details>
+      <div className="captions-preview">
+        <h3 className="label">
+          Captions <span className="muted">({pages.length} screens, {lineCount} lines)</span>
+        </h3>
+        {pages.length === 0 ? (
+          <p className="muted small">The caption screens appear here as you type, split as the video shows them.</p>
+        ) : (
+          <ol aria-label="Caption screens preview" data-testid="caption-pages">
+            {pages.slice(0, 200).map((p, i) => (
+              <li key={i}>
+                {p.map((l, k) => (
+                  <span key={k} className="caption-line">
+                    {l}
+                  </span>
+                ))}
+              </li>
+            ))}
+            {pages.length > 200 && <li className="muted">… {pages.length - 200} more</li>}
+          </ol>
+        )}
+      </div>
     </section>
   );
 }

@@ -1,30 +1,18 @@
-// How a script splits into caption lines: sentences first, then words wrapped to a line
-// length that suits the frame (narrow frames get shorter lines).
-import type { AspectRatio } from '../../shared/contract/index.js';
+// How a script splits into caption pages and lines: the scene's own pagination (the caption
+// box of the chosen template and aspect ratio, measured in the caption font), so the preview
+// lists exactly the lines the video will show.
+import type { RenderParams, Template } from '../../shared/contract/index.js';
+import { computeLayout, measureWith, paginateCaptions } from '../../shared/scene/index.js';
+import { outputSize } from '../../shared/contract/index.js';
 
-export function captionLineLength(aspectRatio: AspectRatio): number {
-  const [w, h] = aspectRatio.split(':').map(Number) as [number, number];
-  return w / h >= 1.5 ? 42 : w / h >= 1 ? 34 : 26;
-}
+let measureCtx: CanvasRenderingContext2D | null = null;
 
-export function splitCaptions(text: string, maxChars: number): string[] {
-  const lines: string[] = [];
-  const sentences = text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .split(/(?<=[.!?…])\s+/u)
-    .filter(Boolean);
-  for (const sentence of sentences) {
-    let line = '';
-    for (const word of sentence.split(' ')) {
-      if (line && line.length + 1 + word.length > maxChars) {
-        lines.push(line);
-        line = word;
-      } else {
-        line = line ? `${line} ${word}` : word;
-      }
-    }
-    if (line) lines.push(line);
-  }
-  return lines;
+export function captionPages(text: string, template: Template | null, params: RenderParams): string[][] {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  if (!words.length) return [];
+  measureCtx ??= document.createElement('canvas').getContext('2d');
+  if (!measureCtx) return [words.join(' ').split(/(?<=[.!?])\s+/)];
+  const layout = computeLayout(template?.id ?? '', params, outputSize(params.aspectRatio));
+  const timed = words.map((w, i) => ({ text: w, start: i, end: i + 1 }));
+  return paginateCaptions(layout, timed, measureWith(measureCtx, layout)).map((p) => p.lines.map((l) => l.map((i) => words[i]!).join(' ')));
 }

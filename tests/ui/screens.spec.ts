@@ -23,7 +23,8 @@ for (const scheme of ['light', 'dark'] as const) {
     await openApp(page);
     await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
     await seed(page);
-    await page.locator('.captions-preview summary').click();
+    // One caption screen at least per sentence (a sentence never runs into the next screen).
+    await expect.poll(() => page.getByTestId('caption-pages').locator('li').count()).toBeGreaterThanOrEqual(3);
     await screenshot(page, `create-${scheme}`);
 
     await goTo(page, 'Jobs');
