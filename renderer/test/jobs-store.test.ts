@@ -1,0 +1,74 @@
+// The job list store: live events applied in batches keep counts, order and filters right.
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Job, JobStatus } from '../../shared/contract/index.js';
+import { EMPTY_COUNTS, useJobs } from '../store/jobs.js';
+
+let clock = Date.parse('2026-11-21T09:00:00.000Z');
+function job(id: string, status: JobStatus, extra: Partial<Job> = {}): Job {
+  const t = new Date((clock += 1000)).toISOString();
+  return {
+    id,
+    status,
+    text: `script ${id}`,
+    templateId: 'newsroom',
+    voiceId: 'en-US-Ava',
+    params: { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.5, y: 0.5 } },
+    progress: status === 'completed' ? 1 : 0,
+    createdAt: t,
+    updatedAt: t,
+    startedAt: null,
+    finishedAt: null,
+    output: null,
+    error: null,
+    ...extra,
+  };
+}
+const ev = (j: Job) => ({ type: 'job' as const, profileId: 'p', job: j });
+
+beforeEach(() => {
+  useJobs.setState({ jobs: [], counts: { ...EMPTY_COUNTS }, status: [], q: '', selected: new Set(), outbox: [] });
+});
+
+describe('job list events', () => {
+  it('a new job goes on top and moves through its statuses in one list entry', () => {
+    const old = job('job_A', 'completed');
+    useJobs.setState({ jobs: [old], counts: { ...EMPTY_COUNTS, completed: 1 } });
+    const fresh = job('job_B', 'queued');
+    const later = (status: JobStatus, progress: number) => ({ ...fresh, status, progress, updatedAt: new Date((clock += 1000)).toISOString() });
+    useJobs.getState().applyEvents([ev(fresh), ev(later('rendering', 0.3)), ev(later('rendering', 0.6))]);
+    const s = useJobs.getState();
+    expect(s.jobs.map((j) => j.id)).toEqual(['job_B', 'job_A']);
+    expect(s.jobs[0]).toMatchObject({ status: 'rendering', progress: 0.6 });
+    expect(s.counts).toEqual({ ...EMPTY_COUNTS, completed: 1, rendering: 1 });
+  });
+
+  it('an out-of-date event never overwrites a newer state', () => {
+    const a = job('job_C', 'queued');
+    const done = { ...a, status: 'completed' as const, progress: 1, updatedAt: new Date((clock += 5000)).toISOString() };
+    useJobs.getState().applyEvents([ev(a), ev(done), ev({ ...a, status: 'rendering', progress: 0.2 })]);
+    expect(useJobs.getState().jobs[0]).toMatchObject({ status: 'completed' });
+    expect(useJobs.getState().counts).toEqual({ ...EMPTY_COUNTS, completed: 1 });
+  });
+
+  it('a filtered list drops jobs that stop matching and ignores ones that never did', () => {
+    const f = job('job_D', 'queued');
+    useJobs.setState({ status: ['queued'] });
+    useJobs.getState().applyEvents([ev(f), ev(job('job_E', 'failed'))]);
+    expect(useJobs.getState().jobs.map((j) => j.id)).toEqual(['job_D']);
+    useJobs.getState().applyEvents([ev({ ...f, status: 'canceled', updatedAt: new Date((clock += 1000)).toISOString() })]);
+    expect(useJobs.getState().jobs).toEqual([]);
+    expect(useJobs.getState().counts.canceled).toBe(1);
+    expect(useJobs.getState().counts.queued).toBe(0);
+  });
+
+  it('a removed job leaves the list, its count and the selection', () => {
+    const g = job('job_F', 'failed');
+    useJobs.getState().applyEvents([ev(g)]);
+    useJobs.getState().toggleSelected('job_F');
+    useJobs.getState().applyEvents([{ type: 'job-removed', profileId: 'p', jobId: 'job_F' }]);
+    const s = useJobs.getState();
+    expect(s.jobs).toEqual([]);
+    expect(s.selected.size).toBe(0);
+    expect(s.counts.failed).toBe(0);
+  });
+});
