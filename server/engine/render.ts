@@ -89,7 +89,9 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
   const bgPath = join(workDir, '.background.png');
   const audioPath = join(workDir, '.speech.wav');
   try {
+    const t0 = performance.now();
     const sp = await speech.synthesize(task.text, voice, signal);
+    const speechSeconds = (performance.now() - t0) / 1000;
     report(0.05);
     if (signal.aborted) throw canceled();
     const duration = sp.timeline.durationSeconds;
@@ -154,7 +156,7 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     report(1);
     return {
       durationSeconds: Math.round(duration * 1000) / 1000, width: W, height: H,
-      stats: { frames, drawSeconds: tDraw / 1000, waitSeconds: tWait / 1000, sentPixelsPerFrame: rawW * rawH },
+      stats: { frames, speechSeconds, drawSeconds: tDraw / 1000, waitSeconds: tWait / 1000, sentPixelsPerFrame: rawW * rawH },
     };
   } catch (err) {
     await rm(tmpVideo, { force: true });

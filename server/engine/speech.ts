@@ -29,8 +29,11 @@ export class SpeechSynth {
   private queue: Promise<unknown> = Promise.resolve();
   private idleTimer: NodeJS.Timeout | null = null;
 
-  /** espeak's WebAssembly heap (~50 MB) is released while a render encodes: the worker stops when idle. */
-  constructor(private readonly idleMs = 1500) {}
+  /**
+   * The worker stops as soon as it is idle (after idleMs), so espeak's WebAssembly heap (~50 MB)
+   * is not held while a render encodes; a cold start costs ~0.2 s.
+   */
+  constructor(private readonly idleMs = 0) {}
 
   private ensureWorker(): Worker {
     if (this.idleTimer) clearTimeout(this.idleTimer);
@@ -42,8 +45,11 @@ export class SpeechSynth {
       this.pending.delete(r.id);
       p?.resolve(r);
     });
+    // Only a crash of the current worker fails what is pending; a worker retired on purpose
+    // (idle, or canceled) has nothing pending of its own any more.
     const fail = (err: Error) => {
-      if (this.worker === w) this.worker = null;
+      if (this.worker !== w) return;
+      this.worker = null;
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
     };
@@ -54,24 +60,26 @@ export class SpeechSynth {
     return w;
   }
 
-  /** Synthesises text; rejects with AbortError-like EngineError('canceled') when the signal fires. */
+  /** Synthesises text; rejects with EngineError('canceled') when the signal fires first. */
   synthesize(text: string, voice: EspeakVoice, signal?: AbortSignal): Promise<Speech> {
     const run = async (): Promise<Speech> => {
       if (signal?.aborted) throw new EngineError('canceled', 'The render was canceled.');
       const w = this.ensureWorker();
       const id = this.nextId++;
+      let onAbort: (() => void) | null = null;
       const reply = await new Promise<Reply>((resolve, reject) => {
         this.pending.set(id, { resolve, reject });
-        const onAbort = () => {
-          this.pending.delete(id);
-          this.worker = null;
-          void w.terminate();
+        onAbort = () => {
+          if (!this.pending.delete(id)) return; // already answered
+          if (this.worker === w) this.worker = null;
+          void w.terminate(); // espeak cannot be interrupted mid-call
           reject(new EngineError('canceled', 'The render was canceled.'));
         };
         signal?.addEventListener('abort', onAbort, { once: true });
         w.ref(); // keep the process alive while a request is out; unref'd again when idle
         w.postMessage({ id, text, voice });
       }).finally(() => {
+        if (onAbort) signal?.removeEventListener('abort', onAbort);
         if (this.pending.size === 0) {
           w.unref();
           this.idleTimer = setTimeout(() => {

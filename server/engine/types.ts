@@ -28,7 +28,7 @@ export interface RenderResult {
   width: number;
   height: number;
   /** Where the time went (benchmarks print it); the queue may ignore it. */
-  stats?: { frames: number; drawSeconds: number; waitSeconds: number; sentPixelsPerFrame: number };
+  stats?: { frames: number; speechSeconds: number; drawSeconds: number; waitSeconds: number; sentPixelsPerFrame: number };
 }
 
 /** A failure a person can understand; `code` lands in `job.error.code`. */
