@@ -127,7 +127,10 @@ export function buildTimeline(text: string, events: EspeakEvent[], durationSecon
       let b = Math.min(chars.length, a + Math.max(1, e.word_length));
       while (a > 0 && !/\s/u.test(chars[a - 1]!)) a--;
       while (b < chars.length && !/\s/u.test(chars[b]!)) b++;
-      if (tokenStart === a && current) continue;
+      if (tokenStart === a && words.length) {
+        current = words[words.length - 1]!; // same token again: its sound extends the same caption word
+        continue;
+      }
       tokenStart = a;
       current = { text: chars.slice(a, b).join('').trim() || '…', start: t, end: t };
       words.push(current);

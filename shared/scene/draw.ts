@@ -70,18 +70,27 @@ export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView |
   const { style, caption: box, captionFontPx: px, captionLineHeight: lh, captionPadding: pad } = layout;
   const c = style.colors;
   ctx.save();
-  ctx.font = captionFont(style, px);
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'left';
   const words = view.lines.map((l) => l.map((w) => (style.uppercase ? w.toUpperCase() : w)));
-  const space = ctx.measureText(' ').width;
-  const widths = words.map((l) => l.map((w) => ctx.measureText(w).width));
-  const lineWidths = widths.map((l) => l.reduce((a, b) => a + b, 0) + space * Math.max(0, l.length - 1));
+  const inset = style.caption === 'lowerThird' ? px * 1.6 : style.caption === 'card' ? px * 0.3 : 0;
+  const avail = box.width - 2 * pad - inset;
+  const measure = (fontPx: number) => {
+    ctx.font = captionFont(style, fontPx);
+    const space = ctx.measureText(' ').width;
+    const widths = words.map((l) => l.map((w) => ctx.measureText(w).width));
+    const lineWidths = widths.map((l) => l.reduce((a, b) => a + b, 0) + space * Math.max(0, l.length - 1));
+    return { space, widths, lineWidths, max: Math.max(...lineWidths) };
+  };
+  let m = measure(px);
+  // A word too long for the box (a URL, a long compound) shrinks this page's text to fit.
+  if (m.max > avail) m = measure(Math.max(8, Math.floor((px * avail) / m.max)));
+  const { space, widths, lineWidths } = m;
   const textBlockH = words.length * lh;
   const top = box.y + (box.height - textBlockH) / 2;
 
   // Plates behind the text.
-  const maxLine = Math.max(...lineWidths);
+  const maxLine = m.max;
   switch (style.caption) {
     case 'lowerThird': {
       ctx.fillStyle = c.box;
@@ -123,7 +132,7 @@ export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView |
   }
 
   const leftAligned = style.caption === 'lowerThird' || style.caption === 'card';
-  const textLeft = box.x + pad + (style.caption === 'lowerThird' ? px * 1.6 : style.caption === 'card' ? px * 0.3 : 0);
+  const textLeft = box.x + pad + inset;
   let k = 0;
   words.forEach((line, li) => {
     const y = top + lh * li + lh / 2;
