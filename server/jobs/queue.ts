@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isTerminal } from '../../shared/contract/index.js';
 import type { JobOutput, ShortSide } from '../../shared/contract/index.js';
 import { EngineError } from '../engine/types.js';
 import type { RenderEngine } from '../engine/types.js';
@@ -60,14 +61,24 @@ export class WorkerQueue {
   start(): void {
     this.unsubscribe = this.o.store.subscribe(({ job, kind }) => {
       const mine = this.running.get(job.id);
-      if (mine && (kind === 'deleted' || job.status !== 'rendering' || job.workerId !== this.workerId)) {
-        this.abort(mine, 'canceled');
-      }
+      if (mine && this.lost(mine.job, job, kind === 'deleted')) this.abort(mine, 'canceled');
       if (kind === 'created' || job.status === 'queued') this.pump();
     });
     this.poll = setInterval(() => this.pump(), this.o.pollMs ?? 1000);
     this.poll.unref();
     this.pump();
+  }
+
+  /**
+   * Whether a change means our render of `claimed` is no longer wanted. A shared store relays
+   * other processes' changes a moment late, so a change from before our claim (the job's
+   * `created`, an earlier attempt) can arrive after it: only a terminal status, a delete, or a
+   * change at our attempt or later that is not ours counts.
+   */
+  private lost(claimed: StoredJob, now: StoredJob, deleted: boolean): boolean {
+    if (deleted || isTerminal(now.status)) return true;
+    if (now.status === 'rendering' && now.workerId === this.workerId) return false;
+    return now.attempts >= claimed.attempts;
   }
 
   get active(): number {

@@ -72,11 +72,12 @@ const api = () =>
     /^listening (http:\/\/\S+)$/m,
   );
 
-const worker = () =>
+/** A worker; `renderMs` is how long each test render takes. */
+const worker = (renderMs = 150) =>
   start(
     ['worker', '--database', schema.url, '--storage', storage, '--concurrency', '2', '--lease-ms', String(LEASE_MS), '--work', mkdtempSync(join(tmp, 'worker-'))],
     /"workerId":"(worker_[^"]+)".*"worker ready"/,
-    { PRESENTER_STUDIO_TEST_ENGINE: ENGINE, PRESENTER_STUDIO_TEST_ENGINE_MS: '150' },
+    { PRESENTER_STUDIO_TEST_ENGINE: ENGINE, PRESENTER_STUDIO_TEST_ENGINE_MS: String(renderMs) },
   );
 
 function kill9(p: Proc): Promise<void> {
@@ -121,7 +122,7 @@ describe.skipIf(!pgUrl)('a fleet on PostgreSQL', () => {
   it('completes every accepted job exactly once through kill -9 of an API process and a worker', { timeout: 120_000 }, async () => {
     // Any start order: one worker before the API processes, two after.
     const t0 = Date.now();
-    const w1 = await worker();
+    const w1 = await worker(2000); // slow renders: it is surely mid-render when it is killed
     const [a, b] = await Promise.all([api(), api()]);
     const sseA = await streams(a.url!);
     const sseB = await streams(b.url!);
@@ -175,13 +176,18 @@ describe.skipIf(!pgUrl)('a fleet on PostgreSQL', () => {
     const [w2, w3] = await Promise.all([worker(), worker()]);
 
     // kill -9 worker 1 while it renders.
-    const victim = await waitFor(
+    await waitFor(
       async () =>
         (await db.store.pool.query<{ id: string }>("SELECT id FROM jobs WHERE status = 'rendering' AND worker_id = $1 LIMIT 1", [w1.workerId]))
           .rows[0]?.id,
       20_000,
     );
     await kill9(w1);
+    // What it held when it died (its lease has not lapsed yet, so nobody has moved these on).
+    const orphans = (
+      await db.store.pool.query<{ id: string }>("SELECT id FROM jobs WHERE status = 'rendering' AND worker_id = $1", [w1.workerId])
+    ).rows.map((r) => r.id);
+    expect(orphans.length).toBeGreaterThan(0);
 
     // Everything completes (the victim after its lease lapsed, on another worker).
     await waitFor(
@@ -193,8 +199,9 @@ describe.skipIf(!pgUrl)('a fleet on PostgreSQL', () => {
       await db.store.pool.query<{ id: string; user_id: string; attempts: number; status: string }>('SELECT id, user_id, attempts, status FROM jobs')
     ).rows;
     expect(rows).toHaveLength(300);
-    expect(rows.find((r) => r.id === victim)!.attempts).toBe(2);
-    expect(rows.every((r) => r.attempts <= 2)).toBe(true);
+    // Rendered exactly once, but for the renders the killed worker took with it: twice.
+    expect(rows.filter((r) => r.attempts === 2).map((r) => r.id).sort()).toEqual(orphans.sort());
+    expect(rows.filter((r) => r.attempts !== 2).every((r) => r.attempts === 1)).toBe(true);
 
     // One output per job in the shared directory, nothing half-written left behind.
     const entries = readdirSync(storage).sort();
@@ -233,6 +240,23 @@ describe.skipIf(!pgUrl)('a fleet on PostgreSQL', () => {
       expect(sseB.get(u)!.jobs.every((j) => mine.includes(j.id))).toBe(true);
     }
     for (const s of [...sseA.values(), ...sseB.values(), ...sseB2.values()]) s.close();
+
+    // Jobs arriving while workers are idle: a worker often claims a job before the job's own
+    // `created` notification reaches it; that late news must not stop the render.
+    const burst = await Promise.all(
+      USERS.flatMap((u, ui) =>
+        [0, 1, 2, 3, 4, 5].map(async (i) => {
+          const r = await call(`${[a, b2][(ui + i) % 2]!.url}/api/render`, { key: keys.get(u)!, json: { ...validRequest, text: `burst ${i}` } });
+          return Job.parse(r.body).id;
+        }),
+      ),
+    );
+    await waitFor(async () => {
+      const r = await db.store.pool.query<{ n: string }>("SELECT count(*) AS n FROM jobs WHERE id = ANY($1) AND status = 'completed'", [burst]);
+      return r.rows[0]!.n === String(burst.length);
+    }, 30_000);
+    const burstAttempts = await db.store.pool.query<{ attempts: number }>('SELECT attempts FROM jobs WHERE id = ANY($1)', [burst]);
+    expect(burstAttempts.rows.every((r) => r.attempts === 1)).toBe(true);
 
     // A cancel made through an API process reaches the worker rendering the job.
     const user = USERS[0]!;

@@ -12,10 +12,12 @@ import { migrateSqlite } from '../jobs/migrations/runner.js';
 import { SQLITE_MIGRATIONS } from '../jobs/migrations/sqlite.js';
 import { POSTGRES_MIGRATIONS } from '../jobs/migrations/postgres.js';
 import { PostgresJobStore } from '../jobs/postgres-store.js';
+import { WorkerQueue } from '../jobs/queue.js';
 import type { JobChange, NewJob } from '../jobs/store.js';
 import { openDatabase } from '../jobs/sqlite-store.js';
 import { SharedDirOutputStorage } from '../storage/shared-dir-storage.js';
 import { freshSchema, NO_POSTGRES, testDatabaseUrl } from './postgres-db.js';
+import { createTestEngine } from './fixtures/test-engine.js';
 import { waitFor } from './helpers.js';
 
 const pgUrl = testDatabaseUrl();
@@ -144,6 +146,58 @@ describe.skipIf(!pgUrl)('PostgreSQL job store', () => {
     const quota = await Promise.all([a, b, c, a, b, c].map((s) => s.create(input('quota'), { ...opts, maxActive: 2 })));
     expect(quota.filter((r) => r.kind === 'created')).toHaveLength(2);
     expect(await c.activeCount('quota')).toBe(2);
+  });
+});
+
+describe.skipIf(!pgUrl)('a worker queue on the shared store', () => {
+  it('keeps rendering when late news from before its claim arrives, and stops when its job moved on', async () => {
+    const schema = await freshSchema();
+    const root = mkdtempSync(join(tmpdir(), 'ps-late-'));
+    const [a, b] = [await PostgresJobStore.open({ url: schema.url }), await PostgresJobStore.open({ url: schema.url })];
+    const engine = createTestEngine();
+    const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const queue = new WorkerQueue({
+      store: b,
+      storage: new SharedDirOutputStorage(join(root, 'media')),
+      engine,
+      workRoot: join(root, 'work'),
+      concurrency: 1,
+      shortSide: 720,
+      log: quiet,
+      leaseMs: 60_000,
+    });
+    try {
+      const created = await a.create(input('late', 'late news [hold]'), opts);
+      if (created.kind !== 'created') throw new Error('not created');
+      const id = created.job.id;
+      queue.start();
+      await waitFor(async () => engine.started.includes(id));
+      // The job's `created` notice, delivered late (after the claim), as another process sent it.
+      await a.pool.query('SELECT pg_notify($1, $2)', [a.channel, JSON.stringify({ o: 'elsewhere', k: 'created', j: created.job })]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(queue.active).toBe(1);
+      engine.release();
+      await waitFor(async () => (await a.get(id, null))?.status === 'completed');
+      expect((await a.get(id, null))?.attempts).toBe(1);
+
+      // Its lease taken away (as if it had lapsed): the render stops, the job is rendered again.
+      const second = await a.create(input('late', 'taken over [hold]'), opts);
+      if (second.kind !== 'created') throw new Error('not created');
+      await waitFor(async () => engine.started.includes(second.job.id));
+      await a.pool.query('UPDATE jobs SET lease_until = 0 WHERE id = $1', [second.job.id]);
+      expect((await a.recoverAbandoned({ all: false })).requeued).toEqual([second.job.id]);
+      await waitFor(async () => engine.started.filter((j) => j === second.job.id).length === 2);
+      engine.release();
+      await waitFor(async () => (await a.get(second.job.id, null))?.status === 'completed');
+      expect((await a.get(second.job.id, null))?.attempts).toBe(2);
+    } finally {
+      engine.release();
+      await queue.stop(1000);
+      await a.close();
+      await b.close();
+      await schema.drop();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
