@@ -177,10 +177,12 @@ it('cancels mid-render within a second: ffmpeg gone, no partial file', async () 
   const ctl = new AbortController();
   const text = 'This is a longer script. It keeps going for a while, so that there is time to cancel it. '.repeat(3);
   let abortedAt = 0;
+  let runningAtAbort: number[] = [];
   const t = task({
     text, signal: ctl.signal, params: { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.7, y: 0.58 } },
     onProgress: (p) => {
       if (p > 0.3 && !abortedAt) {
+        runningAtAbort = childFfmpegPids();
         abortedAt = performance.now();
         ctl.abort();
       }
@@ -191,7 +193,8 @@ it('cancels mid-render within a second: ffmpeg gone, no partial file', async () 
   expect(err).toBeInstanceOf(EngineError);
   expect((err as EngineError).code).toBe('canceled');
   expect(took).toBeLessThan(1000);
-  expect(childFfmpegPids()).toEqual([]);
+  expect(runningAtAbort).toHaveLength(1); // ffmpeg was encoding when the cancel came ...
+  expect(childFfmpegPids()).toEqual([]); // ... and is gone now
   expect(readdirSync(t.workDir)).toEqual([]);
 });
 

@@ -1,7 +1,7 @@
 // Test helpers that look at real media: ffprobe, decoded frames (raw RGB from ffmpeg),
 // pixel diffs and a pitch estimate of WAV audio.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Rect } from '../../../shared/scene/index.js';
 
 const ffprobeBin = process.env.FFPROBE_PATH ?? 'ffprobe';
@@ -136,17 +136,21 @@ export function medianPitch(wav: Buffer): number {
   return f0s[Math.floor(f0s.length / 2)] ?? 0;
 }
 
-/** Pids of ffmpeg processes whose parent is this process. */
+/** Pids of ffmpeg processes whose parent is this process (read from /proc: no ps needed). */
 export function childFfmpegPids(): number[] {
-  let out: string;
-  try {
-    out = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)]).toString();
-  } catch {
-    return []; // ps exits 1 when no process matches
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // "pid (comm) state ppid ...": comm may contain spaces, so split after the last ')'.
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (comm === 'ffmpeg' && Number(ppid) === process.pid && state !== 'Z') pids.push(Number(entry));
   }
-  return out
-    .split('\n')
-    .map((l) => l.trim().split(/\s+/))
-    .filter((p) => p[1] === 'ffmpeg')
-    .map((p) => Number(p[0]));
+  return pids;
 }
