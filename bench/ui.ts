@@ -138,7 +138,6 @@ async function openStudio(browser: Browser, url: string, count: number): Promise
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on('pageerror', (e) => console.error(`  page error: ${e.message}`));
   page.on('crash', () => console.error('  page crashed'));
-  page.on('close', () => process.env.BENCH_DEBUG && console.error('  page closed'));
   page.on('console', (m) => process.env.BENCH_DEBUG && console.error(`  console ${m.type()}: ${m.text()}`));
   const catalog = (f: string) => JSON.parse(readFileSync(join(root, 'resources', f), 'utf8'));
   const templates = (catalog('templates.json').templates as Record<string, unknown>[]).map((t) => ({ ...t, thumbnailUrl: '' }));
@@ -156,11 +155,6 @@ async function startup(browser: Browser, url: string): Promise<number> {
   const page = await openStudio(browser, url, 0);
   await page.getByLabel('Narration script').focus();
   const t = await page.evaluate(() => performance.now());
-  if (process.env.BENCH_DEBUG) {
-    const nav = await page.evaluate(() => JSON.stringify(performance.getEntriesByType('navigation')[0]?.toJSON(), null, 0));
-    const res = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => `${r.name.split('/').pop()} ${r.startTime.toFixed(0)}-${r.responseEnd.toFixed(0)}`));
-    console.error(nav, res);
-  }
   await page.close();
   return t;
 }
@@ -274,7 +268,8 @@ async function drag(browser: Browser, url: string): Promise<{ work: number[]; em
 }
 
 export async function main(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { jobs: { type: 'string', default: '10000' }, runs: { type: 'string', default: '5' } } });
+  const { values } = parseArgs({ args, options: { jobs: { type: 'string', default: '10000' }, runs: { type: 'string', default: '5' }, only: { type: 'string' } } });
+  const want = (part: string) => !values.only || values.only.split(',').includes(part);
   const count = Number(values.jobs);
   const runs = Number(values.runs);
   console.log(`ui bench: building the renderer (vite.config.ts) into ${outDir}`);
@@ -286,6 +281,7 @@ export async function main(args: string[]): Promise<void> {
   const { server, url } = await serve(outDir);
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
+    if (want('startup')) {
     const starts: number[] = [];
     const blanks: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -295,6 +291,8 @@ export async function main(args: string[]): Promise<void> {
     const s = median(starts);
     const bl = median(blanks);
     console.log(`startup     interactive editor ${ms(s)} (median of ${runs}); bare page ${ms(bl)}; ratio ${(s / bl).toFixed(1)}×`);
+    }
+    if (want('list')) {
 
     const big: { first: number; filter: number; rows: number }[] = [];
     const small: { first: number; filter: number; rows: number }[] = [];
@@ -308,16 +306,21 @@ export async function main(args: string[]): Promise<void> {
     const g0 = median(small.map((x) => x.filter));
     console.log(`job list    first render ${count} jobs ${ms(f1)} vs 100 jobs ${ms(f0)}: ${(f1 / f0).toFixed(2)}× (rows in the DOM: ${big[0]!.rows})`);
     console.log(`            status filter ${count} jobs ${ms(g1)} vs 100 jobs ${ms(g0)}: ${(g1 / g0).toFixed(2)}×`);
+    }
+    if (want('scroll')) {
 
     const sc = await scroll(browser, url, count);
     const p = (xs: number[]) => `p50 ${ms(pct(xs, 0.5))}, p95 ${ms(pct(xs, 0.95))}, max ${ms(Math.max(...xs))}`;
     const slow = (xs: number[]) => xs.filter((x) => x > 25).length;
     console.log(`scroll      ${count} jobs: ${p(sc.list)}; frames over 25 ms: ${slow(sc.list)}/${sc.list.length}`);
     console.log(`            bare page: ${p(sc.bare)}; frames over 25 ms: ${slow(sc.bare)}/${sc.bare.length}; p95 ratio ${(pct(sc.list, 0.95) / pct(sc.bare, 0.95)).toFixed(2)}×`);
+    }
+    if (want('drag')) {
 
     const d = await drag(browser, url);
     console.log(`drag        work per pointer move p50 ${ms(pct(d.work, 0.5))}, p95 ${ms(pct(d.work, 0.95))} (goal < 4 ms); empty handler p50 ${ms(pct(d.empty, 0.5))}`);
     console.log(`            ratio p50 ${(pct(d.work, 0.5) / Math.max(0.01, pct(d.empty, 0.5))).toFixed(1)}×; React DOM mutations during 120 moves: ${d.mutations}`);
+    }
   } finally {
     await browser.close();
     server.close();

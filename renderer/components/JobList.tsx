@@ -28,6 +28,8 @@ export function JobList({ onPlay }: { onPlay(job: Job): void }) {
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
     getItemKey: (i) => jobs[i]?.id ?? i,
+    // Let React batch scroll updates with the frame instead of a synchronous render per event.
+    useFlushSync: false,
   });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.length ? items[items.length - 1]!.index : 0;
@@ -53,7 +55,7 @@ export function JobList({ onPlay }: { onPlay(job: Job): void }) {
 
   return (
     <div className="job-scroller" ref={scroller} role="grid" aria-label="Jobs" aria-rowcount={jobs.length} data-testid="job-list">
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+      <div className="job-rows" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {items.map((v) => {
           const job = jobs[v.index]!;
           return (
