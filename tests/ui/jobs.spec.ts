@@ -54,4 +54,13 @@ test('select many jobs and cancel them at once', async ({ page }) => {
   for (const j of jobs) await expect(list.locator(`[data-job-id="${j.id}"]`)).toHaveAttribute('data-status', j.status);
   await expect(page.getByTestId('chip-canceled')).toContainText(String(counts.canceled));
   await expect(page.getByTestId('chip-queued')).toContainText('0');
+
+  // A canceled job can be retried (a new job) or copied into the editor as a new draft.
+  const canceled = jobs.find((j) => j.status === 'canceled')!;
+  const row = list.locator(`[data-job-id="${canceled.id}"]`);
+  await row.getByRole('button', { name: 'Retry job' }).click();
+  await expect(list.locator('[data-job-id]')).toHaveCount(6);
+  await row.getByRole('button', { name: 'Duplicate into the editor' }).click();
+  await expect(page.getByLabel('Narration script')).toHaveValue(canceled.text);
+  await expect(page.getByTestId('save-state')).toHaveText('Saved');
 });
