@@ -59,7 +59,7 @@ export function JobList({ onPlay }: { onPlay(job: Job): void }) {
         {items.map((v) => {
           const job = jobs[v.index]!;
           return (
-            <div key={v.key} className="job-slot" style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }} aria-rowindex={v.index + 1}>
+            <div key={v.key} className="job-slot" style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}>
               <JobRow job={job} templateName={names.get(job.templateId) ?? job.templateId} selected={selected.has(job.id)} now={now} onToggle={onToggle} onPlay={onPlay} />
             </div>
           );

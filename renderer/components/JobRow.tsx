@@ -7,6 +7,7 @@ import { formatDuration } from '../lib/speech.js';
 import { relativeTime } from '../lib/time.js';
 import { STATUS_LABEL } from '../store/jobs.js';
 import { Icon } from './Icon.js';
+import { JobThumb } from './JobThumb.js';
 
 export const ROW_HEIGHT = 64;
 
@@ -39,6 +40,7 @@ export const JobRow = memo(function JobRow({ job, templateName, selected, now, o
           onChange={(e) => onToggle(job.id, (e.nativeEvent as MouseEvent).shiftKey)}
         />
       </span>
+      <JobThumb job={job} />
       <span role="gridcell" className="cell-main">
         <span className="job-text" title={job.text}>
           {title || <em className="muted">(empty)</em>}
