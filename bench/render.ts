@@ -89,6 +89,9 @@ function x264Args(e: EncodeSettings): string[] {
 interface Run {
   wall: number;
   cpu: number;
+  /** Of which ffmpeg's CPU seconds, and the engine process's peak alone. */
+  ffmpegCpu?: number;
+  selfPeakMb?: number;
   peakMb: number;
   stats?: RenderResult['stats'];
   duration: number;
@@ -148,7 +151,7 @@ export async function main(args: string[]): Promise<void> {
           const enc = ff.take();
           const video = join(workDir, 'video.mp4');
           keep(label, {
-            wall, cpu: (cpuUs.user + cpuUs.system) / 1e6 + enc.cpu, peakMb: selfPeak + enc.peakMb, stats: r.stats,
+            wall, cpu: (cpuUs.user + cpuUs.system) / 1e6 + enc.cpu, ffmpegCpu: enc.cpu, selfPeakMb: selfPeak, peakMb: selfPeak + enc.peakMb, stats: r.stats,
             duration: r.durationSeconds, bytes: statSync(video).size,
           });
           if (!existsSync(raw)) {
@@ -183,7 +186,8 @@ export async function main(args: string[]): Promise<void> {
         if (st) {
           console.log(
             `  ${aspect} ${label}: ${width}x${height}, ${b.duration.toFixed(1)} s, ${(b.bytes / 1e6).toFixed(1)} MB; speech ${st.speechSeconds.toFixed(2)} s, drawing ${st.drawSeconds.toFixed(2)} s, ` +
-              `waiting on ffmpeg ${st.waitSeconds.toFixed(2)} s, ${((st.sentPixelsPerFrame / (width * height)) * 100).toFixed(0)} % of a frame's pixels sent per frame`,
+              `waiting on ffmpeg ${st.waitSeconds.toFixed(2)} s, ${((st.sentPixelsPerFrame / (width * height)) * 100).toFixed(0)} % of a frame's pixels sent per frame; ` +
+              `CPU: engine process ${(b.cpu - (b.ffmpegCpu ?? 0)).toFixed(1)} s, its ffmpeg ${(b.ffmpegCpu ?? 0).toFixed(1)} s; peak: engine process ${(b.selfPeakMb ?? 0).toFixed(0)} MB`,
           );
         }
       }

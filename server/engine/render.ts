@@ -112,7 +112,8 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
 
     const frames = Math.max(1, Math.ceil(duration * OUTPUT_FPS));
     const plan = planRegions(layout);
-    const source = encode.fullFrames ? fullFrameSource(scene, anim) : regionSource(scene, anim, plan);
+    const pool = new FramePool();
+    const source = encode.fullFrames ? fullFrameSource(scene, anim) : regionSource(scene, anim, plan, pool);
     const filter = encode.fullFrames ? '[1:v]format=yuv420p[v]' : regionFilter(plan);
     const [rawW, rawH] = encode.fullFrames ? [W, H] : [plan.atlasWidth, plan.atlasHeight];
     const args = [
@@ -137,7 +138,8 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
       let t0 = performance.now();
       const buf = source(f / OUTPUT_FPS);
       tDraw += performance.now() - t0;
-      if (!stdin.write(buf)) {
+      pool.hold(buf);
+      if (!stdin.write(buf, () => pool.release(buf))) {
         t0 = performance.now();
         const r = await Promise.race([once(stdin, 'drain').then(() => null), failed]);
         tWait += performance.now() - t0;
@@ -169,6 +171,31 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
   }
 }
 
+/**
+ * Frame buffers reused once ffmpeg's stdin has flushed them: a minute of video would otherwise
+ * allocate a couple of gigabytes of short-lived buffers and let the heap balloon.
+ */
+class FramePool {
+  private readonly inFlight = new Map<Buffer, number>();
+  private readonly free: Buffer[] = [];
+
+  take(size: number): Buffer {
+    const b = this.free.pop();
+    return b && b.length === size ? b : Buffer.alloc(size);
+  }
+
+  hold(b: Buffer): void {
+    this.inFlight.set(b, (this.inFlight.get(b) ?? 0) + 1);
+  }
+
+  release(b: Buffer): void {
+    const n = (this.inFlight.get(b) ?? 1) - 1;
+    if (n > 0) return void this.inFlight.set(b, n);
+    this.inFlight.delete(b);
+    if (this.free.length < 4) this.free.push(b);
+  }
+}
+
 /** Baseline for benchmarks: every whole frame drawn and piped. */
 function fullFrameSource(scene: Scene, anim: Animation): (t: number) => Buffer {
   const { width, height } = scene.layout.size;
@@ -188,7 +215,7 @@ function fullFrameSource(scene: Scene, anim: Animation): (t: number) => Buffer {
  * every few frames), the caption layer when the page or the spoken word changes. An
  * unchanged frame is the previous Buffer written again.
  */
-function regionSource(scene: Scene, anim: Animation, plan: RegionPlan): (t: number) => Buffer {
+function regionSource(scene: Scene, anim: Animation, plan: RegionPlan, pool: FramePool): (t: number) => Buffer {
   const { presenter: pr, caption: cr, atlasWidth: AW, atlasHeight: AH } = plan;
   const pCanvas = pr ? createCanvas(pr.width, pr.height) : null;
   const pctx = pCanvas?.getContext('2d', { alpha: false });
@@ -240,8 +267,8 @@ function regionSource(scene: Scene, anim: Animation, plan: RegionPlan): (t: numb
       }
     }
     if (changed || !frame) {
-      // A fresh buffer: the previous one may still be queued on ffmpeg's stdin.
-      frame = Buffer.alloc(AW * AH * 4);
+      // A buffer no longer queued on ffmpeg's stdin (the previous frame may still be).
+      frame = pool.take(AW * AH * 4);
       if (pr && headBytes) copyRows(headBytes, pr.width, pr.height, frame, rowBytes, pr.atlasX, pr.atlasY);
       if (cr && captionBytes) copyRows(captionBytes, cr.width, cr.height, frame, rowBytes, cr.atlasX, cr.atlasY);
     }
