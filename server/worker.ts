@@ -59,7 +59,8 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   rmSync(workRoot, { recursive: true, force: true });
   mkdirSync(workRoot, { recursive: true });
   mkdirSync(o.storageDir, { recursive: true });
-  const backend = await openPostgres(o.database, { onError: (err) => log.warn({ err }, 'database connection problem') });
+  // A worker needs few connections (claim, lease, progress, outcome, recovery): leave room for many workers.
+  const backend = await openPostgres(o.database, { poolSize: 4, onError: (err) => log.warn({ err }, 'database connection problem') });
   let engine: RenderEngine | null;
   try {
     engine = o.engine === undefined ? await createEngine({ cacheDir: join(root, 'cache') }) : o.engine;

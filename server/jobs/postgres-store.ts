@@ -177,22 +177,8 @@ export class PostgresJobStore implements JobStore {
   }
 
   async list(query: ListQuery): Promise<ListResult> {
-    const statuses = query.statuses?.length ? [...new Set(query.statuses)] : null;
-    const args: unknown[] = [query.userId];
-    const where = ['user_id = $1'];
-    if (statuses) where.push(`status = ANY($${args.push(statuses)}::text[])`);
-    if (query.q) where.push(`strpos(search, $${args.push(query.q.toLowerCase())}) > 0`);
-    if (query.beforeId) where.push(`id < $${args.push(query.beforeId)}`);
-    const limit = `$${args.push(query.limit + 1)}`;
-    // One statement, so one round trip and one snapshot: the page and the counters agree.
-    // The counters row is always there; the page joins it (no page rows: one row of NULLs).
-    const { rows: joined } = await this.pool.query<Partial<Row> & { id: string | null; counts: Record<string, string | number> }>(
-      `SELECT c.counts, p.id, p.doc, p.user_id, p.attempts, p.worker_id, p.lease_until
-       FROM (SELECT coalesce(json_object_agg(status, n), '{}') AS counts FROM user_counts WHERE user_id = $1) c
-       LEFT JOIN LATERAL (SELECT id, ${COLS} FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${limit}) p ON true
-       ORDER BY p.id DESC`,
-      args,
-    );
+    const { text, values } = listStatement(query);
+    const { rows: joined } = await this.pool.query<Partial<Row> & { id: string | null; counts: Record<string, string | number> }>(text, values);
     const counts = Object.fromEntries(JOB_STATUSES.map((st) => [st, Number(joined[0]?.counts[st] ?? 0)])) as StatusCounts;
     const rows = joined.filter((r): r is Row & { id: string; counts: Record<string, number> } => r.id !== null);
     const more = rows.length > query.limit;
@@ -317,7 +303,7 @@ export class PostgresJobStore implements JobStore {
         return out;
       } catch (err) {
         await c.query('ROLLBACK').catch(() => undefined);
-        c.release();
+        c.release(err as Error); // not back to the pool: the connection may be broken
         const code = (err as { code?: string }).code;
         if ((code === '40P01' || code === '40001') && attempt < 5) continue;
         throw err;
@@ -418,6 +404,26 @@ export class PostgresJobStore implements JobStore {
   private emit(change: JobChange): void {
     if (!this.closed) this.events.emit('change', change);
   }
+}
+
+/**
+ * The statement behind list() (exported for the benchmark's EXPLAIN ANALYZE). One statement,
+ * so one round trip and one snapshot: the page and the counters agree. The counters row is
+ * always there; the page joins it (no page rows: one row of NULLs).
+ */
+export function listStatement(query: ListQuery): { text: string; values: unknown[] } {
+  const statuses = query.statuses?.length ? [...new Set(query.statuses)] : null;
+  const values: unknown[] = [query.userId];
+  const where = ['user_id = $1'];
+  if (statuses) where.push(`status = ANY($${values.push(statuses)}::text[])`);
+  if (query.q) where.push(`strpos(search, $${values.push(query.q.toLowerCase())}) > 0`);
+  if (query.beforeId) where.push(`id < $${values.push(query.beforeId)}`);
+  const limit = `$${values.push(query.limit + 1)}`;
+  const text = `SELECT c.counts, p.id, p.doc, p.user_id, p.attempts, p.worker_id, p.lease_until
+    FROM (SELECT coalesce(json_object_agg(status, n), '{}') AS counts FROM user_counts WHERE user_id = $1) c
+    LEFT JOIN LATERAL (SELECT id, ${COLS} FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${limit}) p ON true
+    ORDER BY p.id DESC`;
+  return { text, values };
 }
 
 function fromRow(row: Row): StoredJob {
