@@ -19,6 +19,7 @@ const localeName = (() => {
 
 export function VoicePicker() {
   const voices = useCatalogs((s) => s.voices);
+  const catalogError = useCatalogs((s) => s.error);
   const voiceId = useEditor((s) => s.draft.voiceId);
   const fieldError = useEditor((s) => s.fieldErrors.voiceId);
   const update = useEditor((s) => s.update);
@@ -88,6 +89,7 @@ export function VoicePicker() {
           <option value="neutral">Neutral</option>
         </select>
       </div>
+      <ErrorNote message={catalogError && !voices.length ? `Voices could not be loaded: ${catalogError}` : null} onRetry={() => void useCatalogs.getState().load()} />
       <ErrorNote message={fieldError ? `Voice ${fieldError}.` : null} />
       <ErrorNote message={sampleError} />
       <ul className="voice-list" role="radiogroup" aria-labelledby="voice-heading">
@@ -118,7 +120,7 @@ export function VoicePicker() {
             </li>
           );
         })}
-        {shown.length === 0 && <li className="muted small pad">No voice matches these filters.</li>}
+        {shown.length === 0 && voices.length > 0 && <li className="muted small pad">No voice matches these filters.</li>}
       </ul>
       <audio ref={audio} onEnded={() => setPlaying(null)} onError={() => playing && setSampleError('The sample could not be played.')} hidden />
     </section>
