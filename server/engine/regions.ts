@@ -36,8 +36,9 @@ export function planRegions(layout: SceneLayout): RegionPlan {
   const m = MOTION_MARGIN * layout.presenterScale + 2;
   const b = layout.presenterMoving;
   const p = clipEven({ x: b.x - m, y: b.y - m, width: b.width + 2 * m, height: b.height + 2 * m }, W, H);
-  // Shadows and outlines of caption styles reach a little past the box.
-  const cm = layout.captionFontPx * 0.9;
+  // Only the card's shadow and the big style's outline reach past the caption box.
+  const reach: Record<string, number> = { card: 0.75, big: 0.2 };
+  const cm = layout.captionFontPx * (reach[layout.style.caption] ?? 0) + 2;
   const c = layout.caption;
   const cap = clipEven({ x: c.x - cm, y: c.y - cm, width: c.width + 2 * cm, height: c.height + 2 * cm }, W, H);
   if (!p || !cap) {

@@ -51,7 +51,7 @@ export const SCENE_STYLES: Record<string, SceneStyle> = {
   'corporate-briefing': {
     background: 'office', caption: 'card', presenterId: 'omar', captionScale: 0.048, captionLines: 2,
     maxWordsPerLine: 11, uppercase: false, font: sans,
-    colors: { text: '#1d2b3a', active: '#1f6feb', box: 'rgba(255,255,255,0.97)', accent: '#1f6feb' },
+    colors: { text: '#1d2b3a', active: '#1f6feb', box: '#ffffff', accent: '#1f6feb' },
   },
 };
 
