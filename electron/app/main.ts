@@ -77,7 +77,12 @@ async function main() {
   const env = envProfileFrom(process.env);
   const log = (line: string) => console.log(line);
   const local = new LocalStudio({
-    command: serverCommand(root, { execPath: process.execPath, electron: true }),
+    // Packaged: Electron runs the compiled server as Node (electron-builder rebuilt
+    // better-sqlite3 for Electron's ABI). From a checkout (`npm start`): the system Node runs
+    // it, matching the ABI `npm install` built better-sqlite3 for.
+    command: app.isPackaged
+      ? serverCommand(root, { execPath: process.execPath, electron: true })
+      : serverCommand(root, { execPath: process.env.npm_node_execpath ?? 'node' }),
     dataDir: join(dataDir, 'studio'),
     secrets,
     userId: 'desktop',
