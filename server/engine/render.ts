@@ -13,6 +13,7 @@ import {
 import { loadPresenterNode, registerFonts } from './assets.js';
 import { runFfmpeg } from './ffmpeg.js';
 import { planRegions, type Region, type RegionPlan } from './regions.js';
+import { blitYuva, rgbaToYuva, yuvaFrameSize, type Planes } from './yuv.js';
 import type { SpeechSynth } from './speech.js';
 import { EngineError, type RenderResult, type RenderTask } from './types.js';
 import { toWebVtt } from './vtt.js';
@@ -118,7 +119,7 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     const [rawW, rawH] = encode.fullFrames ? [W, H] : [plan.atlasWidth, plan.atlasHeight];
     const args = [
       '-y', '-framerate', String(OUTPUT_FPS), '-i', bgPath,
-      '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${rawW}x${rawH}`, '-framerate', String(OUTPUT_FPS), '-i', 'pipe:0',
+      '-f', 'rawvideo', '-pix_fmt', encode.fullFrames ? 'rgba' : 'yuva420p', '-s', `${rawW}x${rawH}`, '-framerate', String(OUTPUT_FPS), '-i', 'pipe:0',
       '-i', audioPath,
       '-filter_complex', filter,
       '-map', '[v]', '-map', '2:a',
@@ -210,7 +211,8 @@ function fullFrameSource(scene: Scene, anim: Animation): (t: number) => Buffer {
 }
 
 /**
- * The atlas frame at time t. Both regions are redrawn only when what they show changes: the
+ * The atlas frame at time t, as yuva420p (converted here once per change, not by ffmpeg per
+ * frame). Both regions are redrawn only when what they show changes: the
  * head when its pose changes (idle motion snapped to quarter pixels, so slow sway changes it
  * every few frames), the caption layer when the page or the spoken word changes. An
  * unchanged frame is the previous Buffer written again.
@@ -225,11 +227,10 @@ function regionSource(scene: Scene, anim: Animation, plan: RegionPlan, pool: Fra
   const step = 0.25 / k; // a quarter pixel, in art units
   const tiltStep = 0.25 / (NECK_PIVOT.y * k); // the head's top moves a quarter pixel
   let headKey = '';
-  let headBytes: Buffer | null = null;
+  let head: Planes | null = null;
   let captionKey = '';
-  let captionBytes: Buffer | null = null;
+  let captionPlanes: Planes | null = null;
   let frame: Buffer | null = null;
-  const rowBytes = AW * 4;
   return (t) => {
     let changed = !frame;
     if (pr && pctx && pCanvas) {
@@ -241,13 +242,13 @@ function regionSource(scene: Scene, anim: Animation, plan: RegionPlan, pool: Fra
         headTilt: Math.round(raw.headTilt / tiltStep) * tiltStep,
       };
       const key = `${pose.viseme}:${pose.blink}:${pose.headDx}:${pose.headDy}:${pose.headTilt}`;
-      if (key !== headKey || !headBytes) {
+      if (key !== headKey || !head) {
         pctx.drawImage(scene.background, pr.x, pr.y, pr.width, pr.height, 0, 0, pr.width, pr.height);
         pctx.save();
         pctx.translate(-pr.x, -pr.y);
         drawPresenter(pctx, scene.assets, scene.layout, pose, scene.cache);
         pctx.restore();
-        headBytes = pCanvas.data();
+        head = rgbaToYuva(pCanvas.data(), pr.width, pr.height);
         headKey = key;
         changed = true;
       }
@@ -255,47 +256,25 @@ function regionSource(scene: Scene, anim: Animation, plan: RegionPlan, pool: Fra
     if (cr && cctx && cCanvas) {
       const view = captionAt(scene.pages, scene.words, t);
       const key = view ? `${pageAt(scene.pages, t)}:${view.activeIndex}` : 'none';
-      if (key !== captionKey || !captionBytes) {
+      if (key !== captionKey || !captionPlanes) {
         cctx.clearRect(0, 0, cr.width, cr.height);
         cctx.save();
         cctx.translate(-cr.x, -cr.y);
         drawCaption(cctx, scene.layout, view);
         cctx.restore();
-        captionBytes = unpremultiply(cCanvas.data());
+        captionPlanes = rgbaToYuva(cCanvas.data(), cr.width, cr.height);
         captionKey = key;
         changed = true;
       }
     }
     if (changed || !frame) {
       // A buffer no longer queued on ffmpeg's stdin (the previous frame may still be).
-      frame = pool.take(AW * AH * 4);
-      if (pr && headBytes) copyRows(headBytes, pr.width, pr.height, frame, rowBytes, pr.atlasX, pr.atlasY);
-      if (cr && captionBytes) copyRows(captionBytes, cr.width, cr.height, frame, rowBytes, cr.atlasX, cr.atlasY);
+      frame = pool.take(yuvaFrameSize(AW, AH));
+      if (pr && head) blitYuva(head, frame, AW, AH, pr.atlasX, pr.atlasY);
+      if (cr && captionPlanes) blitYuva(captionPlanes, frame, AW, AH, cr.atlasX, cr.atlasY);
     }
     return frame;
   };
-}
-
-function copyRows(src: Buffer, w: number, h: number, dst: Buffer, dstRowBytes: number, dstX: number, dstY: number): void {
-  const row = w * 4;
-  if (row === dstRowBytes) {
-    src.copy(dst, dstY * dstRowBytes, 0, row * h);
-    return;
-  }
-  for (let y = 0; y < h; y++) src.copy(dst, (dstY + y) * dstRowBytes + dstX * 4, y * row, (y + 1) * row);
-}
-
-/** Skia stores premultiplied alpha; ffmpeg's overlay blends straight alpha. */
-function unpremultiply(px: Buffer): Buffer {
-  const out = Buffer.from(px);
-  for (let i = 0; i < out.length; i += 4) {
-    const a = out[i + 3]!;
-    if (a === 0 || a === 255) continue;
-    out[i] = Math.min(255, Math.round((out[i]! * 255) / a));
-    out[i + 1] = Math.min(255, Math.round((out[i + 1]! * 255) / a));
-    out[i + 2] = Math.min(255, Math.round((out[i + 2]! * 255) / a));
-  }
-  return out;
 }
 
 /**
@@ -311,7 +290,8 @@ function regionFilter(plan: RegionPlan): string {
   chains.push(parts.length > 1 ? `[1:v]split=${parts.length}${parts.map((_, i) => `[a${i}]`).join('')}` : '[1:v]null[a0]');
   let base = '[bg]';
   parts.forEach(([r, fmt], i) => {
-    chains.push(`[a${i}]crop=${r.width}:${r.height}:${r.atlasX}:${r.atlasY},format=${fmt}[c${i}]`);
+    const convert = fmt === 'yuv420p' ? ',format=yuv420p' : ''; // the atlas is yuva420p already
+    chains.push(`[a${i}]crop=${r.width}:${r.height}:${r.atlasX}:${r.atlasY}${convert}[c${i}]`);
     const out = i === parts.length - 1 ? '[v]' : `[o${i}]`;
     chains.push(`${base}[c${i}]overlay=${r.x}:${r.y}:shortest=1:format=yuv420${out}`);
     base = out;

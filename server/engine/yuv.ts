@@ -1,0 +1,89 @@
+// RGBA (Skia, premultiplied) → yuva420p planes, done once per changed region in the engine so
+// ffmpeg does not convert every frame's pixels again. BT.601 limited range: the same matrix
+// ffmpeg's swscale uses for its own RGB → YUV, so regions meet the background without a seam.
+
+export interface Planes {
+  width: number;
+  height: number;
+  y: Uint8Array;
+  u: Uint8Array;
+  v: Uint8Array;
+  a: Uint8Array;
+}
+
+/** Converts premultiplied RGBA (even width and height) to straight-alpha yuva420p planes. */
+export function rgbaToYuva(px: Uint8Array, width: number, height: number): Planes {
+  const cw = width >> 1;
+  const ch = height >> 1;
+  const y = new Uint8Array(width * height);
+  const a = new Uint8Array(width * height);
+  const u = new Uint8Array(cw * ch);
+  const v = new Uint8Array(cw * ch);
+  for (let j = 0; j < height; j++) {
+    let i = j * width * 4;
+    let o = j * width;
+    for (let x = 0; x < width; x++, i += 4, o++) {
+      const al = px[i + 3]!;
+      a[o] = al;
+      if (al === 0) {
+        y[o] = 16;
+        continue;
+      }
+      let r = px[i]!;
+      let g = px[i + 1]!;
+      let b = px[i + 2]!;
+      if (al !== 255) {
+        r = Math.min(255, ((r * 255) / al + 0.5) | 0);
+        g = Math.min(255, ((g * 255) / al + 0.5) | 0);
+        b = Math.min(255, ((b * 255) / al + 0.5) | 0);
+      }
+      y[o] = ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16;
+    }
+  }
+  // Chroma: the alpha-weighted average colour of each 2×2 block (premultiplied sums / alpha sum).
+  for (let cj = 0; cj < ch; cj++) {
+    for (let cx = 0; cx < cw; cx++) {
+      const i0 = (2 * cj * width + 2 * cx) * 4;
+      const i1 = i0 + width * 4;
+      const as = px[i0 + 3]! + px[i0 + 7]! + px[i1 + 3]! + px[i1 + 7]!;
+      const o = cj * cw + cx;
+      if (as === 0) {
+        u[o] = 128;
+        v[o] = 128;
+        continue;
+      }
+      const r = ((px[i0]! + px[i0 + 4]! + px[i1]! + px[i1 + 4]!) * 255) / as;
+      const g = ((px[i0 + 1]! + px[i0 + 5]! + px[i1 + 1]! + px[i1 + 5]!) * 255) / as;
+      const b = ((px[i0 + 2]! + px[i0 + 6]! + px[i1 + 2]! + px[i1 + 6]!) * 255) / as;
+      u[o] = ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128;
+      v[o] = ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128;
+    }
+  }
+  return { width, height, y, u, v, a };
+}
+
+/** Byte size of a yuva420p frame. */
+export const yuvaFrameSize = (w: number, h: number): number => 2 * w * h + 2 * (w >> 1) * (h >> 1);
+
+/** Copies planes into a yuva420p frame of width W, height H at an even offset (x, y). */
+export function blitYuva(p: Planes, frame: Uint8Array, W: number, H: number, x: number, y: number): void {
+  const ySize = W * H;
+  const cW = W >> 1;
+  const cSize = cW * (H >> 1);
+  const uOff = ySize;
+  const vOff = ySize + cSize;
+  const aOff = ySize + 2 * cSize;
+  for (let j = 0; j < p.height; j++) {
+    const src = j * p.width;
+    const dst = (y + j) * W + x;
+    frame.set(p.y.subarray(src, src + p.width), dst);
+    frame.set(p.a.subarray(src, src + p.width), aOff + dst);
+  }
+  const pcw = p.width >> 1;
+  for (let j = 0; j < p.height >> 1; j++) {
+    const src = j * pcw;
+    const dst = ((y >> 1) + j) * cW + (x >> 1);
+    frame.set(p.u.subarray(src, src + pcw), uOff + dst);
+    frame.set(p.v.subarray(src, src + pcw), vOff + dst);
+  }
+}
