@@ -248,7 +248,7 @@ function regionSource(scene: Scene, anim: Animation, plan: RegionPlan, pool: Fra
         pctx.translate(-pr.x, -pr.y);
         drawPresenter(pctx, scene.assets, scene.layout, pose, scene.cache);
         pctx.restore();
-        head = rgbaToYuva(pCanvas.data(), pr.width, pr.height);
+        head = rgbaToYuva(pCanvas.data(), pr.width, pr.height, head ?? undefined);
         headKey = key;
         changed = true;
       }
@@ -262,7 +262,7 @@ function regionSource(scene: Scene, anim: Animation, plan: RegionPlan, pool: Fra
         cctx.translate(-cr.x, -cr.y);
         drawCaption(cctx, scene.layout, view);
         cctx.restore();
-        captionPlanes = rgbaToYuva(cCanvas.data(), cr.width, cr.height);
+        captionPlanes = rgbaToYuva(cCanvas.data(), cr.width, cr.height, captionPlanes ?? undefined);
         captionKey = key;
         changed = true;
       }

@@ -11,14 +11,19 @@ export interface Planes {
   a: Uint8Array;
 }
 
-/** Converts premultiplied RGBA (even width and height) to straight-alpha yuva420p planes. */
-export function rgbaToYuva(px: Uint8Array, width: number, height: number): Planes {
+export function allocPlanes(width: number, height: number): Planes {
+  const c = (width >> 1) * (height >> 1);
+  return { width, height, y: new Uint8Array(width * height), u: new Uint8Array(c), v: new Uint8Array(c), a: new Uint8Array(width * height) };
+}
+
+/**
+ * Converts premultiplied RGBA (even width and height) to straight-alpha yuva420p planes,
+ * into `out` when given (a region converts into the same planes on every change).
+ */
+export function rgbaToYuva(px: Uint8Array, width: number, height: number, out = allocPlanes(width, height)): Planes {
   const cw = width >> 1;
   const ch = height >> 1;
-  const y = new Uint8Array(width * height);
-  const a = new Uint8Array(width * height);
-  const u = new Uint8Array(cw * ch);
-  const v = new Uint8Array(cw * ch);
+  const { y, u, v, a } = out;
   for (let j = 0; j < height; j++) {
     let i = j * width * 4;
     let o = j * width;
@@ -59,7 +64,7 @@ export function rgbaToYuva(px: Uint8Array, width: number, height: number): Plane
       v[o] = ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128;
     }
   }
-  return { width, height, y, u, v, a };
+  return out;
 }
 
 /** Byte size of a yuva420p frame. */
