@@ -147,7 +147,7 @@ export class PostgresJobStore implements JobStore {
       };
       await c.query(
         'INSERT INTO jobs (id, user_id, status, search, attempts, worker_id, lease_until, doc) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-        [job.id, job.userId, job.status, job.text.toLowerCase(), job.attempts, job.workerId, job.leaseUntil, JSON.stringify(toJob(job))],
+        [job.id, job.userId, job.status, searchText(job.text), job.attempts, job.workerId, job.leaseUntil, JSON.stringify(toJob(job))],
       );
       await this.bump(c, job.userId, [[job.status, 1]]);
       if (idem) {
@@ -170,6 +170,7 @@ export class PostgresJobStore implements JobStore {
   }
 
   async get(id: string, userId: string | null): Promise<StoredJob | null> {
+    if (!possibleId(id)) return null;
     const { rows } = await this.pool.query<Row>(`SELECT ${COLS} FROM jobs WHERE id = $1`, [id]);
     const job = rows[0] ? fromRow(rows[0]) : null;
     if (!job || (userId !== null && job.userId !== userId)) return null;
@@ -187,6 +188,7 @@ export class PostgresJobStore implements JobStore {
   }
 
   async transition(id: string, userId: string | null, req: TransitionRequest, expectWorker?: string): Promise<TransitionResult> {
+    if (!possibleId(id)) return { ok: false, reason: 'not_found' };
     const result = await this.tx(async (c): Promise<TransitionResult> => {
       const job = await this.lock(c, id);
       if (!job || (userId !== null && job.userId !== userId)) return { ok: false, reason: 'not_found' };
@@ -256,6 +258,7 @@ export class PostgresJobStore implements JobStore {
   }
 
   async delete(id: string, userId: string): Promise<TransitionResult> {
+    if (!possibleId(id)) return { ok: false, reason: 'not_found' };
     const result = await this.tx(async (c): Promise<TransitionResult> => {
       const job = await this.lock(c, id);
       if (!job || job.userId !== userId) return { ok: false, reason: 'not_found' };
@@ -416,7 +419,7 @@ export function listStatement(query: ListQuery): { text: string; values: unknown
   const values: unknown[] = [query.userId];
   const where = ['user_id = $1'];
   if (statuses) where.push(`status = ANY($${values.push(statuses)}::text[])`);
-  if (query.q) where.push(`strpos(search, $${values.push(query.q.toLowerCase())}) > 0`);
+  if (query.q) where.push(`strpos(search, $${values.push(searchText(query.q))}) > 0`);
   if (query.beforeId) where.push(`id < $${values.push(query.beforeId)}`);
   const limit = `$${values.push(query.limit + 1)}`;
   const text = `SELECT c.counts, p.id, p.doc, p.user_id, p.attempts, p.worker_id, p.lease_until
@@ -424,6 +427,20 @@ export function listStatement(query: ListQuery): { text: string; values: unknown
     LEFT JOIN LATERAL (SELECT id, ${COLS} FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${limit}) p ON true
     ORDER BY p.id DESC`;
   return { text, values };
+}
+
+/** Ids from URLs reach the store as they are; one with U+0000 (which PostgreSQL text refuses) names no job. */
+function possibleId(id: string): boolean {
+  return !id.includes('\0');
+}
+
+/**
+ * The lower-cased text that `q` searches. PostgreSQL text cannot hold U+0000, which a script
+ * may contain: it is stored, and searched for, as U+FFFF (a noncharacter, absent from scripts).
+ * The job itself keeps its exact text (the JSON document escapes it).
+ */
+function searchText(text: string): string {
+  return text.toLowerCase().replaceAll('\0', '\uFFFF');
 }
 
 function fromRow(row: Row): StoredJob {

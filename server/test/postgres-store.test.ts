@@ -137,6 +137,19 @@ describe.skipIf(!pgUrl)('PostgreSQL job store', () => {
     expect(seen[0]!.job.text).toBe(long);
   });
 
+  it('keeps a script with NUL characters exactly, and finds it by them', async () => {
+    const a = stores[0]!;
+    const text = 'Line one\u0000line TWO \ud83c\udfa4';
+    const r = await a.create(input('nul', text), opts);
+    if (r.kind !== 'created') throw new Error('not created');
+    expect((await a.get(r.job.id, 'nul'))?.text).toBe(text);
+    expect((await a.list({ userId: 'nul', q: 'one\u0000LINE', limit: 5 })).jobs.map((j) => j.id)).toEqual([r.job.id]);
+    expect((await a.list({ userId: 'nul', q: '\u0000\u0000', limit: 5 })).jobs).toEqual([]);
+    expect(await a.get(`${r.job.id}\u0000`, null)).toBeNull(); // ids from URLs: no such job, not an error
+    expect(await a.transition(`${r.job.id}\u0000`, 'nul', { to: 'canceled' })).toEqual({ ok: false, reason: 'not_found' });
+    expect(await a.delete('\u0000', 'nul')).toEqual({ ok: false, reason: 'not_found' });
+  });
+
   it('keeps idempotency and the active-jobs quota atomic across processes', async () => {
     const [a, b, c] = [stores[0]!, stores[1]!, stores[2]!];
     const idem = { key: 'same-key', requestHash: 'h1' };
