@@ -4,10 +4,13 @@ import { PostgresJobStore } from './postgres-store.js';
 
 /** The database URL of a run: `--database`, else DATABASE_URL; null means the embedded SQLite. */
 export function databaseUrl(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | null {
-  const url = flag ?? env.DATABASE_URL;
-  if (!url) return null;
-  if (!/^postgres(ql)?:\/\//.test(url)) throw new Error('--database / DATABASE_URL must be a postgres:// URL');
-  return url;
+  const postgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
+  if (flag !== undefined) {
+    if (!postgres(flag)) throw new Error('--database must be a postgres:// URL');
+    return flag;
+  }
+  // DATABASE_URL may be set for some other program (mysql://…): only a postgres URL is ours.
+  return env.DATABASE_URL && postgres(env.DATABASE_URL) ? env.DATABASE_URL : null;
 }
 
 export interface PgBackend {

@@ -233,6 +233,7 @@ describe.skipIf(!pgUrl)('a fleet on PostgreSQL', () => {
       for (const id of mine) {
         expect(evA.filter((j) => j.id === id && j.status === 'queued').length, `created ${id}`).toBeGreaterThanOrEqual(1);
         expect(evA.filter((j) => j.id === id && j.status === 'completed'), `completed ${id}`).toHaveLength(1);
+        expect(evA.some((j) => j.id === id && j.status === 'rendering'), `rendering ${id}`).toBe(true); // a worker's change
         if (pendingAtB2.has(id)) expect(sseB2.get(u)!.jobs.filter((j) => j.id === id && j.status === 'completed')).toHaveLength(1);
       }
       // B's clients saw the changes up to B's death, and only their own user's.
