@@ -5,7 +5,7 @@
 // from either API process, and SSE clients of both see every change. Renders use the test
 // engine (a tiny real MP4 per job after a short wait): 300 real renders would take far too
 // long here; bench/fleet.ts measures the real engine.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,13 +72,23 @@ const api = () =>
     /^listening (http:\/\/\S+)$/m,
   );
 
-/** A worker; `renderMs` is how long each test render takes. */
-const worker = (renderMs = 150) =>
+/** A worker; `renderMs` is how long each test render takes, 'real' runs the project's engine. */
+const worker = (renderMs: number | 'real' = 150) =>
   start(
-    ['worker', '--database', schema.url, '--storage', storage, '--concurrency', '2', '--lease-ms', String(LEASE_MS), '--work', mkdtempSync(join(tmp, 'worker-'))],
+    ['worker', '--database', schema.url, '--storage', storage, '--concurrency', renderMs === 'real' ? '1' : '2', '--lease-ms', String(LEASE_MS),
+      '--work', mkdtempSync(join(tmp, 'worker-'))],
     /"workerId":"(worker_[^"]+)".*"worker ready"/,
-    { PRESENTER_STUDIO_TEST_ENGINE: ENGINE, PRESENTER_STUDIO_TEST_ENGINE_MS: String(renderMs) },
+    renderMs === 'real' ? {} : { PRESENTER_STUDIO_TEST_ENGINE: ENGINE, PRESENTER_STUDIO_TEST_ENGINE_MS: String(renderMs) },
   );
+
+/** ffmpeg processes started by a process. */
+function ffmpegChildren(pid: number): number[] {
+  const r = spawnSync('ps', ['-o', 'pid=,comm=', '--ppid', String(pid)], { encoding: 'utf8' });
+  return r.stdout
+    .split('\n')
+    .filter((l) => /ffmpeg/.test(l))
+    .map((l) => Number(l.trim().split(/\s+/)[0]));
+}
 
 function kill9(p: Proc): Promise<void> {
   return new Promise((resolve) => {
@@ -268,5 +278,20 @@ describe.skipIf(!pgUrl)('a fleet on PostgreSQL', () => {
     const w = [w2, w3].find((p) => p.workerId === holder)!;
     await waitFor(async () => new RegExp(`"jobId":"${held.id}".*"render canceled"`).test(w.out), 10_000);
     expect((await db.store.get(held.id, null))!.status).toBe('canceled');
+  });
+
+  it('stops ffmpeg on the worker when the job is canceled through an API process (real engine)', { timeout: 90_000 }, async () => {
+    await Promise.all(procs.map(kill9)); // the test-engine workers of the test above would take the job
+    const [c, w] = await Promise.all([api(), worker('real')]);
+    const user = USERS[1]!;
+    const text = 'This is a long narration for the cancel test, spoken slowly and clearly. '.repeat(12);
+    const job = Job.parse((await call(`${c.url}/api/render`, { key: keys.get(user)!, json: { ...validRequest, text } })).body);
+    const encoding = await waitFor(async () => ffmpegChildren(w.child.pid!)[0], 60_000);
+    const r = await call(`${c.url}/api/jobs/${job.id}/cancel`, { key: keys.get(user)!, method: 'POST' });
+    expect(r.status).toBe(200);
+    await waitFor(async () => !ffmpegChildren(w.child.pid!).includes(encoding), 10_000);
+    await waitFor(async () => new RegExp(`"jobId":"${job.id}".*"render canceled"`).test(w.out), 10_000);
+    expect((await db.store.get(job.id, null))?.status).toBe('canceled');
+    expect(readdirSync(storage)).not.toContain(job.id);
   });
 });
