@@ -63,6 +63,7 @@ async function serve(args: string[]): Promise<void> {
   if (shortSide !== undefined && shortSide !== 720 && shortSide !== 1080) throw new UsageError('--short-side must be 720 or 1080');
   const database = dbUrl(values.database);
   const workers = int(values.workers, 'workers', 0, 64);
+  if (workers === 0 && !database) throw new UsageError('--workers 0 needs --database: with SQLite no other process can render the jobs');
   const engine = await testEngine();
   const server = await startServer({
     dataDir: resolve(values.data ?? '.data'),
