@@ -22,7 +22,7 @@ export class PgListener {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client(this.config);
+    const client = new pg.Client({ ...this.config, application_name: 'presenter-studio listener' });
     client.on('notification', (msg) => {
       if (msg.channel === this.channel && msg.payload !== undefined) this.onPayload(msg.payload);
     });

@@ -137,6 +137,26 @@ describe.skipIf(!pgUrl)('PostgreSQL job store', () => {
     expect(seen[0]!.job.text).toBe(long);
   });
 
+  it('listens again after its connection was cut (a database restart, a proxy timeout)', async () => {
+    const [a, b] = [stores[0]!, stores[1]!];
+    const cut = await a.pool.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'presenter-studio listener' AND query LIKE $1",
+      [`LISTEN "${b.channel}"`],
+    );
+    expect(cut.rowCount).toBeGreaterThan(0);
+    const seen: string[] = [];
+    const off = b.subscribe((c) => seen.push(c.job.id));
+    // Keep making changes until one arrives: the listener reconnects by itself within a second or so.
+    const made: string[] = [];
+    await waitFor(async () => {
+      const r = await a.create(input('reconnect'), opts);
+      if (r.kind === 'created') made.push(r.job.id);
+      await new Promise((res) => setTimeout(res, 100));
+      return seen.some((id) => made.includes(id));
+    }, 10_000);
+    off();
+  });
+
   it('keeps a script with NUL characters exactly, and finds it by them', async () => {
     const a = stores[0]!;
     const text = 'Line one\u0000line TWO \ud83c\udfa4';
