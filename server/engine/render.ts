@@ -147,6 +147,9 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
         if (r) break;
       }
       if (f % 15 === 0) report(0.05 + 0.9 * (f / frames));
+      // Node frees the canvas's pixel read-backs (N-API finalizers) only when its event loop
+      // turns; without this a long render would hold every frame's read-back until the end.
+      if (f % 8 === 7) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     stdin.end();
     await ff.done;

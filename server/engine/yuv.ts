@@ -30,36 +30,39 @@ export function rgbaToYuva(px: Uint8Array, width: number, height: number, out = 
     for (let x = 0; x < width; x++, i += 4, o++) {
       const al = px[i + 3]!;
       a[o] = al;
-      if (al === 0) {
+      if (al === 255) {
+        y[o] = ((66 * px[i]! + 129 * px[i + 1]! + 25 * px[i + 2]! + 128) >> 8) + 16;
+      } else if (al === 0) {
         y[o] = 16;
-        continue;
+      } else {
+        const r = Math.min(255, ((px[i]! * 255) / al + 0.5) | 0);
+        const g = Math.min(255, ((px[i + 1]! * 255) / al + 0.5) | 0);
+        const b = Math.min(255, ((px[i + 2]! * 255) / al + 0.5) | 0);
+        y[o] = ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16;
       }
-      let r = px[i]!;
-      let g = px[i + 1]!;
-      let b = px[i + 2]!;
-      if (al !== 255) {
-        r = Math.min(255, ((r * 255) / al + 0.5) | 0);
-        g = Math.min(255, ((g * 255) / al + 0.5) | 0);
-        b = Math.min(255, ((b * 255) / al + 0.5) | 0);
-      }
-      y[o] = ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16;
     }
   }
   // Chroma: the alpha-weighted average colour of each 2×2 block (premultiplied sums / alpha sum).
+  const row = width * 4;
   for (let cj = 0; cj < ch; cj++) {
-    for (let cx = 0; cx < cw; cx++) {
-      const i0 = (2 * cj * width + 2 * cx) * 4;
-      const i1 = i0 + width * 4;
+    let i0 = 2 * cj * row;
+    let o = cj * cw;
+    for (let cx = 0; cx < cw; cx++, i0 += 8, o++) {
+      const i1 = i0 + row;
       const as = px[i0 + 3]! + px[i0 + 7]! + px[i1 + 3]! + px[i1 + 7]!;
-      const o = cj * cw + cx;
       if (as === 0) {
         u[o] = 128;
         v[o] = 128;
         continue;
       }
-      const r = ((px[i0]! + px[i0 + 4]! + px[i1]! + px[i1 + 4]!) * 255) / as;
-      const g = ((px[i0 + 1]! + px[i0 + 5]! + px[i1 + 1]! + px[i1 + 5]!) * 255) / as;
-      const b = ((px[i0 + 2]! + px[i0 + 6]! + px[i1 + 2]! + px[i1 + 6]!) * 255) / as;
+      const rs = px[i0]! + px[i0 + 4]! + px[i1]! + px[i1 + 4]!;
+      const gs = px[i0 + 1]! + px[i0 + 5]! + px[i1 + 1]! + px[i1 + 5]!;
+      const bs = px[i0 + 2]! + px[i0 + 6]! + px[i1 + 2]! + px[i1 + 6]!;
+      // Opaque blocks (the head region) stay in integers: the average is the sum / 4.
+      const k = as === 1020 ? 0.25 : 255 / as;
+      const r = rs * k;
+      const g = gs * k;
+      const b = bs * k;
       u[o] = ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128;
       v[o] = ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128;
     }
