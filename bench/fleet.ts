@@ -210,6 +210,7 @@ async function listLatency(small: string, large: string, rows: number, samples: 
       { name: 'deep page (cursor anywhere), same user', path: (s) => `/api/jobs?limit=20&cursor=${cursor(rand(s.rows))}`, key: (s) => s.heavy },
       { name: 'status=failed filter, same user', path: (s) => `/api/jobs?limit=20&status=failed&cursor=${cursor(rand(s.rows))}`, key: (s) => s.heavy },
       { name: 'first page, a user with 1,000 jobs (10 at baseline)', path: () => '/api/jobs?limit=20', key: (s, i) => s.users[i % s.users.length]! },
+      { name: 'status=canceled,queued, a user with ~10 such jobs', path: () => '/api/jobs?limit=20&status=canceled,queued', key: (s, i) => s.users[i % s.users.length]! },
     ];
     for (const k of kinds) {
       for (let i = 0; i < samples + 20; i++) {
@@ -249,6 +250,7 @@ async function databaseTimes(url: string, rows: number, samples: number) {
     ['deep page (cursor anywhere), same user', () => ({ userId: 'heavy', limit: 20, beforeId: id() })],
     ['status=failed filter, same user', () => ({ userId: 'heavy', limit: 20, statuses: ['failed'], beforeId: id() })],
     ['first page, a user with 1,000 jobs', () => ({ userId: `user-${1 + Math.floor(Math.random() * 799)}`, limit: 20 })],
+    ['status=canceled,queued, a user with ~10 such jobs', () => ({ userId: `user-${1 + Math.floor(Math.random() * 799)}`, limit: 20, statuses: ['canceled', 'queued'] })],
   ];
   return admin(url, async (c) => {
     const out = new Map<string, { p50: number; p99: number }>();

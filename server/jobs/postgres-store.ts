@@ -417,14 +417,20 @@ export class PostgresJobStore implements JobStore {
 export function listStatement(query: ListQuery): { text: string; values: unknown[] } {
   const statuses = query.statuses?.length ? [...new Set(query.statuses)] : null;
   const values: unknown[] = [query.userId];
-  const where = ['user_id = $1'];
-  if (statuses) where.push(`status = ANY($${values.push(statuses)}::text[])`);
-  if (query.q) where.push(`strpos(search, $${values.push(searchText(query.q))}) > 0`);
-  if (query.beforeId) where.push(`id < $${values.push(query.beforeId)}`);
+  const common: string[] = [];
+  if (query.q) common.push(`strpos(search, $${values.push(searchText(query.q))}) > 0`);
+  if (query.beforeId) common.push(`id < $${values.push(query.beforeId)}`);
   const limit = `$${values.push(query.limit + 1)}`;
+  const page = (status: string | null) =>
+    `SELECT id, ${COLS} FROM jobs WHERE ${['user_id = $1', ...(status ? [`status = ${status}`] : []), ...common].join(' AND ')} ORDER BY id DESC LIMIT ${limit}`;
+  // One ordered index range per status, merged: with "status IN (…)" PostgreSQL would walk
+  // the whole id index of every user to find a few jobs of one.
+  const pages = statuses
+    ? `SELECT * FROM (${statuses.map((st) => `(${page(`$${values.push(st)}`)})`).join(' UNION ALL ')}) u ORDER BY id DESC LIMIT ${limit}`
+    : page(null);
   const text = `SELECT c.counts, p.id, p.doc, p.user_id, p.attempts, p.worker_id, p.lease_until
     FROM (SELECT coalesce(json_object_agg(status, n), '{}') AS counts FROM user_counts WHERE user_id = $1) c
-    LEFT JOIN LATERAL (SELECT id, ${COLS} FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${limit}) p ON true
+    LEFT JOIN LATERAL (${pages}) p ON true
     ORDER BY p.id DESC`;
   return { text, values };
 }
