@@ -32,6 +32,11 @@ export async function freshSchema(base = testDatabaseUrl()): Promise<{ url: stri
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   try {
+    // Schemas left by test processes that died (kill, crash) before dropping theirs.
+    const { rows } = await admin.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE nspname ~ '^t_[0-9]+_[0-9a-f]{8}$'");
+    for (const { nspname } of rows) {
+      if (!alive(Number(nspname.split('_')[1]))) await admin.query(`DROP SCHEMA IF EXISTS ${nspname} CASCADE`).catch(() => undefined);
+    }
     await admin.query(`CREATE SCHEMA ${schema}`);
   } finally {
     await admin.end();
@@ -51,4 +56,13 @@ export async function freshSchema(base = testDatabaseUrl()): Promise<{ url: stri
       }
     },
   };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
