@@ -98,7 +98,46 @@ interface Run {
   bytes: number;
 }
 
+interface ChildJob {
+  text: string;
+  aspect: AspectRatio;
+  encode: EncodeSettings;
+  workDir: string;
+  cacheDir: string;
+}
+
+/**
+ * One engine render in this (fresh) process: prints wall time, this process's CPU seconds and
+ * peak memory (VmHWM) as JSON. A fresh process per render keeps earlier runs' memory out of it.
+ */
+async function child(job: ChildJob): Promise<void> {
+  const engine = (await createEngine({ cacheDir: job.cacheDir, encode: job.encode }))!;
+  resetPeak();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const r = await engine.render({
+    jobId: 'bench', text: job.text, templateId: job.aspect === '9:16' ? 'social-short' : 'newsroom', voiceId: 'en-US-Ava', shortSide: 720,
+    params: { aspectRatio: job.aspect, avatar: job.aspect === '9:16' ? { scale: 0.55, x: 0.5, y: 0.45 } : { scale: 0.6, x: 0.72, y: 0.58 } },
+    workDir: job.workDir, signal: new AbortController().signal, onProgress: () => undefined,
+  });
+  const wall = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  await engine.close?.();
+  console.log(`RESULT ${JSON.stringify({ wall, cpu: (cpu.user + cpu.system) / 1e6, peakMb: peakMb(), result: r })}`);
+}
+
+function runChild(job: ChildJob): { wall: number; cpu: number; peakMb: number; result: RenderResult } {
+  const out = execFileSync(process.execPath, [...process.execArgv, join(import.meta.dirname, 'index.ts'), 'render', '--child', JSON.stringify(job)], {
+    env: process.env, maxBuffer: 1 << 24,
+  }).toString();
+  const line = out.split('\n').find((l) => l.startsWith('RESULT '));
+  if (!line) throw new Error(`bench child printed no result:\n${out}`);
+  return JSON.parse(line.slice(7)) as { wall: number; cpu: number; peakMb: number; result: RenderResult };
+}
+
 export async function main(args: string[]): Promise<void> {
+  const childAt = args.indexOf('--child');
+  if (childAt >= 0) return child(JSON.parse(args[childAt + 1]!) as ChildJob);
   const opt = (name: string) => {
     const i = args.indexOf(`--${name}`);
     return i >= 0 ? args[i + 1] : undefined;
@@ -133,25 +172,14 @@ export async function main(args: string[]): Promise<void> {
       const wav = join(root, 'audio.wav');
       for (let run = 0; run < runs; run++) {
         for (const [label, encode] of variants) {
-          const engine = (await createEngine({ cacheDir: join(root, 'cache'), encode }))!;
           const workDir = mkdtempSync(join(root, 'work-'));
           ff.take();
-          resetPeak();
-          const cpu0 = process.cpuUsage();
-          const t0 = performance.now();
-          const r = await engine.render({
-            jobId: 'bench', text, templateId: aspect === '9:16' ? 'social-short' : 'newsroom', voiceId: 'en-US-Ava', shortSide: 720,
-            params: { aspectRatio: aspect, avatar: aspect === '9:16' ? { scale: 0.55, x: 0.5, y: 0.45 } : { scale: 0.6, x: 0.72, y: 0.58 } },
-            workDir, signal: new AbortController().signal, onProgress: () => undefined,
-          });
-          const wall = (performance.now() - t0) / 1000;
-          const cpuUs = process.cpuUsage(cpu0);
-          const selfPeak = peakMb();
-          await engine.close?.();
+          const c = runChild({ text, aspect, encode, workDir, cacheDir: join(root, 'cache') });
+          const r = c.result;
           const enc = ff.take();
           const video = join(workDir, 'video.mp4');
           keep(label, {
-            wall, cpu: (cpuUs.user + cpuUs.system) / 1e6 + enc.cpu, ffmpegCpu: enc.cpu, selfPeakMb: selfPeak, peakMb: selfPeak + enc.peakMb, stats: r.stats,
+            wall: c.wall, cpu: c.cpu + enc.cpu, ffmpegCpu: enc.cpu, selfPeakMb: c.peakMb, peakMb: c.peakMb + enc.peakMb, stats: r.stats,
             duration: r.durationSeconds, bytes: statSync(video).size,
           });
           if (!existsSync(raw)) {
