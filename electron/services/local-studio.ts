@@ -87,7 +87,7 @@ export class LocalStudio {
     return new Promise((resolve) => {
       const c = spawn(this.o.command.cmd, [...this.o.command.args, ...args], {
         cwd: this.o.command.cwd,
-        env: { ...process.env, ...this.o.command.env },
+        env: studioEnv(this.o.command.env),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -162,7 +162,7 @@ export class LocalStudio {
     return new Promise((resolve, reject) => {
       const child = spawn(this.o.command.cmd, [...this.o.command.args, 'serve', '--port', '0', '--data', this.o.dataDir], {
         cwd: this.o.command.cwd,
-        env: { ...process.env, ...this.o.command.env, HOST: '127.0.0.1' },
+        env: { ...studioEnv(this.o.command.env), HOST: '127.0.0.1' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       this.child = child;
@@ -280,4 +280,15 @@ export class LocalStudio {
   get pid(): number | null {
     return this.child?.pid ?? null;
   }
+}
+
+/**
+ * The local studio is always the embedded one (SQLite under its data dir): a team's
+ * DATABASE_URL or render-API settings in the user's environment must not redirect it, and
+ * the environment profile's key has no business in the child.
+ */
+function studioEnv(extra: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  for (const name of ['DATABASE_URL', 'RENDER_API_BASE_URL', 'RENDER_API_KEY', 'RENDER_API_KEY_HEADER']) delete env[name];
+  return env;
 }

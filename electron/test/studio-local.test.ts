@@ -184,3 +184,22 @@ describe('a studio left behind by a crashed app', () => {
     }
   });
 });
+
+describe('a team database in the user environment', () => {
+  it('does not redirect the local studio, which stays on its own SQLite store', async () => {
+    const dir = tempDir('ps-envleak-');
+    const saved = process.env.DATABASE_URL;
+    // A PostgreSQL nobody listens on: a studio that took it would never come up.
+    process.env.DATABASE_URL = 'postgres://nobody:nothing@127.0.0.1:1/none';
+    const studioHere = new LocalStudio({ command: serverCommandForTests(), dataDir: dir, secrets: new (await import('../services/secrets.js')).MemorySecretStore(), userId: 'desktop' });
+    try {
+      await studioHere.start();
+      expect(studioHere.status().state).toBe('running');
+      expect(existsSync(join(dir, 'studio.db'))).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = saved;
+      await studioHere.stop();
+    }
+  });
+});
