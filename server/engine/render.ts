@@ -216,7 +216,7 @@ function fullFrameSource(scene: Scene, anim: Animation): (t: number) => Buffer {
 /**
  * The atlas frame at time t, as yuva420p (converted here once per change, not by ffmpeg per
  * frame). Both regions are redrawn only when what they show changes: the
- * head when its pose changes (idle motion snapped to quarter pixels, so slow sway changes it
+ * head when its pose changes (idle motion snapped to half pixels, so slow sway changes it
  * every few frames), the caption layer when the page or the spoken word changes. An
  * unchanged frame is the previous Buffer written again.
  */
@@ -227,8 +227,8 @@ function regionSource(scene: Scene, anim: Animation, plan: RegionPlan, pool: Fra
   const cCanvas = cr ? createCanvas(cr.width, cr.height) : null;
   const cctx = cCanvas?.getContext('2d');
   const k = scene.layout.presenterScale;
-  const step = 0.25 / k; // a quarter pixel, in art units
-  const tiltStep = 0.25 / (NECK_PIVOT.y * k); // the head's top moves a quarter pixel
+  const step = 0.5 / k; // half a pixel, in art units
+  const tiltStep = 0.5 / (NECK_PIVOT.y * k); // the top of the head moves half a pixel
   let headKey = '';
   let head: Planes | null = null;
   let captionKey = '';
