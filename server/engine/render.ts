@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { outputSize, OUTPUT_FPS } from '../../shared/contract/index.js';
 import {
-  captionAt, computeLayout, pageAt, createAnimation, createHeadCache, drawBackground, drawCaption, drawPresenter, measureWith,
+  captionAt, computeLayout, pageAt, createAnimation, createHeadCache, drawBackground, drawCaption, drawPresenter, drawTorso, measureWith,
   NECK_PIVOT, paginateCaptions, poseAt, SCENE_STYLES, type PresenterPose, type CaptionPage, type HeadCache, type PresenterAssets, type SceneLayout,
   type TimedWord, type Animation,
 } from '../../shared/scene/index.js';
@@ -105,10 +105,7 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     const still = createCanvas(W, H);
     const sctx = still.getContext('2d');
     sctx.drawImage(scene.background, 0, 0);
-    sctx.save();
-    sctx.translate(layout.presenter.x, layout.presenter.y);
-    sctx.drawImage(scene.assets.parts.body as Canvas, 0, 0, layout.presenter.width, layout.presenter.height);
-    sctx.restore();
+    drawTorso(sctx, scene.assets, layout);
     await writeFile(bgPath, await still.encode('png'));
 
     const frames = Math.max(1, Math.ceil(duration * OUTPUT_FPS));

@@ -3,6 +3,7 @@
 import { drawBackground } from './backgrounds.js';
 import type { SceneLayout } from './layout.js';
 import { NECK_PIVOT, type PresenterAssets, type PresenterPart } from './presenters.js';
+import { PRESENTER_TORSO_RUNS } from './presenter-torso.js';
 import { captionFont } from './styles.js';
 import type { CaptionView, Ctx2D, ImageLike, PresenterPose, Viseme } from './types.js';
 
@@ -37,6 +38,25 @@ function headParts(viseme: Viseme, blink: boolean): PresenterPart[] {
   return ['head', blink ? 'eyes-closed' : 'eyes-open', `mouth-${viseme}`];
 }
 
+/**
+ * Draws the torso (static) at the layout's box. A presenter placed high would end in mid-air, so
+ * the torso's bottom edge is continued down to the frame's bottom edge in the art's own colours
+ * (the same few rectangles in the preview and the video).
+ */
+export function drawTorso(ctx: Ctx2D, assets: PresenterAssets, layout: SceneLayout): void {
+  const box = layout.presenter;
+  ctx.drawImage(assets.parts.body, box.x, box.y, box.width, box.height);
+  const ext = layout.torsoExtension;
+  if (!ext) return;
+  const k = layout.presenterScale;
+  // One pixel of overlap hides the anti-aliased edge of the art.
+  const top = Math.floor(ext.y) - 1;
+  for (const run of PRESENTER_TORSO_RUNS[assets.art.id] ?? []) {
+    ctx.fillStyle = run.color;
+    ctx.fillRect(box.x + run.x * k, top, run.width * k + 0.5, ext.y + ext.height - top);
+  }
+}
+
 /** Draws the presenter at the layout's box in a pose. */
 export function drawPresenter(ctx: Ctx2D, assets: PresenterAssets, layout: SceneLayout, pose: PresenterPose, cache?: HeadCache): void {
   const box = layout.presenter;
@@ -52,15 +72,16 @@ export function drawPresenter(ctx: Ctx2D, assets: PresenterAssets, layout: Scene
   headTransform();
   ctx.drawImage(assets.parts['hair-back'], 0, 0, box.width, box.height);
   ctx.restore();
-  ctx.drawImage(assets.parts.body, 0, 0, box.width, box.height);
+  ctx.restore();
+  drawTorso(ctx, assets, layout);
   ctx.save();
+  ctx.translate(box.x, box.y);
   headTransform();
   if (cache) {
     ctx.drawImage(composedHead(assets, layout, pose.viseme, pose.blink, cache), 0, 0, Math.ceil(box.width), Math.ceil(box.height));
   } else {
     for (const part of headParts(pose.viseme, pose.blink)) ctx.drawImage(assets.parts[part], 0, 0, box.width, box.height);
   }
-  ctx.restore();
   ctx.restore();
 }
 

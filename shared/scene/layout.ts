@@ -14,8 +14,10 @@ export interface SceneLayout {
   safe: Rect;
   /** The presenter art's full box (viewBox mapped to pixels); may extend past the frame. */
   presenter: Rect;
-  /** The painted pixels of the presenter at rest (hair top to torso bottom), in frame pixels. */
+  /** The painted pixels of the presenter's art at rest (hair top to torso bottom), in frame pixels. */
   presenterBounds: Rect;
+  /** Where the torso is continued below the art down to the frame's bottom edge (null: the art reaches it). */
+  torsoExtension: Rect | null;
   /** The moving layers' painted box at rest (head, hair, face), in frame pixels. */
   presenterMoving: Rect;
   /** px per art unit. */
@@ -46,6 +48,13 @@ export function computeLayout(templateId: string, params: RenderParams, size: Si
   const b = art.contentBounds;
   const toFrame = (r: Rect): Rect => ({ x: presenter.x + r.x * k, y: presenter.y + r.y * k, width: r.width * k, height: r.height * k });
   const presenterBounds = toFrame(b);
+  // A presenter placed high would end in mid-air: drawTorso continues the torso down to the
+  // frame's bottom edge. Kept apart from presenterBounds, which the preview's handles frame.
+  const artBottom = presenter.y + presenter.height;
+  const torsoExtension: Rect | null =
+    b.y + b.height >= art.height && artBottom < H
+      ? { x: presenterBounds.x, y: artBottom, width: presenterBounds.width, height: H - artBottom }
+      : null;
   const presenterMoving = toFrame(art.movingBounds);
 
   // Caption text size follows the short side, but never so big that maxWordsPerLine cannot fit.
@@ -63,7 +72,7 @@ export function computeLayout(templateId: string, params: RenderParams, size: Si
   const caption: Rect = { x: Math.round((W - boxW) / 2), y: boxY, width: boxW, height: boxH };
 
   return {
-    templateId, style, size, safe, presenter, presenterBounds, presenterMoving, presenterScale: k, caption,
+    templateId, style, size, safe, presenter, presenterBounds, torsoExtension, presenterMoving, presenterScale: k, caption,
     captionFontPx: fontPx, captionLineHeight: lineHeight, captionPadding: pad,
   };
 }

@@ -1,0 +1,36 @@
+// The colours along the bottom edge of each presenter's torso, in art units (viewBox 400×480).
+// Written by server/engine/tools/torso-runs.ts from resources/presenters/*/body.svg; do not edit by hand.
+export interface TorsoRun {
+  x: number;
+  width: number;
+  color: string;
+}
+
+export const PRESENTER_TORSO_RUNS: Record<string, TorsoRun[]> = {
+  nora: [
+    { x: 0, width: 400, color: '#c8283d' },
+  ],
+  leo: [
+    { x: 0, width: 128, color: '#3f7d5a' },
+    { x: 128, width: 1, color: '#387151' },
+    { x: 129, width: 2, color: '#366d4e' },
+    { x: 131, width: 1, color: '#3b7755' },
+    { x: 132, width: 136, color: '#3f7d5a' },
+    { x: 268, width: 1, color: '#3b7755' },
+    { x: 269, width: 2, color: '#366d4e' },
+    { x: 271, width: 1, color: '#387251' },
+    { x: 272, width: 128, color: '#3f7d5a' },
+  ],
+  maya: [
+    { x: 0, width: 400, color: '#2d2a6e' },
+  ],
+  sam: [
+    { x: 0, width: 400, color: '#ff5e5b' },
+  ],
+  iris: [
+    { x: 0, width: 400, color: '#3b3f58' },
+  ],
+  omar: [
+    { x: 0, width: 400, color: '#23344f' },
+  ],
+};
