@@ -29,7 +29,7 @@ import type {
   StoredJob,
   TransitionResult,
 } from './store.js';
-import { toJob } from './store.js';
+import { newStoredJob, toJob } from './store.js';
 
 interface Row {
   doc: string;
@@ -126,25 +126,7 @@ export class PostgresJobStore implements JobStore {
       if (active >= options.maxActive) return { kind: 'quota_exceeded', active };
       const maxId = (await c.query<{ id: string | null }>('SELECT max(id) AS id FROM jobs')).rows[0]!.id;
       const at = new Date(now).toISOString();
-      const job: StoredJob = {
-        id: this.ids.next(maxId),
-        status: 'queued',
-        text: input.text,
-        templateId: input.templateId,
-        voiceId: input.voiceId,
-        params: input.params,
-        progress: 0,
-        createdAt: at,
-        updatedAt: at,
-        startedAt: null,
-        finishedAt: null,
-        output: null,
-        error: null,
-        userId: input.userId,
-        attempts: 0,
-        workerId: null,
-        leaseUntil: null,
-      };
+      const job = newStoredJob(this.ids.next(maxId), input, at);
       await c.query(
         'INSERT INTO jobs (id, user_id, status, search, attempts, worker_id, lease_until, doc) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
         [job.id, job.userId, job.status, searchText(job.text), job.attempts, job.workerId, job.leaseUntil, JSON.stringify(toJob(job))],

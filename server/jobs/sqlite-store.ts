@@ -22,7 +22,7 @@ import type {
   StoredJob,
   TransitionResult,
 } from './store.js';
-import { toJob } from './store.js';
+import { newStoredJob, toJob } from './store.js';
 
 interface PendingCreate {
   input: NewJob;
@@ -159,25 +159,7 @@ export class SqliteJobStore implements JobStore {
     const active = this.s.active.get(input.userId) as number;
     if (active >= options.maxActive) return { kind: 'quota_exceeded', active };
     const at = new Date(now).toISOString();
-    const job: StoredJob = {
-      id: this.ids.next(this.idFloor),
-      status: 'queued',
-      text: input.text,
-      templateId: input.templateId,
-      voiceId: input.voiceId,
-      params: input.params,
-      progress: 0,
-      createdAt: at,
-      updatedAt: at,
-      startedAt: null,
-      finishedAt: null,
-      output: null,
-      error: null,
-      userId: input.userId,
-      attempts: 0,
-      workerId: null,
-      leaseUntil: null,
-    };
+    const job = newStoredJob(this.ids.next(this.idFloor), input, at);
     this.s.insert.run(this.params(job));
     this.s.bump.run(job.userId, job.status, 1);
     if (idem) this.s.idemPut.run(input.userId, idem.key, idem.requestHash, job.id, now);

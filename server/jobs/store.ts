@@ -119,3 +119,13 @@ export function toJob(s: StoredJob): Job {
   const { userId: _u, attempts: _a, workerId: _w, leaseUntil: _l, ...job } = s;
   return job;
 }
+
+/** A new job as both stores create it: queued, nothing rendered, no attempt made yet. */
+export function newStoredJob(id: string, input: NewJob, at: string): StoredJob {
+  const { userId, text, templateId, voiceId, params } = input;
+  return {
+    id, status: 'queued', text, templateId, voiceId, params, progress: 0,
+    createdAt: at, updatedAt: at, startedAt: null, finishedAt: null, output: null, error: null,
+    userId, attempts: 0, workerId: null, leaseUntil: null,
+  };
+}

@@ -39,3 +39,14 @@ export function newKey(): { id: string; key: string } {
 export function sameHash(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+/** A key as both stores keep it (table api_keys): the hash only, never the key. */
+export interface KeyRow {
+  id: string;
+  kind: KeyKind;
+  user_id: string | null;
+  label: string | null;
+  hash: Buffer;
+  created_at: string;
+  revoked_at: string | null;
+}

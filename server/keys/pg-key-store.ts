@@ -1,18 +1,9 @@
 // Keys in PostgreSQL (table api_keys, made by the job store's migrations), hashes only: with
 // a shared database every API process accepts the same keys.
 import type pg from 'pg';
-import type { KeyKind, KeyRecord, KeyStore } from './key-store.js';
+import type { KeyKind, KeyRecord, KeyRow as Row, KeyStore } from './key-store.js';
 import { hashKey, KEY_PATTERN, newKey, sameHash } from './key-store.js';
 
-interface Row {
-  id: string;
-  kind: KeyKind;
-  user_id: string | null;
-  label: string | null;
-  hash: Buffer;
-  created_at: string;
-  revoked_at: string | null;
-}
 
 export class PgKeyStore implements KeyStore {
   constructor(private readonly pool: pg.Pool) {}

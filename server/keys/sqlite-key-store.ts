@@ -1,17 +1,8 @@
 // Keys in the same SQLite file as the jobs (table api_keys), hashes only.
 import type Database from 'better-sqlite3';
-import type { KeyKind, KeyRecord, KeyStore } from './key-store.js';
+import type { KeyKind, KeyRecord, KeyRow as Row, KeyStore } from './key-store.js';
 import { hashKey, KEY_PATTERN, newKey, sameHash } from './key-store.js';
 
-interface Row {
-  id: string;
-  kind: KeyKind;
-  user_id: string | null;
-  label: string | null;
-  hash: Buffer;
-  created_at: string;
-  revoked_at: string | null;
-}
 
 export class SqliteKeyStore implements KeyStore {
   private readonly s;
