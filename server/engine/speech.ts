@@ -22,6 +22,13 @@ interface EspeakEvent {
 
 type Reply = { id: number; samples: Int16Array; sampleRate: number; events: EspeakEvent[] } | { id: number; error: string };
 
+/** The worker thread exited while a request was out. */
+class SpeechWorkerLost extends EngineError {
+  constructor() {
+    super('speech_failed', 'The speech synthesiser stopped unexpectedly.');
+  }
+}
+
 export class SpeechSynth {
   private worker: Worker | null = null;
   private nextId = 1;
@@ -54,7 +61,7 @@ export class SpeechSynth {
       this.pending.clear();
     };
     w.on('error', fail);
-    w.on('exit', () => fail(new EngineError('speech_failed', 'The speech synthesiser stopped unexpectedly.')));
+    w.on('exit', () => fail(new SpeechWorkerLost()));
     w.unref();
     this.worker = w;
     return w;
@@ -95,7 +102,13 @@ export class SpeechSynth {
       if (reply.samples.length === 0) throw new EngineError('speech_failed', 'Speech synthesis produced no audio for this script.');
       return { samples: reply.samples, sampleRate: reply.sampleRate, timeline: buildTimeline(text, reply.events, reply.samples.length / reply.sampleRate) };
     };
-    const p = this.queue.then(run, run);
+    // A worker thread that dies under us (seen once on a heavily loaded machine) is replaced
+    // and the request sent again, once: the render should not fail for it.
+    const runOnceMore = () => run().catch((err: unknown) => {
+      if (err instanceof SpeechWorkerLost && !signal?.aborted) return run();
+      throw err;
+    });
+    const p = this.queue.then(runOnceMore, runOnceMore);
     this.queue = p.catch(() => undefined);
     return p;
   }
