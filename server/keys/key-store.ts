@@ -50,3 +50,7 @@ export interface KeyRow {
   created_at: string;
   revoked_at: string | null;
 }
+
+export function keyRowToRecord(row: KeyRow): KeyRecord {
+  return { id: row.id, kind: row.kind, userId: row.user_id, label: row.label, createdAt: row.created_at, revokedAt: row.revoked_at };
+}

@@ -2,7 +2,7 @@
 // a shared database every API process accepts the same keys.
 import type pg from 'pg';
 import type { KeyKind, KeyRecord, KeyRow as Row, KeyStore } from './key-store.js';
-import { hashKey, KEY_PATTERN, newKey, sameHash } from './key-store.js';
+import { hashKey, KEY_PATTERN, keyRowToRecord, newKey, sameHash } from './key-store.js';
 
 
 export class PgKeyStore implements KeyStore {
@@ -14,11 +14,11 @@ export class PgKeyStore implements KeyStore {
       'INSERT INTO api_keys (id, kind, user_id, label, hash, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
       [id, input.kind, input.kind === 'user' ? input.userId : null, input.label ?? null, hashKey(key), new Date().toISOString()],
     );
-    return { record: toRecord(rows[0]!), key };
+    return { record: keyRowToRecord(rows[0]!), key };
   }
 
   async list(): Promise<KeyRecord[]> {
-    return (await this.pool.query<Row>('SELECT * FROM api_keys ORDER BY created_at, id')).rows.map(toRecord);
+    return (await this.pool.query<Row>('SELECT * FROM api_keys ORDER BY created_at, id')).rows.map(keyRowToRecord);
   }
 
   async revoke(id: string): Promise<boolean> {
@@ -31,17 +31,6 @@ export class PgKeyStore implements KeyStore {
     if (!m) return null;
     const row = (await this.pool.query<Row>('SELECT * FROM api_keys WHERE id = $1', [m[1]])).rows[0];
     if (!row || row.revoked_at) return null;
-    return sameHash(hashKey(presented), row.hash) ? toRecord(row) : null;
+    return sameHash(hashKey(presented), row.hash) ? keyRowToRecord(row) : null;
   }
-}
-
-function toRecord(row: Row): KeyRecord {
-  return {
-    id: row.id,
-    kind: row.kind,
-    userId: row.user_id,
-    label: row.label,
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
-  };
 }

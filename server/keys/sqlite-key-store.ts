@@ -1,7 +1,7 @@
 // Keys in the same SQLite file as the jobs (table api_keys), hashes only.
 import type Database from 'better-sqlite3';
 import type { KeyKind, KeyRecord, KeyRow as Row, KeyStore } from './key-store.js';
-import { hashKey, KEY_PATTERN, newKey, sameHash } from './key-store.js';
+import { hashKey, KEY_PATTERN, keyRowToRecord, newKey, sameHash } from './key-store.js';
 
 
 export class SqliteKeyStore implements KeyStore {
@@ -11,15 +11,7 @@ export class SqliteKeyStore implements KeyStore {
   private readonly dataVersion;
 
   constructor(db: Database.Database) {
-    db.exec(`CREATE TABLE IF NOT EXISTS api_keys (
-      id TEXT PRIMARY KEY,
-      kind TEXT NOT NULL CHECK (kind IN ('user', 'service')),
-      user_id TEXT,
-      label TEXT,
-      hash BLOB NOT NULL,
-      created_at TEXT NOT NULL,
-      revoked_at TEXT
-    ) WITHOUT ROWID`);
+    // The api_keys table comes from the migrations, which openDatabase runs.
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
     this.s = {
       insert: db.prepare('INSERT INTO api_keys (id, kind, user_id, label, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
@@ -33,11 +25,11 @@ export class SqliteKeyStore implements KeyStore {
     const { id, key } = newKey();
     const createdAt = new Date().toISOString();
     this.s.insert.run(id, input.kind, input.kind === 'user' ? input.userId : null, input.label ?? null, hashKey(key), createdAt);
-    return { record: toRecord(this.s.get.get(id) as Row), key };
+    return { record: keyRowToRecord(this.s.get.get(id) as Row), key };
   }
 
   async list(): Promise<KeyRecord[]> {
-    return (this.s.all.all() as Row[]).map(toRecord);
+    return (this.s.all.all() as Row[]).map(keyRowToRecord);
   }
 
   async revoke(id: string): Promise<boolean> {
@@ -62,20 +54,9 @@ export class SqliteKeyStore implements KeyStore {
     const row = this.s.get.get(m[1]) as Row | undefined;
     if (!row || row.revoked_at) return null;
     if (!sameHash(hash, row.hash)) return null;
-    const record = toRecord(row);
+    const record = keyRowToRecord(row);
     if (this.verified.size >= 1000) this.verified.clear();
     this.verified.set(digest, record);
     return record;
   }
-}
-
-function toRecord(row: Row): KeyRecord {
-  return {
-    id: row.id,
-    kind: row.kind,
-    userId: row.user_id,
-    label: row.label,
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
-  };
 }

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { OUTPUT_FILES } from './output-storage.js';
+import { OUTPUT_FILES, stageOutputs } from './output-storage.js';
 import type { OutputFile, OutputStorage, StoredFile } from './output-storage.js';
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -16,12 +16,7 @@ export class LocalOutputStorage implements OutputStorage {
     const staging = `${dir}.staging-${process.pid}-${Date.now()}`;
     await mkdir(staging, { recursive: true });
     try {
-      for (const { name } of Object.values(OUTPUT_FILES)) {
-        const from = join(workDir, name);
-        const s = await stat(from).catch(() => null);
-        if (!s?.isFile() || s.size === 0) throw new Error(`the render produced no ${name}`);
-        await rename(from, join(staging, name));
-      }
+      await stageOutputs(workDir, staging);
       await rm(dir, { recursive: true, force: true }); // an earlier attempt's leftovers
       await rename(staging, dir);
     } catch (err) {

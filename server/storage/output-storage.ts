@@ -1,5 +1,7 @@
 // Where finished renders live. The local directory is the default; a shared directory or an
 // object store can implement the same interface for a fleet of workers.
+import { copyFile, rename, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 
 export const OUTPUT_FILES = {
@@ -25,4 +27,21 @@ export interface OutputStorage {
   /** A stream of the file, or of bytes start..end inclusive. */
   read(jobId: string, file: OutputFile, range?: { start: number; end: number }): Readable;
   remove(jobId: string): Promise<void>;
+}
+
+/**
+ * Moves a render's files from its work directory into a staging directory, checking each is
+ * there and not empty. A work directory on another file system than the storage (a shared
+ * mount) is copied instead.
+ */
+export async function stageOutputs(workDir: string, staging: string): Promise<void> {
+  for (const { name } of Object.values(OUTPUT_FILES)) {
+    const from = join(workDir, name);
+    const s = await stat(from).catch(() => null);
+    if (!s?.isFile() || s.size === 0) throw new Error(`the render produced no ${name}`);
+    await rename(from, join(staging, name)).catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EXDEV') throw err;
+      await copyFile(from, join(staging, name));
+    });
+  }
 }

@@ -9,7 +9,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { LocalOutputStorage } from './local-storage.js';
-import { OUTPUT_FILES } from './output-storage.js';
+import { OUTPUT_FILES, stageOutputs } from './output-storage.js';
 
 export class SharedDirOutputStorage extends LocalOutputStorage {
   constructor(private readonly shared: string) {
@@ -22,17 +22,7 @@ export class SharedDirOutputStorage extends LocalOutputStorage {
     const staging = join(this.shared, `.staging-${jobId}-${randomBytes(6).toString('hex')}`);
     await mkdir(staging, { recursive: true });
     try {
-      for (const { name } of Object.values(OUTPUT_FILES)) {
-        const from = join(workDir, name);
-        const s = await stat(from).catch(() => null);
-        if (!s?.isFile() || s.size === 0) throw new Error(`the render produced no ${name}`);
-        await rename(from, join(staging, name)).catch(async (err: NodeJS.ErrnoException) => {
-          if (err.code !== 'EXDEV') throw err;
-          // The work directory is on another file system: copy onto the mount first.
-          const { copyFile } = await import('node:fs/promises');
-          await copyFile(from, join(staging, name));
-        });
-      }
+      await stageOutputs(workDir, staging);
       try {
         await rename(staging, final);
       } catch (err) {
