@@ -7,10 +7,11 @@ command -v pg_lsclusters >/dev/null || { echo "no PostgreSQL (Debian package pos
 as_pg() { if [ "$(id -un)" = postgres ]; then "$@"; else runuser -u postgres -- "$@"; fi; }
 ver=$(ls /usr/lib/postgresql | sort -n | tail -1)
 if ! pg_lsclusters -h | awk '{print $1" "$2}' | grep -qx "$ver main"; then
-  pg_createcluster "$ver" main >/dev/null
+  pg_createcluster "$ver" main >&2
 fi
 if ! pg_lsclusters -h | awk -v v="$ver" '$1==v && $2=="main" {print $4}' | grep -qx online; then
-  pg_ctlcluster "$ver" main start
+  # Its notes ("Removed stale pid file.") go to stderr: stdout carries only the URL.
+  pg_ctlcluster "$ver" main start >&2
 fi
 port=$(pg_lsclusters -h | awk -v v="$ver" '$1==v && $2=="main" {print $3}')
 as_pg psql -q -p "$port" -v ON_ERROR_STOP=1 -d postgres <<'SQL' >/dev/null

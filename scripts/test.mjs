@@ -37,7 +37,9 @@ function run(cmd, cmdArgs) {
 // package (scripts/test-postgres.sh starts one) unless TEST_DATABASE_URL names one.
 if ((!only || only === 'vitest') && !process.env.TEST_DATABASE_URL) {
   const pg = spawnSync(join(root, 'scripts/test-postgres.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (pg.status === 0 && pg.stdout.trim()) process.env.TEST_DATABASE_URL = pg.stdout.trim();
+  // The last line is the URL, should anything else ever reach stdout.
+  const url = pg.stdout?.trim().split('\n').pop() ?? '';
+  if (pg.status === 0 && url.startsWith('postgres://')) process.env.TEST_DATABASE_URL = url;
   else console.warn(`PostgreSQL could not be started; its tests are skipped: ${(pg.stderr || pg.error?.message || '').trim()}`);
 }
 
