@@ -124,29 +124,42 @@ export class SpeechSynth {
 /** Word and phoneme spans (seconds) from espeak's events; times only grow and stay inside the audio. */
 export function buildTimeline(text: string, events: EspeakEvent[], durationSeconds: number): SpeechTimeline {
   const chars = Array.from(text); // espeak counts text positions in characters, from 1
+  // The script's own tokens (with their punctuation): captions show every one of them.
+  const tokens: { start: number; text: string }[] = [];
+  for (let i = 0; i < chars.length; ) {
+    if (/\s/u.test(chars[i]!)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < chars.length && !/\s/u.test(chars[i]!)) i++;
+    tokens.push({ start, text: chars.slice(start, i).join('') });
+  }
+  const tokenAt = (pos: number) => {
+    let k = 0;
+    while (k + 1 < tokens.length && tokens[k + 1]!.start <= pos) k++;
+    return k;
+  };
   const clamp = (s: number) => Math.min(durationSeconds, Math.max(0, s));
   const marks = events.filter((e) => e.type === 'word' || e.type === 'phoneme' || e.type === 'end' || e.type === 'sentence');
   const phonemes: TimedPhoneme[] = [];
-  const words: TimedWord[] = [];
+  const spoken: (TimedWord & { token: number })[] = [];
   let current: TimedWord | null = null;
-  let tokenStart = -1;
   for (let i = 0; i < marks.length; i++) {
     const e = marks[i]!;
     const t = clamp(e.audio_position / 1000);
     if (e.type === 'word') {
-      // Captions show the script's own token (with its punctuation); espeak may split one token
-      // (a number, a hyphenated word) into several words, which then merge back into one.
-      let a = Math.max(0, Math.min(chars.length, e.text_position - 1));
-      let b = Math.min(chars.length, a + Math.max(1, e.word_length));
-      while (a > 0 && !/\s/u.test(chars[a - 1]!)) a--;
-      while (b < chars.length && !/\s/u.test(chars[b]!)) b++;
-      if (tokenStart === a && words.length) {
-        current = words[words.length - 1]!; // same token again: its sound extends the same caption word
+      if (!tokens.length) continue;
+      // espeak may split one token (a number, a hyphenated word) into several words, which then
+      // merge back into one caption word.
+      const token = tokenAt(Math.max(0, e.text_position - 1));
+      const last = spoken[spoken.length - 1];
+      if (last && token <= last.token) {
+        current = last; // same token again: its sound extends the same caption word
         continue;
       }
-      tokenStart = a;
-      current = { text: chars.slice(a, b).join('').trim() || '…', start: t, end: t };
-      words.push(current);
+      current = { text: tokens[token]!.text, start: t, end: t, token };
+      spoken.push(current as TimedWord & { token: number });
     } else if (e.type === 'phoneme') {
       const next = marks.slice(i + 1).find((m) => m.type === 'phoneme' || m.type === 'word' || m.type === 'end');
       const end = clamp(next ? next.audio_position / 1000 : durationSeconds);
@@ -157,11 +170,31 @@ export function buildTimeline(text: string, events: EspeakEvent[], durationSecon
     }
   }
   // Monotonic: a word never starts before the previous one.
-  for (let i = 1; i < words.length; i++) {
-    const prev = words[i - 1]!;
-    const w = words[i]!;
+  for (let i = 1; i < spoken.length; i++) {
+    const prev = spoken[i - 1]!;
+    const w = spoken[i]!;
     if (w.start < prev.start) w.start = prev.start;
     if (w.end < w.start) w.end = w.start;
   }
-  return { durationSeconds, words: words.filter((w) => /[\p{L}\p{N}]/u.test(w.text) || w.text === '…'), phonemes };
+  // espeak says some short words in one breath with a neighbour and reports one word event for
+  // both ("of the"): tokens without an event share the span of the spoken word before them (the
+  // first word's span takes any tokens before it), split by their length.
+  const words: TimedWord[] = [];
+  spoken.forEach((w, i) => {
+    const from = i === 0 ? 0 : w.token;
+    const to = i + 1 < spoken.length ? spoken[i + 1]!.token : tokens.length;
+    const group = tokens.slice(from, to);
+    // Weighted by letters and digits: a lone dash or ellipsis takes no time (and is not shown).
+    const weight = (tk: { text: string }) => tk.text.replace(/[^\p{L}\p{N}]/gu, '').length;
+    const total = group.reduce((n, tk) => n + weight(tk), 0) || 1;
+    let at = w.start;
+    let used = 0;
+    for (const tk of group) {
+      used += weight(tk);
+      const end = w.start + ((w.end - w.start) * used) / total;
+      words.push({ text: tk.text, start: at, end });
+      at = end;
+    }
+  });
+  return { durationSeconds, words: words.filter((w) => /[\p{L}\p{N}]/u.test(w.text)), phonemes };
 }

@@ -22,4 +22,22 @@ describe('speech synthesis', () => {
       await synth.close();
     }
   });
+
+  it('times every word of the script, also those espeak says in one breath with a neighbour', async () => {
+    const synth = new SpeechSynth();
+    try {
+      // espeak reports "of the" and "with the" as one word each; captions need both words.
+      const text = 'A quick test of the new voice, with the head moving: 1,250 people came — twenty-one of them late.';
+      const { timeline } = await synth.synthesize(text, espeakVoice('en-GB-Ryan')!);
+      expect(timeline.words.map((w) => w.text)).toEqual(text.split(' ').filter((w) => w !== '—'));
+      for (let i = 0; i < timeline.words.length; i++) {
+        const w = timeline.words[i]!;
+        expect(w.end).toBeGreaterThan(w.start);
+        if (i) expect(w.start).toBeGreaterThanOrEqual(timeline.words[i - 1]!.end - 1e-9);
+      }
+      expect(timeline.words.at(-1)!.end).toBeLessThanOrEqual(timeline.durationSeconds);
+    } finally {
+      await synth.close();
+    }
+  });
 });
