@@ -20,8 +20,8 @@ export interface RegionPlan {
   atlasHeight: number;
 }
 
-/** Art units of room around the moving layers' rest bounds for sway and tilt (see idleMotion). */
-const MOTION_MARGIN = 12;
+/** Art units of room around the moving layers' rest bounds for the head's sway and nod (see idleMotion). */
+const MOTION_MARGIN = 4;
 
 function clipEven(r: Rect, W: number, H: number): Rect | null {
   const x0 = Math.max(0, Math.floor(r.x / 2) * 2);

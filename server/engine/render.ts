@@ -7,11 +7,12 @@ import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { outputSize, OUTPUT_FPS } from '../../shared/contract/index.js';
 import {
   captionAt, computeLayout, pageAt, createAnimation, createHeadCache, drawBackground, drawCaption, drawPresenter, drawTorso, measureWith,
-  NECK_PIVOT, paginateCaptions, poseAt, SCENE_STYLES, type PresenterPose, type CaptionPage, type HeadCache, type PresenterAssets, type SceneLayout,
+  paginateCaptions, poseAt, SCENE_STYLES, type CaptionPage, type HeadCache, type PresenterAssets, type SceneLayout,
   type TimedWord, type Animation,
 } from '../../shared/scene/index.js';
 import { loadPresenterNode, registerFonts } from './assets.js';
 import { runFfmpeg } from './ffmpeg.js';
+import { PresenterCompositor } from './presenter-sprites.js';
 import { planRegions, type Region, type RegionPlan } from './regions.js';
 import { blitYuva, rgbaToYuva, yuvaFrameSize, type Planes } from './yuv.js';
 import type { SpeechSynth } from './speech.js';
@@ -211,44 +212,28 @@ function fullFrameSource(scene: Scene, anim: Animation): (t: number) => Buffer {
 }
 
 /**
- * The atlas frame at time t, as yuva420p (converted here once per change, not by ffmpeg per
- * frame). Both regions are redrawn only when what they show changes: the
- * head when its pose changes (idle motion snapped to half pixels, so slow sway changes it
- * every few frames), the caption layer when the page or the spoken word changes. An
- * unchanged frame is the previous Buffer written again.
+ * The atlas frame at time t, as yuva420p (converted here, not by ffmpeg per frame). The head
+ * region is composed from YUV sprites (presenter-sprites.ts) when the pose changes (idle motion
+ * snapped to half pixels); the caption layer is drawn by Skia only when the caption page or the
+ * spoken word changes. An unchanged frame is the previous Buffer written again.
  */
 function regionSource(scene: Scene, anim: Animation, plan: RegionPlan, pool: FramePool): (t: number) => Buffer {
   const { presenter: pr, caption: cr, atlasWidth: AW, atlasHeight: AH } = plan;
-  const pCanvas = pr ? createCanvas(pr.width, pr.height) : null;
-  const pctx = pCanvas?.getContext('2d', { alpha: false });
+  const compositor = pr ? new PresenterCompositor(scene.layout, scene.assets, scene.background, pr) : null;
+  const head = compositor?.planes() ?? null;
   const cCanvas = cr ? createCanvas(cr.width, cr.height) : null;
   const cctx = cCanvas?.getContext('2d');
-  const k = scene.layout.presenterScale;
-  const step = 0.5 / k; // half a pixel, in art units
-  const tiltStep = 0.5 / (NECK_PIVOT.y * k); // the top of the head moves half a pixel
   let headKey = '';
-  let head: Planes | null = null;
   let captionKey = '';
   let captionPlanes: Planes | null = null;
   let frame: Buffer | null = null;
   return (t) => {
     let changed = !frame;
-    if (pr && pctx && pCanvas) {
-      const raw = poseAt(anim, t);
-      const pose: PresenterPose = {
-        ...raw,
-        headDx: Math.round(raw.headDx / step) * step,
-        headDy: Math.round(raw.headDy / step) * step,
-        headTilt: Math.round(raw.headTilt / tiltStep) * tiltStep,
-      };
-      const key = `${pose.viseme}:${pose.blink}:${pose.headDx}:${pose.headDy}:${pose.headTilt}`;
-      if (key !== headKey || !head) {
-        pctx.drawImage(scene.background, pr.x, pr.y, pr.width, pr.height, 0, 0, pr.width, pr.height);
-        pctx.save();
-        pctx.translate(-pr.x, -pr.y);
-        drawPresenter(pctx, scene.assets, scene.layout, pose, scene.cache);
-        pctx.restore();
-        head = rgbaToYuva(pCanvas.data(), pr.width, pr.height, head ?? undefined);
+    if (compositor && head) {
+      const pose = poseAt(anim, t);
+      const { key } = compositor.placement(pose);
+      if (key !== headKey) {
+        compositor.compose(pose, head);
         headKey = key;
         changed = true;
       }

@@ -57,15 +57,15 @@ export function isBlinking(blinks: readonly number[], t: number): boolean {
 }
 
 /**
- * Idle motion at time t: zero at t = 0 so the first frame is the rest pose. Only the head
- * moves (the torso stays still), so a video only redraws the head's region per frame.
+ * Idle motion at time t: zero at t = 0 so the first frame is the rest pose. Only the head moves
+ * (the torso stays still), and only by translation, a sway and a nod, so the engine moves its
+ * pre-rasterised head layers instead of redrawing them.
  */
-export function idleMotion(t: number): Pick<PresenterPose, 'headDx' | 'headDy' | 'headTilt'> {
+export function idleMotion(t: number): Pick<PresenterPose, 'headDx' | 'headDy'> {
   const TAU = Math.PI * 2;
   return {
     headDx: 2.4 * Math.sin((TAU * t) / 4.3),
     headDy: 1.6 * (1 - Math.cos((TAU * t) / 3.1)),
-    headTilt: 0.016 * Math.sin((TAU * t) / 5.7),
   };
 }
 

@@ -2,7 +2,7 @@
 // context; the engine (Node) and the preview (browser) call exactly these functions.
 import { drawBackground } from './backgrounds.js';
 import type { SceneLayout } from './layout.js';
-import { NECK_PIVOT, type PresenterAssets, type PresenterPart } from './presenters.js';
+import { type PresenterAssets, type PresenterPart } from './presenters.js';
 import { PRESENTER_TORSO_RUNS } from './presenter-torso.js';
 import { captionFont } from './styles.js';
 import type { CaptionView, Ctx2D, ImageLike, PresenterPose, Viseme } from './types.js';
@@ -61,11 +61,7 @@ export function drawTorso(ctx: Ctx2D, assets: PresenterAssets, layout: SceneLayo
 export function drawPresenter(ctx: Ctx2D, assets: PresenterAssets, layout: SceneLayout, pose: PresenterPose, cache?: HeadCache): void {
   const box = layout.presenter;
   const k = layout.presenterScale;
-  const headTransform = () => {
-    ctx.translate((NECK_PIVOT.x + pose.headDx) * k, (NECK_PIVOT.y + pose.headDy) * k);
-    ctx.rotate(pose.headTilt);
-    ctx.translate(-NECK_PIVOT.x * k, -NECK_PIVOT.y * k);
-  };
+  const headTransform = () => ctx.translate(pose.headDx * k, pose.headDy * k);
   ctx.save();
   ctx.translate(box.x, box.y);
   ctx.save();

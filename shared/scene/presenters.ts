@@ -10,8 +10,6 @@ import { VISEMES, type ImageLike, type Rect, type Viseme } from './types.js';
 
 export const ART_WIDTH = 400;
 export const ART_HEIGHT = 480;
-/** The point the head tilts around (base of the neck), in art units. */
-export const NECK_PIVOT = { x: 200, y: 318 } as const;
 
 export const PRESENTER_IDS = ['nora', 'leo', 'maya', 'sam', 'iris', 'omar'] as const;
 

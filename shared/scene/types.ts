@@ -22,13 +22,13 @@ export interface PresenterPose {
   viseme: Viseme;
   /** Eyes closed (mid-blink). */
   blink: boolean;
-  /** Idle head motion: offset in art units (viewBox of the presenter) and tilt in radians. */
+  /** Idle head motion: offset in art units (viewBox of the presenter). A pure translation, so
+   * the engine can move pre-rasterised head layers instead of redrawing them. */
   headDx: number;
   headDy: number;
-  headTilt: number;
 }
 
-export const NEUTRAL_POSE: PresenterPose = { viseme: 'rest', blink: false, headDx: 0, headDy: 0, headTilt: 0 };
+export const NEUTRAL_POSE: PresenterPose = { viseme: 'rest', blink: false, headDx: 0, headDy: 0 };
 
 /** A spoken word with its time span in seconds from the start of the audio. */
 export interface TimedWord {

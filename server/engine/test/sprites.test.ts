@@ -1,0 +1,85 @@
+// The presenter region composed from YUV sprites must show what Skia draws for the same pose:
+// the video and the preview (which draws with shared/scene directly) may not drift apart.
+import { createCanvas } from '@napi-rs/canvas';
+import { describe, expect, it } from 'vitest';
+import { outputSize } from '../../../shared/contract/index.js';
+import { computeLayout, drawBackground, drawPresenter, type PresenterPose } from '../../../shared/scene/index.js';
+import { loadPresenterNode } from '../assets.js';
+import { PresenterCompositor } from '../presenter-sprites.js';
+import { planRegions } from '../regions.js';
+import { splitOffset } from '../sprites.js';
+import { rgbaToYuva } from '../yuv.js';
+
+const CASES = [
+  { template: 'newsroom', aspect: '16:9', avatar: { scale: 0.8, x: 0.72, y: 0.62 } },
+  { template: 'social-short', aspect: '9:16', avatar: { scale: 0.45, x: 0.5, y: 0.4 } },
+  { template: 'classroom', aspect: '1:1', avatar: { scale: 0.7, x: 0.1, y: 0.5 } }, // partly off the frame
+] as const;
+
+const POSES: PresenterPose[] = [
+  { viseme: 'rest', blink: false, headDx: 0, headDy: 0 },
+  { viseme: 'ai', blink: false, headDx: 1.37, headDy: 2.9 },
+  { viseme: 'o', blink: true, headDx: -2.4, headDy: 0.61 },
+  { viseme: 'fv', blink: false, headDx: -0.8, headDy: 3.2 },
+];
+
+describe('presenter sprites', () => {
+  it('split offsets into even whole pixels and half-pixel phases', () => {
+    expect(splitOffset(0)).toEqual({ even: 0, phase: 0 });
+    expect(splitOffset(3.3)).toEqual({ even: 2, phase: 1.5 });
+    expect(splitOffset(-0.3)).toEqual({ even: -2, phase: 1.5 });
+    expect(splitOffset(-2.2)).toEqual({ even: -2, phase: 0 });
+  });
+
+  for (const c of CASES) {
+    it(`compose the ${c.template} ${c.aspect} presenter as Skia draws it, in every pose`, async () => {
+      const size = outputSize(c.aspect, 720);
+      const layout = computeLayout(c.template, { aspectRatio: c.aspect, avatar: c.avatar }, size);
+      const assets = await loadPresenterNode(layout.style.presenterId, layout.presenter.height);
+      const bg = createCanvas(size.width, size.height);
+      drawBackground(bg.getContext('2d'), layout);
+      const region = planRegions(layout).presenter!;
+      const compositor = new PresenterCompositor(layout, assets, bg, region);
+      const out = compositor.planes();
+      const ref = createCanvas(region.width, region.height);
+      const rctx = ref.getContext('2d');
+      const k = layout.presenterScale;
+      for (const pose of POSES) {
+        compositor.compose(pose, out);
+        // Skia draws the same pose, moved by the same half-pixel-snapped offset.
+        const snap = (v: number) => Math.round(v * k * 2) / 2 / k;
+        rctx.drawImage(bg, region.x, region.y, region.width, region.height, 0, 0, region.width, region.height);
+        rctx.save();
+        rctx.translate(-region.x, -region.y);
+        drawPresenter(rctx, assets, layout, { ...pose, headDx: snap(pose.headDx), headDy: snap(pose.headDy) });
+        rctx.restore();
+        const want = rgbaToYuva(ref.data(), region.width, region.height);
+        const diffs = (a: Uint8Array, b: Uint8Array) => Array.from(a, (v, i) => Math.abs(v - b[i]!)).sort((x, y) => x - y);
+        for (const [plane, got, exp] of [['y', out.y, want.y], ['u', out.u, want.u], ['v', out.v, want.v]] as const) {
+          const d = diffs(got, exp);
+          const mean = d.reduce((s, v) => s + v, 0) / d.length;
+          const p999 = d[Math.floor(d.length * 0.999)]!;
+          expect(mean, `${plane} mean difference, pose ${JSON.stringify(pose)}`).toBeLessThan(0.1);
+          expect(p999, `${plane} 99.9th percentile difference`).toBeLessThanOrEqual(2);
+        }
+        expect(out.a.every((v) => v === 255)).toBe(true);
+      }
+    });
+  }
+
+  it('reuse their sprites: a minute of idle motion cuts a bounded number of them', async () => {
+    const size = outputSize('16:9', 720);
+    const layout = computeLayout('newsroom', { aspectRatio: '16:9', avatar: { scale: 0.8, x: 0.72, y: 0.62 } }, size);
+    const assets = await loadPresenterNode(layout.style.presenterId, layout.presenter.height);
+    const bg = createCanvas(size.width, size.height);
+    const compositor = new PresenterCompositor(layout, assets, bg, planRegions(layout).presenter!);
+    const out = compositor.planes();
+    const visemes = ['rest', 'mbp', 'ai', 'e', 'o', 'u', 'fv'] as const;
+    for (let f = 0; f < 1800; f++) {
+      const t = f / 30;
+      compositor.compose({ viseme: visemes[f % 7]!, blink: f % 90 < 4, headDx: 2.4 * Math.sin(t), headDy: 1.6 * (1 - Math.cos(t)) }, out);
+    }
+    // 11 moving layers × 16 half-pixel phases at most.
+    expect(compositor.spriteCount).toBeLessThanOrEqual(11 * 16);
+  });
+});
