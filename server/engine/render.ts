@@ -6,15 +6,15 @@ import { join } from 'node:path';
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { outputSize, OUTPUT_FPS } from '../../shared/contract/index.js';
 import {
-  captionAt, computeLayout, pageAt, createAnimation, createHeadCache, drawBackground, drawCaption, drawPresenter, drawTorso, measureWith,
+  captionAt, computeLayout, pageAt, createAnimation, createHeadCache, drawBackground, drawCaption, drawPresenter, measureWith,
   paginateCaptions, poseAt, SCENE_STYLES, type CaptionPage, type HeadCache, type PresenterAssets, type SceneLayout,
   type TimedWord, type Animation,
 } from '../../shared/scene/index.js';
 import { loadPresenterNode, registerFonts } from './assets.js';
 import { runFfmpeg } from './ffmpeg.js';
-import { PresenterCompositor } from './presenter-sprites.js';
-import { planRegions, type Region, type RegionPlan } from './regions.js';
-import { blitYuva, rgbaToYuva, yuvaFrameSize, type Planes } from './yuv.js';
+import { FrameCompositor } from './frame-compositor.js';
+import { planRegions } from './regions.js';
+import { framePlanes, yuvFrameSize, type Clip } from './sprites.js';
 import type { SpeechSynth } from './speech.js';
 import { EngineError, type RenderResult, type RenderTask } from './types.js';
 import { toWebVtt } from './vtt.js';
@@ -88,7 +88,6 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
   };
 
   const tmpVideo = join(workDir, '.video.part.mp4');
-  const bgPath = join(workDir, '.background.png');
   const audioPath = join(workDir, '.speech.wav');
   try {
     const t0 = performance.now();
@@ -102,25 +101,15 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     const { layout } = scene;
     const { width: W, height: H } = layout.size;
     await writeFile(audioPath, wavBytes(sp.samples, sp.sampleRate));
-    // What ffmpeg loops: the background with the torso, which never moves.
-    const still = createCanvas(W, H);
-    const sctx = still.getContext('2d');
-    sctx.drawImage(scene.background, 0, 0);
-    drawTorso(sctx, scene.assets, layout);
-    await writeFile(bgPath, await still.encode('png'));
 
     const frames = Math.max(1, Math.ceil(duration * OUTPUT_FPS));
-    const plan = planRegions(layout);
     const pool = new FramePool();
-    const source = encode.fullFrames ? fullFrameSource(scene, anim) : regionSource(scene, anim, plan, pool);
-    const filter = encode.fullFrames ? '[1:v]format=yuv420p[v]' : regionFilter(plan);
-    const [rawW, rawH] = encode.fullFrames ? [W, H] : [plan.atlasWidth, plan.atlasHeight];
+    const source = encode.fullFrames ? fullFrameSource(scene, anim) : composedSource(scene, anim, pool);
     const args = [
-      '-y', '-framerate', String(OUTPUT_FPS), '-i', bgPath,
-      '-f', 'rawvideo', '-pix_fmt', encode.fullFrames ? 'rgba' : 'yuva420p', '-s', `${rawW}x${rawH}`, '-framerate', String(OUTPUT_FPS), '-i', 'pipe:0',
+      '-y',
+      '-f', 'rawvideo', '-pix_fmt', encode.fullFrames ? 'rgba' : 'yuv420p', '-s', `${W}x${H}`, '-framerate', String(OUTPUT_FPS), '-i', 'pipe:0',
       '-i', audioPath,
-      '-filter_complex', filter,
-      '-map', '[v]', '-map', '2:a',
+      '-map', '0:v', '-map', '1:a',
       '-c:v', 'libx264', '-preset', encode.preset, '-crf', String(encode.crf), ...(encode.x264Params ? ['-x264-params', encode.x264Params] : []),
       '-pix_fmt', 'yuv420p', '-r', String(OUTPUT_FPS),
       '-c:a', 'aac', '-b:a', '128k', '-ar', '44100',
@@ -160,7 +149,7 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     report(1);
     return {
       durationSeconds: Math.round(duration * 1000) / 1000, width: W, height: H,
-      stats: { frames, speechSeconds, drawSeconds: tDraw / 1000, waitSeconds: tWait / 1000, sentPixelsPerFrame: rawW * rawH },
+      stats: { frames, speechSeconds, drawSeconds: tDraw / 1000, waitSeconds: tWait / 1000, sentPixelsPerFrame: W * H },
     };
   } catch (err) {
     await rm(tmpVideo, { force: true });
@@ -168,7 +157,6 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     if (err instanceof EngineError) throw err;
     throw new EngineError('internal_error', `The render failed unexpectedly: ${(err as Error).message ?? String(err)}`);
   } finally {
-    await rm(bgPath, { force: true });
     await rm(audioPath, { force: true });
   }
 }
@@ -212,74 +200,50 @@ function fullFrameSource(scene: Scene, anim: Animation): (t: number) => Buffer {
 }
 
 /**
- * The atlas frame at time t, as yuva420p (converted here, not by ffmpeg per frame). The head
- * region is composed from YUV sprites (presenter-sprites.ts) when the pose changes (idle motion
- * snapped to half pixels); the caption layer is drawn by Skia only when the caption page or the
- * spoken word changes. An unchanged frame is the previous Buffer written again.
+ * Whole frames as yuv420p, composed in the engine (frame-compositor.ts). A frame is the previous
+ * one with only what changed composed again: the head's region when the pose moves (idle motion
+ * snapped to half pixels), the caption box when the page or the spoken word changes (drawn by
+ * Skia then, and only then). An unchanged frame is the previous Buffer written again.
  */
-function regionSource(scene: Scene, anim: Animation, plan: RegionPlan, pool: FramePool): (t: number) => Buffer {
-  const { presenter: pr, caption: cr, atlasWidth: AW, atlasHeight: AH } = plan;
-  const compositor = pr ? new PresenterCompositor(scene.layout, scene.assets, scene.background, pr) : null;
-  const head = compositor?.planes() ?? null;
+function composedSource(scene: Scene, anim: Animation, pool: FramePool): (t: number) => Buffer {
+  const { layout } = scene;
+  const { width: W, height: H } = layout.size;
+  const plan = planRegions(layout);
+  const compositor = new FrameCompositor(layout, scene.assets, scene.background, plan.presenter);
+  const cr = plan.caption;
   const cCanvas = cr ? createCanvas(cr.width, cr.height) : null;
   const cctx = cCanvas?.getContext('2d');
-  let headKey = '';
   let captionKey = '';
-  let captionPlanes: Planes | null = null;
   let frame: Buffer | null = null;
   return (t) => {
-    let changed = !frame;
-    if (compositor && head) {
-      const pose = poseAt(anim, t);
-      const { key } = compositor.placement(pose);
-      if (key !== headKey) {
-        compositor.compose(pose, head);
-        headKey = key;
-        changed = true;
-      }
-    }
+    const dirty: Clip[] = [];
+    const moved = compositor.setPose(poseAt(anim, t));
+    if (moved) dirty.push(moved);
     if (cr && cctx && cCanvas) {
       const view = captionAt(scene.pages, scene.words, t);
       const key = view ? `${pageAt(scene.pages, t)}:${view.activeIndex}` : 'none';
-      if (key !== captionKey || !captionPlanes) {
+      if (key !== captionKey) {
+        captionKey = key;
         cctx.clearRect(0, 0, cr.width, cr.height);
         cctx.save();
         cctx.translate(-cr.x, -cr.y);
-        drawCaption(cctx, scene.layout, view);
+        drawCaption(cctx, layout, view);
         cctx.restore();
-        captionPlanes = rgbaToYuva(cCanvas.data(), cr.width, cr.height, captionPlanes ?? undefined);
-        captionKey = key;
-        changed = true;
+        const changed = compositor.setCaption(cCanvas.data(), cr);
+        if (changed) dirty.push(changed);
       }
     }
-    if (changed || !frame) {
+    if (!frame) {
+      frame = pool.take(yuvFrameSize(W, H));
+      compositor.compose(framePlanes(frame, W, H));
+    } else if (dirty.length) {
       // A buffer no longer queued on ffmpeg's stdin (the previous frame may still be).
-      frame = pool.take(yuvaFrameSize(AW, AH));
-      if (pr && head) blitYuva(head, frame, AW, AH, pr.atlasX, pr.atlasY);
-      if (cr && captionPlanes) blitYuva(captionPlanes, frame, AW, AH, cr.atlasX, cr.atlasY);
+      const next = pool.take(frame.length);
+      next.set(frame);
+      const planes = framePlanes(next, W, H);
+      for (const clip of dirty) compositor.compose(planes, clip);
+      frame = next;
     }
     return frame;
   };
-}
-
-/**
- * ffmpeg graph: the background PNG looped in memory; the atlas split into the presenter
- * region (opaque: overlaid as a plain copy at even offsets) and the caption layer (blended).
- */
-function regionFilter(plan: RegionPlan): string {
-  const chains = [`[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${OUTPUT_FPS}/TB[bg]`];
-  const parts: [Region, string][] = [];
-  if (plan.presenter) parts.push([plan.presenter, 'yuv420p']);
-  if (plan.caption) parts.push([plan.caption, 'yuva420p']);
-  if (!parts.length) return `[0:v]format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${OUTPUT_FPS}/TB[v]`;
-  chains.push(parts.length > 1 ? `[1:v]split=${parts.length}${parts.map((_, i) => `[a${i}]`).join('')}` : '[1:v]null[a0]');
-  let base = '[bg]';
-  parts.forEach(([r, fmt], i) => {
-    const convert = fmt === 'yuv420p' ? ',format=yuv420p' : ''; // the atlas is yuva420p already
-    chains.push(`[a${i}]crop=${r.width}:${r.height}:${r.atlasX}:${r.atlasY}${convert}[c${i}]`);
-    const out = i === parts.length - 1 ? '[v]' : `[o${i}]`;
-    chains.push(`${base}[c${i}]overlay=${r.x}:${r.y}:shortest=1:format=yuv420${out}`);
-    base = out;
-  });
-  return chains.join(';');
 }

@@ -158,8 +158,9 @@ export function buildTimeline(text: string, events: EspeakEvent[], durationSecon
         current = last; // same token again: its sound extends the same caption word
         continue;
       }
-      current = { text: tokens[token]!.text, start: t, end: t, token };
-      spoken.push(current as TimedWord & { token: number });
+      const word = { text: tokens[token]!.text, start: t, end: t, token };
+      spoken.push(word);
+      current = word;
     } else if (e.type === 'phoneme') {
       const next = marks.slice(i + 1).find((m) => m.type === 'phoneme' || m.type === 'word' || m.type === 'end');
       const end = clamp(next ? next.audio_position / 1000 : durationSeconds);

@@ -3,11 +3,11 @@
 // yuva420p once; a frame is then the background region copied and the sprites blended on top at
 // even offsets. Opaque runs are plain copies, so a frame costs a few memcpys plus the
 // anti-aliased edges, instead of a Skia draw, a read-back and a full colour conversion.
-import { rgbaToYuva } from './yuv.js';
+import { rgbaToYuva, words, type Box } from './yuv.js';
 
 /** A layer in yuva420p over its painted box, with per-row runs of painted pixels. */
 export interface Sprite {
-  /** Top-left in region pixels for an offset of (0, 0); both even, as are width and height. */
+  /** Top-left in frame pixels for an offset of (0, 0); both even, as are width and height. */
   x: number;
   y: number;
   width: number;
@@ -22,18 +22,18 @@ export interface Sprite {
   chroma: Runs;
 }
 
-/** Painted runs per row: row j's runs are triples (x0, x1, opaque) in runs[start[j] .. start[j + 1]). */
-interface Runs {
-  start: Int32Array;
-  runs: Int32Array;
-}
+/** Painted runs per row: row j's runs are triples (x0, x1, opaque) in rows[j]. */
+type Runs = Int32Array[];
 
-function runsOf(alpha: Uint8Array, width: number, height: number): Runs {
-  const start = new Int32Array(height + 1);
-  const out: number[] = [];
-  for (let j = 0; j < height; j++) {
-    start[j] = out.length;
+const NO_RUNS = new Int32Array(0);
+let scratch = new Int32Array(4096);
+
+/** Recomputes the runs of rows j0..j1 of an alpha plane. */
+function updateRuns(runs: Runs, alpha: Uint8Array, width: number, j0: number, j1: number): void {
+  if (scratch.length < width * 3) scratch = new Int32Array(width * 3);
+  for (let j = j0; j < j1; j++) {
     const row = j * width;
+    let n = 0;
     let x = 0;
     while (x < width) {
       const al = alpha[row + x]!;
@@ -44,56 +44,88 @@ function runsOf(alpha: Uint8Array, width: number, height: number): Runs {
       const opaque = al === 255;
       const x0 = x;
       while (x < width && alpha[row + x] !== 0 && (alpha[row + x] === 255) === opaque) x++;
-      out.push(x0, x, opaque ? 1 : 0);
+      scratch[n++] = x0;
+      scratch[n++] = x;
+      scratch[n++] = opaque ? 1 : 0;
     }
+    runs[j] = n ? scratch.slice(0, n) : NO_RUNS;
   }
-  start[height] = out.length;
-  return { start, runs: Int32Array.from(out) };
 }
 
+/** A transparent sprite of the given box, to be filled by updateSprite. */
+export function allocSprite(x: number, y: number, width: number, height: number): Sprite {
+  const c = (width >> 1) * (height >> 1);
+  return {
+    x, y, width, height, y0: new Uint8Array(width * height), a: new Uint8Array(width * height), u: new Uint8Array(c), v: new Uint8Array(c),
+    ca: new Uint8Array(c), luma: new Array<Int32Array>(height).fill(NO_RUNS), chroma: new Array<Int32Array>(height >> 1).fill(NO_RUNS),
+  };
+}
+
+/** Converts premultiplied RGBA of the sprite's size into it, only inside `box` when given (sprite pixels, even edges). */
+export function updateSprite(s: Sprite, px: Uint8Array, box?: Box): void {
+  const { width: w, height: h } = s;
+  const b = box ?? { x0: 0, y0: 0, x1: w, y1: h };
+  rgbaToYuva(px, w, h, { width: w, height: h, y: s.y0, a: s.a, u: s.u, v: s.v }, b);
+  const cw = w >> 1;
+  for (let cj = b.y0 >> 1; cj < b.y1 >> 1; cj++) {
+    for (let cx = b.x0 >> 1; cx < b.x1 >> 1; cx++) {
+      const i = 2 * cj * w + 2 * cx;
+      s.ca[cj * cw + cx] = (s.a[i]! + s.a[i + 1]! + s.a[i + w]! + s.a[i + w + 1]! + 2) >> 2;
+    }
+  }
+  updateRuns(s.luma, s.a, w, b.y0, b.y1);
+  updateRuns(s.chroma, s.ca, cw, b.y0 >> 1, b.y1 >> 1);
+}
+
+/** Never written: stands for a transparent image. */
+let zeros = new Uint32Array(0);
+
 /**
- * Cuts a sprite from premultiplied RGBA of a whole region (even width and height): only the
- * painted box, widened to even bounds so chroma blocks line up with the frame's. Null when
- * nothing is painted.
+ * The even-edged box of pixels that differ between two RGBA images of the same size (`prev`
+ * null: a transparent image), or null. A caption's next word usually changes two words' boxes,
+ * not the whole plate.
  */
-export function spriteFromRgba(px: Uint8Array, width: number, height: number): Sprite | null {
+export function changedBox(prevOrNull: Uint32Array | null, next: Uint32Array, width: number, height: number): Box | null {
+  if (!prevOrNull && zeros.length < width * height) zeros = new Uint32Array(width * height);
+  const prev = prevOrNull ?? zeros;
   let x0 = width;
   let y0 = height;
   let x1 = 0;
   let y1 = 0;
   for (let j = 0; j < height; j++) {
-    const row = j * width * 4;
-    for (let x = 0; x < width; x++) {
-      if (px[row + x * 4 + 3] !== 0) {
-        if (x < x0) x0 = x;
-        if (x >= x1) x1 = x + 1;
-        if (j < y0) y0 = j;
-        y1 = j + 1;
-      }
-    }
+    const row = j * width;
+    let l = 0;
+    while (l < width && prev[row + l] === next[row + l]) l++;
+    if (l === width) continue;
+    let r = width - 1;
+    while (prev[row + r] === next[row + r]) r--;
+    if (l < x0) x0 = l;
+    if (r + 1 > x1) x1 = r + 1;
+    if (j < y0) y0 = j;
+    y1 = j + 1;
   }
   if (x1 <= x0) return null;
-  x0 &= ~1;
-  y0 &= ~1;
-  x1 = Math.min(width, (x1 + 1) & ~1);
-  y1 = Math.min(height, (y1 + 1) & ~1);
-  const w = x1 - x0;
-  const h = y1 - y0;
-  const crop = new Uint8Array(w * h * 4);
-  for (let j = 0; j < h; j++) crop.set(px.subarray(((y0 + j) * width + x0) * 4, ((y0 + j) * width + x1) * 4), j * w * 4);
-  const p = rgbaToYuva(crop, w, h);
-  const cw = w >> 1;
-  const ca = new Uint8Array(cw * (h >> 1));
-  for (let cj = 0; cj < h >> 1; cj++) {
-    for (let cx = 0; cx < cw; cx++) {
-      const i = 2 * cj * w + 2 * cx;
-      ca[cj * cw + cx] = (p.a[i]! + p.a[i + 1]! + p.a[i + w]! + p.a[i + w + 1]! + 2) >> 2;
-    }
-  }
-  return { x: x0, y: y0, width: w, height: h, y0: p.y, a: p.a, u: p.u, v: p.v, ca, luma: runsOf(p.a, w, h), chroma: runsOf(ca, cw, h >> 1) };
+  return { x0: x0 & ~1, y0: y0 & ~1, x1: Math.min(width, (x1 + 1) & ~1), y1: Math.min(height, (y1 + 1) & ~1) };
 }
 
-/** Opaque yuv420p planes of a region: the frame a region's sprites are blended onto. */
+/**
+ * Cuts a sprite from premultiplied RGBA of a region (even width and height) whose top-left is
+ * at (originX, originY) in the frame (both even): only the painted box, widened to even bounds
+ * so chroma blocks line up with the frame's. Null when nothing is painted.
+ */
+export function spriteFromRgba(px: Uint8Array, width: number, height: number, originX = 0, originY = 0): Sprite | null {
+  const box = changedBox(null, words(px), width, height);
+  if (!box) return null;
+  const w = box.x1 - box.x0;
+  const h = box.y1 - box.y0;
+  const crop = new Uint8Array(w * h * 4);
+  for (let j = 0; j < h; j++) crop.set(px.subarray(((box.y0 + j) * width + box.x0) * 4, ((box.y0 + j) * width + box.x1) * 4), j * w * 4);
+  const s = allocSprite(originX + box.x0, originY + box.y0, w, h);
+  updateSprite(s, crop);
+  return s;
+}
+
+/** Opaque yuv420p planes (a whole frame, or a region): what sprites are blended onto. */
 export interface Target {
   width: number;
   height: number;
@@ -102,19 +134,24 @@ export interface Target {
   v: Uint8Array;
 }
 
+/** A clip rectangle in target pixels, all edges even. */
+export type Clip = Box;
+
 function blendPlane(
-  dst: Uint8Array, dw: number, dh: number, src: Uint8Array, alpha: Uint8Array, sw: number, { start, runs }: Runs, ox: number, oy: number,
+  dst: Uint8Array, dw: number, src: Uint8Array, alpha: Uint8Array, sw: number, rowRuns: Runs, ox: number, oy: number, c: Clip,
 ): void {
-  const rows = start.length - 1;
-  for (let j = 0; j < rows; j++) {
-    const dy = oy + j;
-    if (dy < 0 || dy >= dh) continue;
+  const rows = rowRuns.length;
+  const j0 = Math.max(0, c.y0 - oy);
+  const j1 = Math.min(rows, c.y1 - oy);
+  const lo = c.x0 - ox;
+  const hi = c.x1 - ox;
+  for (let j = j0; j < j1; j++) {
     const srow = j * sw;
-    const drow = dy * dw + ox;
-    for (let r = start[j]!; r < start[j + 1]!; r += 3) {
-      // Clip the run to the target's columns.
-      const a0 = Math.max(runs[r]!, -ox);
-      const a1 = Math.min(runs[r + 1]!, dw - ox);
+    const drow = (oy + j) * dw + ox;
+    const runs = rowRuns[j]!;
+    for (let r = 0; r < runs.length; r += 3) {
+      const a0 = Math.max(runs[r]!, lo);
+      const a1 = Math.min(runs[r + 1]!, hi);
       if (a1 <= a0) continue;
       if (runs[r + 2] === 1) {
         dst.set(src.subarray(srow + a0, srow + a1), drow + a0);
@@ -129,15 +166,44 @@ function blendPlane(
   }
 }
 
-/** Blends a sprite onto the target, moved by (ox, oy) pixels; both even. */
-export function blendSprite(t: Target, s: Sprite, ox: number, oy: number): void {
+/** Blends a sprite onto the target, moved by (ox, oy) pixels (both even), inside `clip` (default: all of it). */
+export function blendSprite(t: Target, s: Sprite, ox: number, oy: number, clip?: Clip): void {
+  const c = clip ?? { x0: 0, y0: 0, x1: t.width, y1: t.height };
   const x = s.x + ox;
   const y = s.y + oy;
-  blendPlane(t.y, t.width, t.height, s.y0, s.a, s.width, s.luma, x, y);
+  blendPlane(t.y, t.width, s.y0, s.a, s.width, s.luma, x, y, c);
+  const cc = { x0: c.x0 >> 1, y0: c.y0 >> 1, x1: c.x1 >> 1, y1: c.y1 >> 1 };
   const cw = t.width >> 1;
-  const ch = t.height >> 1;
-  blendPlane(t.u, cw, ch, s.u, s.ca, s.width >> 1, s.chroma, x >> 1, y >> 1);
-  blendPlane(t.v, cw, ch, s.v, s.ca, s.width >> 1, s.chroma, x >> 1, y >> 1);
+  blendPlane(t.u, cw, s.u, s.ca, s.width >> 1, s.chroma, x >> 1, y >> 1, cc);
+  blendPlane(t.v, cw, s.v, s.ca, s.width >> 1, s.chroma, x >> 1, y >> 1, cc);
+}
+
+/** Copies the planes of `src` (same size as `dst`) inside the clip rectangle. */
+export function copyClip(dst: Target, src: Target, c: Clip): void {
+  const w = dst.width;
+  for (let j = c.y0; j < c.y1; j++) dst.y.set(src.y.subarray(j * w + c.x0, j * w + c.x1), j * w + c.x0);
+  const cw = w >> 1;
+  for (let j = c.y0 >> 1; j < c.y1 >> 1; j++) {
+    const a = j * cw + (c.x0 >> 1);
+    const b = j * cw + (c.x1 >> 1);
+    dst.u.set(src.u.subarray(a, b), a);
+    dst.v.set(src.v.subarray(a, b), a);
+  }
+}
+
+/** The yuv420p planes of a frame buffer (Y, then U, then V), as views. */
+export function framePlanes(buf: Uint8Array, width: number, height: number): Target {
+  const ys = width * height;
+  const cs = (width >> 1) * (height >> 1);
+  return { width, height, y: buf.subarray(0, ys), u: buf.subarray(ys, ys + cs), v: buf.subarray(ys + cs, ys + 2 * cs) };
+}
+
+/** Byte size of a yuv420p frame. */
+export const yuvFrameSize = (w: number, h: number): number => w * h + 2 * (w >> 1) * (h >> 1);
+
+/** A sprite moved: its pixels in the frame, with offsets applied (for dirty rectangles). */
+export function spriteRect(s: Sprite, ox: number, oy: number): Clip {
+  return { x0: s.x + ox, y0: s.y + oy, x1: s.x + ox + s.width, y1: s.y + oy + s.height };
 }
 
 /** Splits an offset in pixels into an even whole part and a phase in half pixels (0, 0.5, 1, 1.5). */

@@ -1,6 +1,6 @@
-// RGBA (Skia, premultiplied) → yuva420p planes, done once per changed region in the engine so
+// RGBA (Skia, premultiplied) → yuva420p planes, done in the engine once per changed layer so
 // ffmpeg does not convert every frame's pixels again. BT.601 limited range: the same matrix
-// ffmpeg's swscale uses for its own RGB → YUV, so regions meet the background without a seam.
+// ffmpeg's swscale uses for its own RGB → YUV, so layers meet without a seam.
 
 export interface Planes {
   width: number;
@@ -11,54 +11,69 @@ export interface Planes {
   a: Uint8Array;
 }
 
+/** A rectangle in pixels, all edges even. */
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
 export function allocPlanes(width: number, height: number): Planes {
   const c = (width >> 1) * (height >> 1);
   return { width, height, y: new Uint8Array(width * height), u: new Uint8Array(c), v: new Uint8Array(c), a: new Uint8Array(width * height) };
 }
 
+/** The pixels as 32-bit words (r | g << 8 | b << 16 | a << 24 on little-endian machines). */
+export function words(px: Uint8Array): Uint32Array {
+  return px.byteOffset % 4 === 0 ? new Uint32Array(px.buffer, px.byteOffset, px.length >> 2) : new Uint32Array(px.slice().buffer);
+}
+
+const luma = (r: number, g: number, b: number) => ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16;
+
 /**
- * Converts premultiplied RGBA (even width and height) to straight-alpha yuva420p planes,
- * into `out` when given (a region converts into the same planes on every change).
+ * Converts premultiplied RGBA (even width and height) to straight-alpha yuva420p planes, into
+ * `out` when given, and only inside `box` when given (the rest of `out` is left as it was).
  */
-export function rgbaToYuva(px: Uint8Array, width: number, height: number, out = allocPlanes(width, height)): Planes {
-  const cw = width >> 1;
-  const ch = height >> 1;
+export function rgbaToYuva(px: Uint8Array, width: number, height: number, out = allocPlanes(width, height), box?: Box): Planes {
+  const { x0, y0, x1, y1 } = box ?? { x0: 0, y0: 0, x1: width, y1: height };
+  const p = words(px);
   const { y, u, v, a } = out;
-  for (let j = 0; j < height; j++) {
-    let i = j * width * 4;
-    let o = j * width;
-    for (let x = 0; x < width; x++, i += 4, o++) {
-      const al = px[i + 3]!;
+  for (let j = y0; j < y1; j++) {
+    for (let o = j * width + x0, end = j * width + x1; o < end; o++) {
+      const w = p[o]!;
+      const al = w >>> 24;
       a[o] = al;
       if (al === 255) {
-        y[o] = ((66 * px[i]! + 129 * px[i + 1]! + 25 * px[i + 2]! + 128) >> 8) + 16;
+        y[o] = luma(w & 255, (w >>> 8) & 255, (w >>> 16) & 255);
       } else if (al === 0) {
         y[o] = 16;
       } else {
-        const r = Math.min(255, ((px[i]! * 255) / al + 0.5) | 0);
-        const g = Math.min(255, ((px[i + 1]! * 255) / al + 0.5) | 0);
-        const b = Math.min(255, ((px[i + 2]! * 255) / al + 0.5) | 0);
-        y[o] = ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16;
+        const k = 255 / al;
+        y[o] = luma(Math.min(255, ((w & 255) * k + 0.5) | 0), Math.min(255, (((w >>> 8) & 255) * k + 0.5) | 0), Math.min(255, (((w >>> 16) & 255) * k + 0.5) | 0));
       }
     }
   }
   // Chroma: the alpha-weighted average colour of each 2×2 block (premultiplied sums / alpha sum).
-  const row = width * 4;
-  for (let cj = 0; cj < ch; cj++) {
-    let i0 = 2 * cj * row;
-    let o = cj * cw;
-    for (let cx = 0; cx < cw; cx++, i0 += 8, o++) {
-      const i1 = i0 + row;
-      const as = px[i0 + 3]! + px[i0 + 7]! + px[i1 + 3]! + px[i1 + 7]!;
+  const cw = width >> 1;
+  for (let cj = y0 >> 1; cj < y1 >> 1; cj++) {
+    let i0 = 2 * cj * width + x0;
+    for (let o = cj * cw + (x0 >> 1), end = cj * cw + (x1 >> 1); o < end; o++, i0 += 2) {
+      const i1 = i0 + width;
+      const w0 = p[i0]!;
+      const w1 = p[i0 + 1]!;
+      const w2 = p[i1]!;
+      const w3 = p[i1 + 1]!;
+      const as = (w0 >>> 24) + (w1 >>> 24) + (w2 >>> 24) + (w3 >>> 24);
       if (as === 0) {
         u[o] = 128;
         v[o] = 128;
         continue;
       }
-      const rs = px[i0]! + px[i0 + 4]! + px[i1]! + px[i1 + 4]!;
-      const gs = px[i0 + 1]! + px[i0 + 5]! + px[i1 + 1]! + px[i1 + 5]!;
-      const bs = px[i0 + 2]! + px[i0 + 6]! + px[i1 + 2]! + px[i1 + 6]!;
-      // Opaque blocks (the head region) stay in integers: the average is the sum / 4.
+      const rs = (w0 & 255) + (w1 & 255) + (w2 & 255) + (w3 & 255);
+      const gs = ((w0 >>> 8) & 255) + ((w1 >>> 8) & 255) + ((w2 >>> 8) & 255) + ((w3 >>> 8) & 255);
+      const bs = ((w0 >>> 16) & 255) + ((w1 >>> 16) & 255) + ((w2 >>> 16) & 255) + ((w3 >>> 16) & 255);
+      // Opaque blocks stay in integers: the average is the sum / 4.
       const k = as === 1020 ? 0.25 : 255 / as;
       const r = rs * k;
       const g = gs * k;
@@ -68,30 +83,4 @@ export function rgbaToYuva(px: Uint8Array, width: number, height: number, out = 
     }
   }
   return out;
-}
-
-/** Byte size of a yuva420p frame. */
-export const yuvaFrameSize = (w: number, h: number): number => 2 * w * h + 2 * (w >> 1) * (h >> 1);
-
-/** Copies planes into a yuva420p frame of width W, height H at an even offset (x, y). */
-export function blitYuva(p: Planes, frame: Uint8Array, W: number, H: number, x: number, y: number): void {
-  const ySize = W * H;
-  const cW = W >> 1;
-  const cSize = cW * (H >> 1);
-  const uOff = ySize;
-  const vOff = ySize + cSize;
-  const aOff = ySize + 2 * cSize;
-  for (let j = 0; j < p.height; j++) {
-    const src = j * p.width;
-    const dst = (y + j) * W + x;
-    frame.set(p.y.subarray(src, src + p.width), dst);
-    frame.set(p.a.subarray(src, src + p.width), aOff + dst);
-  }
-  const pcw = p.width >> 1;
-  for (let j = 0; j < p.height >> 1; j++) {
-    const src = j * pcw;
-    const dst = ((y >> 1) + j) * cW + (x >> 1);
-    frame.set(p.u.subarray(src, src + pcw), uOff + dst);
-    frame.set(p.v.subarray(src, src + pcw), vOff + dst);
-  }
 }

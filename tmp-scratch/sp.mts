@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { SpeechSynth } from '../server/engine/speech.ts';
+import { espeakVoice } from '../server/engine/voices.ts';
+const text = readFileSync('/tmp/narr.txt', 'utf8').trim();
+const v = espeakVoice('en-US-Ava')!;
+const s = new SpeechSynth(60000);
+let t0 = performance.now();
+await s.synthesize('Hi.', v);
+console.log('cold start + tiny', (performance.now() - t0).toFixed(0));
+t0 = performance.now();
+const r = await s.synthesize(text, v);
+console.log('warm full', (performance.now() - t0).toFixed(0), r.timeline.durationSeconds);
+const half = text.indexOf('Our team');
+t0 = performance.now();
+const [a, b] = await Promise.all([new SpeechSynth().synthesize(text.slice(0, half), v), new SpeechSynth().synthesize(text.slice(half), v)]);
+console.log('2 cold workers halves', (performance.now() - t0).toFixed(0), a.timeline.durationSeconds + b.timeline.durationSeconds);
+await s.close();
+process.exit(0);
