@@ -1,6 +1,7 @@
 // ffmpeg as a child process: where it is, running it with a cancel that kills it within a
 // second, and turning its failures into messages a person understands.
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { createRequire } from 'node:module';
 import { EngineError } from './types.js';
 
@@ -18,12 +19,17 @@ export interface FfmpegRun {
   proc: ChildProcess;
   /** Resolves when ffmpeg exits 0; rejects with an EngineError otherwise (or on cancel). */
   done: Promise<void>;
+  /** Pipes ffmpeg reads as pipe:3, pipe:4, … */
+  extra: Writable[];
 }
 
 /** Starts ffmpeg; an abort kills it (SIGKILL: x264 may take longer than a second to stop on SIGTERM). */
-export function runFfmpeg(args: string[], signal: AbortSignal | undefined, what: string): FfmpegRun {
+export function runFfmpeg(args: string[], signal: AbortSignal | undefined, what: string, extraPipes = 0): FfmpegRun {
   const bin = ffmpegPath();
-  const proc = spawn(bin, ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], { stdio: ['pipe', 'ignore', 'pipe'] });
+  const pipes = Array.from({ length: extraPipes }, () => 'pipe' as const);
+  const proc = spawn(bin, ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], { stdio: ['pipe', 'ignore', 'pipe', ...pipes] });
+  const extra = pipes.map((_, i) => proc.stdio[3 + i] as Writable);
+  for (const w of extra) w.on('error', () => undefined);
   let stderr = '';
   proc.stderr!.setEncoding('utf8');
   proc.stderr!.on('data', (d: string) => {
@@ -53,5 +59,5 @@ export function runFfmpeg(args: string[], signal: AbortSignal | undefined, what:
       reject(new EngineError('encode_failed', `The video encoder failed while ${what} (${sig ?? `exit code ${code}`})${last ? `: ${last}` : '.'}`));
     });
   });
-  return { proc, done };
+  return { proc, done, extra };
 }

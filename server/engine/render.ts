@@ -6,12 +6,14 @@ import { join } from 'node:path';
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { outputSize, OUTPUT_FPS } from '../../shared/contract/index.js';
 import {
-  captionAt, computeLayout, pageAt, createAnimation, createHeadCache, drawBackground, drawCaption, drawPresenter, measureWith,
+  blinkTimes, captionAt, computeLayout, pageAt, createAnimation, createHeadCache, drawBackground, drawCaption, drawPresenter, measureWith,
   paginateCaptions, poseAt, SCENE_STYLES, type CaptionPage, type HeadCache, type PresenterAssets, type SceneLayout,
-  type TimedWord, type Animation,
+  type TimedWord, type Animation, type MeasureText,
 } from '../../shared/scene/index.js';
 import { loadPresenterNode, registerFonts } from './assets.js';
-import { runFfmpeg } from './ffmpeg.js';
+import { runFfmpeg, type FfmpegRun } from './ffmpeg.js';
+import { mkvFrameHeader, mkvHeader } from './mkv.js';
+import { Narration } from './narration.js';
 import { FrameCompositor } from './frame-compositor.js';
 import { planRegions } from './regions.js';
 import { framePlanes, yuvFrameSize, type Clip } from './sprites.js';
@@ -19,7 +21,6 @@ import type { SpeechSynth } from './speech.js';
 import { EngineError, type RenderResult, type RenderTask } from './types.js';
 import { toWebVtt } from './vtt.js';
 import { espeakVoice } from './voices.js';
-import { wavBytes } from './wav.js';
 
 export interface EncodeSettings {
   preset: string;
@@ -49,6 +50,7 @@ export interface Scene {
   pages: CaptionPage[];
   words: TimedWord[];
   cache: HeadCache;
+  measure: MeasureText;
 }
 
 export async function prepareScene(templateId: string, task: Pick<RenderTask, 'params' | 'shortSide'>, words: TimedWord[]): Promise<Scene> {
@@ -59,8 +61,21 @@ export async function prepareScene(templateId: string, task: Pick<RenderTask, 'p
   const background = createCanvas(size.width, size.height);
   const bctx = background.getContext('2d');
   drawBackground(bctx, layout);
-  const pages = paginateCaptions(layout, words, measureWith(bctx, layout));
-  return { layout, assets, background, pages, words, cache: headCacheNode() };
+  const measure = measureWith(bctx, layout);
+  const scene: Scene = { layout, assets, background, pages: [], words, cache: headCacheNode(), measure };
+  addCaptionPages(scene, words, 0);
+  return scene;
+}
+
+/**
+ * Adds the caption pages of words that joined scene.words at index `first`. They start a
+ * sentence (narration chunks end at sentence ends, and a sentence ends a page), so pages made
+ * chunk by chunk are the pages of the whole script.
+ */
+function addCaptionPages(scene: Scene, words: TimedWord[], first: number): void {
+  for (const page of paginateCaptions(scene.layout, words, scene.measure)) {
+    scene.pages.push({ ...page, lines: page.lines.map((l) => l.map((i) => i + first)) });
+  }
 }
 
 /** Draws the full frame at time t (for thumbnails and stills). */
@@ -73,6 +88,9 @@ export function drawFullFrame(scene: Scene, anim: ReturnType<typeof createAnimat
   drawCaption(ctx, scene.layout, captionAt(scene.pages, scene.words, t));
   return c;
 }
+
+/** Seconds of narration kept ready ahead of the frame being drawn (ffmpeg wants audio a little ahead of video). */
+const AUDIO_LEAD = 2;
 
 export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode: EncodeSettings = DEFAULT_ENCODE): Promise<RenderResult> {
   const { signal, workDir } = task;
@@ -88,52 +106,92 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
   };
 
   const tmpVideo = join(workDir, '.video.part.mp4');
-  const audioPath = join(workDir, '.speech.wav');
+  let ff: FfmpegRun | null = null;
   try {
     const t0 = performance.now();
-    const sp = await speech.synthesize(task.text, voice, signal);
+    const narration = new Narration(speech, task.text, voice, signal);
+    const first = (await narration.next())!;
     const speechSeconds = (performance.now() - t0) / 1000;
-    report(0.05);
+    report(0.02);
     if (signal.aborted) throw canceled();
-    const duration = sp.timeline.durationSeconds;
-    const scene = await prepareScene(task.templateId, task, sp.timeline.words);
-    const anim = createAnimation(sp.timeline);
+    const timeline = narration.timeline;
+    const scene = await prepareScene(task.templateId, task, timeline.words);
+    const anim = createAnimation(timeline);
     const { layout } = scene;
     const { width: W, height: H } = layout.size;
-    await writeFile(audioPath, wavBytes(sp.samples, sp.sampleRate));
 
-    const frames = Math.max(1, Math.ceil(duration * OUTPUT_FPS));
     const pool = new FramePool();
     const source = encode.fullFrames ? fullFrameSource(scene, anim) : composedSource(scene, anim, pool);
+    // Video frames on stdin (Matroska, a frame only when it changed; the fps filter repeats it
+    // until the next), the narration's PCM on a second pipe as its chunks arrive.
+    const vfr = !encode.fullFrames;
+    const video = vfr
+      ? ['-f', 'matroska', '-i', 'pipe:0']
+      : ['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${W}x${H}`, '-framerate', String(OUTPUT_FPS), '-i', 'pipe:0'];
     const args = [
-      '-y',
-      '-f', 'rawvideo', '-pix_fmt', encode.fullFrames ? 'rgba' : 'yuv420p', '-s', `${W}x${H}`, '-framerate', String(OUTPUT_FPS), '-i', 'pipe:0',
-      '-i', audioPath,
-      '-map', '0:v', '-map', '1:a',
+      '-y', ...video,
+      '-f', 's16le', '-ar', String(first.sampleRate), '-ac', '1', '-i', 'pipe:3',
+      '-map', '0:v', '-map', '1:a', ...(vfr ? ['-vf', `fps=${OUTPUT_FPS}`, '-shortest'] : []),
       '-c:v', 'libx264', '-preset', encode.preset, '-crf', String(encode.crf), ...(encode.x264Params ? ['-x264-params', encode.x264Params] : []),
-      '-pix_fmt', 'yuv420p', '-r', String(OUTPUT_FPS),
+      '-pix_fmt', 'yuv420p', ...(vfr ? [] : ['-r', String(OUTPUT_FPS)]),
       '-c:a', 'aac', '-b:a', '128k', '-ar', '44100',
       '-movflags', '+faststart', '-f', 'mp4', tmpVideo,
     ];
-    const ff = runFfmpeg(args, signal, 'encoding the video');
+    ff = runFfmpeg(args, signal, 'encoding the video', 1);
     const failed = ff.done.then(() => null, (e: unknown) => e);
+    const audio = ff.extra[0]!;
+    const sendAudio = (samples: Int16Array) => audio.write(Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength));
+    sendAudio(first.samples);
+    if (narration.done) audio.end();
 
     const stdin = ff.proc.stdin!;
     let tDraw = 0;
     let tWait = 0;
-    for (let f = 0; f < frames; f++) {
-      if (signal.aborted) break;
-      let t0 = performance.now();
-      const buf = source(f / OUTPUT_FPS);
-      tDraw += performance.now() - t0;
+    let sent = 0;
+    let last: Buffer | null = null;
+    /** Writes a frame (VFR: with its Matroska header, and only when it changed); false when ffmpeg wants a pause. */
+    const send = (buf: Buffer, f: number): boolean => {
+      if (vfr && buf === last) return true;
+      last = buf;
+      sent++;
+      if (vfr) stdin.write(mkvFrameHeader((f * 1000) / OUTPUT_FPS, buf.length));
       pool.hold(buf);
-      if (!stdin.write(buf, () => pool.release(buf))) {
-        t0 = performance.now();
+      return stdin.write(buf, () => pool.release(buf));
+    };
+    if (vfr) stdin.write(mkvHeader(W, H));
+    for (let f = 0; ; f++) {
+      if (signal.aborted) break;
+      const t = f / OUTPUT_FPS;
+      // The next chunk of narration (normally spoken long ago) before the frames reach it.
+      while (!narration.done && t + AUDIO_LEAD >= timeline.durationSeconds) {
+        const c = (await narration.next())!;
+        addCaptionPages(scene, c.words, c.firstWord);
+        anim.blinks = blinkTimes(timeline.durationSeconds + 1);
+        sendAudio(c.samples);
+        if (narration.done) audio.end();
+      }
+      const frames = Math.max(1, Math.ceil(timeline.durationSeconds * OUTPUT_FPS));
+      if (f >= frames) {
+        // The last frame once more one tick after the end: the fps filter emits a frame only
+        // when it sees the next one's time, so this makes the video exactly `frames` long.
+        if (vfr && last) {
+          const end = last;
+          last = null;
+          send(end, frames);
+        }
+        break;
+      }
+      let t1 = performance.now();
+      const buf = source(t);
+      tDraw += performance.now() - t1;
+      if (!send(buf, f)) {
+        t1 = performance.now();
         const r = await Promise.race([once(stdin, 'drain').then(() => null), failed]);
-        tWait += performance.now() - t0;
+        tWait += performance.now() - t1;
         if (r) break;
       }
-      if (f % 15 === 0) report(0.05 + 0.9 * (f / frames));
+      // Progress by frames of the narration known so far (the rest is at most a few seconds).
+      if (f % 15 === 0) report(0.02 + 0.93 * (f / frames));
       // Node frees the canvas's pixel read-backs (N-API finalizers) only when its event loop
       // turns; without this a long render would hold every frame's read-back until the end.
       if (f % 8 === 7) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -141,6 +199,8 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     stdin.end();
     await ff.done;
     report(0.96);
+    const duration = timeline.durationSeconds;
+    const frames = Math.max(1, Math.ceil(duration * OUTPUT_FPS));
 
     await writeFile(join(workDir, 'captions.vtt'), toWebVtt(scene.pages, scene.words, duration));
     const thumbT = scene.words.length ? Math.min(duration, scene.words[Math.min(2, scene.words.length - 1)]!.start + 0.05) : 0;
@@ -149,15 +209,15 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     report(1);
     return {
       durationSeconds: Math.round(duration * 1000) / 1000, width: W, height: H,
-      stats: { frames, speechSeconds, drawSeconds: tDraw / 1000, waitSeconds: tWait / 1000, sentPixelsPerFrame: W * H },
+      stats: { frames, speechSeconds, drawSeconds: tDraw / 1000, waitSeconds: tWait / 1000, sentPixelsPerFrame: (W * H * sent) / frames },
     };
   } catch (err) {
+    ff?.proc.kill('SIGKILL');
+    await ff?.done.catch(() => undefined);
     await rm(tmpVideo, { force: true });
     if (signal.aborted) throw canceled();
     if (err instanceof EngineError) throw err;
     throw new EngineError('internal_error', `The render failed unexpectedly: ${(err as Error).message ?? String(err)}`);
-  } finally {
-    await rm(audioPath, { force: true });
   }
 }
 
@@ -235,13 +295,16 @@ function composedSource(scene: Scene, anim: Animation, pool: FramePool): (t: num
     }
     if (!frame) {
       frame = pool.take(yuvFrameSize(W, H));
+      pool.hold(frame); // the current frame is never handed out again while it is current
       compositor.compose(framePlanes(frame, W, H));
     } else if (dirty.length) {
-      // A buffer no longer queued on ffmpeg's stdin (the previous frame may still be).
+      // A buffer neither queued on ffmpeg's stdin nor current.
       const next = pool.take(frame.length);
+      pool.hold(next);
       next.set(frame);
       const planes = framePlanes(next, W, H);
       for (const clip of dirty) compositor.compose(planes, clip);
+      pool.release(frame);
       frame = next;
     }
     return frame;

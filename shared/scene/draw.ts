@@ -27,7 +27,9 @@ function composedHead(assets: PresenterAssets, layout: SceneLayout, viseme: Vise
   let img = cache.entries.get(key);
   if (!img) {
     const { canvas, ctx } = cache.make(w, h);
-    for (const part of headParts(viseme, blink)) ctx.drawImage(assets.parts[part], 0, 0, w, h);
+    // Parts at the box's exact size (the canvas is rounded up), so the head is drawn 1:1 and
+    // lines up with the hair and body drawn at that size.
+    for (const part of headParts(viseme, blink)) ctx.drawImage(assets.parts[part], 0, 0, layout.presenter.width, layout.presenter.height);
     cache.entries.set(key, canvas);
     img = canvas;
   }

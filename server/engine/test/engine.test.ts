@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RenderParams } from '../../../shared/contract/index.js';
-import { createAnimation, drawBackground, drawPresenter, poseAt, type PresenterPose, type Rect } from '../../../shared/scene/index.js';
+import { createAnimation, drawBackground, drawPresenter, poseAt, type PresenterPose, type Rect, type SpeechTimeline } from '../../../shared/scene/index.js';
 import { createEngine, EngineError, type RenderEngine, type RenderResult, type RenderTask } from '../index.js';
+import { Narration } from '../narration.js';
 import { headCacheNode, prepareScene } from '../render.js';
 import { SpeechSynth } from '../speech.js';
 import { espeakVoice } from '../voices.js';
@@ -44,14 +45,16 @@ describe('a 16:9 newsroom render', () => {
   let result: RenderResult;
   let speechSeconds: number;
   const synth = new SpeechSynth();
-  let timeline: Awaited<ReturnType<SpeechSynth['synthesize']>>['timeline'];
+  let timeline: SpeechTimeline;
 
   beforeAll(async () => {
     t = task({ params });
     result = await engine.render(t);
-    const sp = await synth.synthesize(TEXT, espeakVoice('en-US-Ava')!);
-    speechSeconds = sp.samples.length / sp.sampleRate;
-    timeline = sp.timeline;
+    // The narration as the engine speaks it: sentence chunks joined by a pause.
+    const narration = new Narration(synth, TEXT, espeakVoice('en-US-Ava')!, new AbortController().signal);
+    while (await narration.next());
+    timeline = narration.timeline;
+    speechSeconds = timeline.durationSeconds;
   });
   afterAll(() => synth.close());
 
@@ -117,8 +120,11 @@ describe('a 16:9 newsroom render', () => {
     const all: Rect = { x: 0, y: 0, width: mouth.width, height: mouth.height };
     const speaking: { rest: number; spoken: number }[] = [];
     const resting: number[] = [];
+    // The engine moves the head in half pixels.
+    const snap = (v: number) => Math.round(v * k * 2) / 2 / k;
     frames.forEach((f, i) => {
-      const pose = poseAt(anim, i / 30);
+      const raw = poseAt(anim, i / 30);
+      const pose = { ...raw, headDx: snap(raw.headDx), headDy: snap(raw.headDy) };
       const rest = regionDiff(f, draw({ ...pose, viseme: 'rest' }), all);
       const inWord = timeline.words.some((w) => i / 30 >= w.start - 0.05 && i / 30 <= w.end + 0.05);
       if (pose.viseme === 'ai' || pose.viseme === 'o' || pose.viseme === 'e') speaking.push({ rest, spoken: regionDiff(f, draw(pose), all) });

@@ -1,0 +1,97 @@
+// The narration spoken chunk by chunk, so a render starts encoding after the first sentence is
+// spoken instead of after the whole script: the script is split at sentence ends, every chunk
+// is queued on the speech worker at once, and the render takes them in order as its frames
+// reach them. Chunks end at sentence ends, where captions end a page anyway, so the caption
+// pages are the same as for the script spoken whole.
+import type { SpeechTimeline, TimedPhoneme, TimedWord } from '../../shared/scene/index.js';
+import type { Speech, SpeechSynth } from './speech.js';
+import type { EspeakVoice } from './voices.js';
+
+const SENTENCE_END = /[.!?…]["'»)\]]*$/u;
+/** Characters per chunk after the first (a few sentences): fewer joins, still well ahead of the frames. */
+const CHUNK_CHARS = 400;
+
+/**
+ * Splits a script at sentence ends: the first sentence alone, then chunks of about CHUNK_CHARS.
+ * A piece without letters or digits ("…") stays with the sentence before it, so every chunk is
+ * something espeak can say. The chunks joined with single spaces hold every token of the script.
+ */
+export function scriptChunks(text: string): string[] {
+  const sentences: string[] = [];
+  let current: string[] = [];
+  for (const token of text.split(/\s+/u).filter(Boolean)) {
+    current.push(token);
+    if (SENTENCE_END.test(token)) {
+      sentences.push(current.join(' '));
+      current = [];
+    }
+  }
+  if (current.length) sentences.push(current.join(' '));
+  const speakable = (s: string) => /[\p{L}\p{N}]/u.test(s);
+  const merged: string[] = [];
+  for (const s of sentences) {
+    if (merged.length && !speakable(s)) merged[merged.length - 1] += ` ${s}`;
+    else merged.push(s);
+  }
+  if (merged.length > 1 && !speakable(merged[0]!)) merged.splice(0, 2, `${merged[0]} ${merged[1]}`);
+  const chunks: string[] = [];
+  for (const s of merged) {
+    const last = chunks.length - 1;
+    // The first sentence stays alone; later ones gather up to CHUNK_CHARS.
+    if (last >= 1 && chunks[last]!.length + 1 + s.length <= CHUNK_CHARS) chunks[last] += ` ${s}`;
+    else chunks.push(s);
+  }
+  return chunks.length ? chunks : [text];
+}
+
+/** The pause espeak leaves between two sentences of one text, beyond what a chunk ends with. */
+export function joinPauseSeconds(voice: EspeakVoice): number {
+  return (0.25 * 175) / Math.max(80, voice.rate);
+}
+
+export interface NarrationChunk {
+  /** The chunk's audio, with the pause that follows it when another chunk comes next. */
+  samples: Int16Array;
+  sampleRate: number;
+  /** Its words (indices from `firstWord` in the whole timeline), already at their times in the narration. */
+  words: TimedWord[];
+  firstWord: number;
+}
+
+export class Narration {
+  /** Everything spoken so far; grows with every chunk taken. */
+  readonly timeline: SpeechTimeline = { durationSeconds: 0, words: [], phonemes: [] };
+  private readonly pending: Promise<Speech>[];
+  private taken = 0;
+
+  constructor(speech: SpeechSynth, text: string, private readonly voice: EspeakVoice, signal: AbortSignal) {
+    this.pending = scriptChunks(text).map((c) => speech.synthesize(c, voice, signal));
+    // Later chunks are awaited one by one; one failing (or a cancel) must not go unhandled meanwhile.
+    for (const p of this.pending) p.catch(() => undefined);
+  }
+
+  get done(): boolean {
+    return this.taken === this.pending.length;
+  }
+
+  /** Waits for the next chunk and appends it to the timeline; null when all were taken. */
+  async next(): Promise<NarrationChunk | null> {
+    if (this.done) return null;
+    const sp = await this.pending[this.taken++]!;
+    const tl = this.timeline;
+    const offset = tl.durationSeconds;
+    const shift = <T extends TimedWord | TimedPhoneme>(x: T): T => ({ ...x, start: x.start + offset, end: x.end + offset });
+    const words = sp.timeline.words.map(shift);
+    const firstWord = tl.words.length;
+    tl.words.push(...words);
+    tl.phonemes.push(...sp.timeline.phonemes.map(shift));
+    let samples = sp.samples;
+    if (!this.done) {
+      const pause = Math.round(joinPauseSeconds(this.voice) * sp.sampleRate);
+      samples = new Int16Array(sp.samples.length + pause);
+      samples.set(sp.samples);
+    }
+    tl.durationSeconds = offset + samples.length / sp.sampleRate;
+    return { samples, sampleRate: sp.sampleRate, words, firstWord };
+  }
+}
