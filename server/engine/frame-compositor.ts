@@ -1,6 +1,6 @@
 // Whole yuv420p frames composed in the engine from YUV sprites (see sprites.ts), in the layer
 // order of shared/scene: background, the hair behind the body, the body (static), head, eyes,
-// mouth, then the caption layer. Moving layers are cut by Skia once per (part, half-pixel
+// mouth, then the caption layer. Moving layers are cut by Skia once per (part, pixel
 // phase); a frame is the previous one with only what changed composed again (the head's region
 // when the pose moves, the caption box when the spoken word changes). ffmpeg then receives
 // frames it can hand to x264 as they are, the same work as encoding from a raw file.
@@ -57,7 +57,7 @@ export class FrameCompositor {
     this.cutCtx = this.cutCanvas?.getContext('2d') ?? null;
   }
 
-  /** Where a pose puts the moving layers (even offsets and half-pixel phases) and which parts show. */
+  /** Where a pose puts the moving layers (even offsets and one-pixel phases) and which parts show. */
   private place(pose: PresenterPose): Placement {
     const k = this.layout.presenterScale;
     const { even: ex, phase: px } = splitOffset(pose.headDx * k);

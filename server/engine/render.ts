@@ -262,7 +262,7 @@ function fullFrameSource(scene: Scene, anim: Animation): (t: number) => Buffer {
 /**
  * Whole frames as yuv420p, composed in the engine (frame-compositor.ts). A frame is the previous
  * one with only what changed composed again: the head's region when the pose moves (idle motion
- * snapped to half pixels), the caption box when the page or the spoken word changes (drawn by
+ * snapped to whole pixels), the caption box when the page or the spoken word changes (drawn by
  * Skia then, and only then). An unchanged frame is the previous Buffer written again.
  */
 function composedSource(scene: Scene, anim: Animation, pool: FramePool): (t: number) => Buffer {

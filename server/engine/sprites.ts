@@ -206,9 +206,12 @@ export function spriteRect(s: Sprite, ox: number, oy: number): Clip {
   return { x0: s.x + ox, y0: s.y + oy, x1: s.x + ox + s.width, y1: s.y + oy + s.height };
 }
 
-/** Splits an offset in pixels into an even whole part and a phase in half pixels (0, 0.5, 1, 1.5). */
+/**
+ * Snaps an offset to whole pixels and splits it into an even part (moves a sprite without
+ * touching its chroma blocks) and a phase of 0 or 1 (a sprite cut one pixel over).
+ */
 export function splitOffset(px: number): { even: number; phase: number } {
-  const q = Math.round(px * 2) / 2;
+  const q = Math.round(px);
   const even = Math.floor(q / 2) * 2;
   return { even, phase: q - even };
 }

@@ -120,8 +120,8 @@ describe('a 16:9 newsroom render', () => {
     const all: Rect = { x: 0, y: 0, width: mouth.width, height: mouth.height };
     const speaking: { rest: number; spoken: number }[] = [];
     const resting: number[] = [];
-    // The engine moves the head in half pixels.
-    const snap = (v: number) => Math.round(v * k * 2) / 2 / k;
+    // The engine moves the head in whole pixels.
+    const snap = (v: number) => Math.round(v * k) / k;
     frames.forEach((f, i) => {
       const raw = poseAt(anim, i / 30);
       const pose = { ...raw, headDx: snap(raw.headDx), headDy: snap(raw.headDy) };

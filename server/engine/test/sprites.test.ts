@@ -24,10 +24,10 @@ const POSES: PresenterPose[] = [
 ];
 
 describe('frames composed from sprites', () => {
-  it('split offsets into even whole pixels and half-pixel phases', () => {
+  it('split offsets into even whole pixels and a one-pixel phase', () => {
     expect(splitOffset(0)).toEqual({ even: 0, phase: 0 });
-    expect(splitOffset(3.3)).toEqual({ even: 2, phase: 1.5 });
-    expect(splitOffset(-0.3)).toEqual({ even: -2, phase: 1.5 });
+    expect(splitOffset(3.3)).toEqual({ even: 2, phase: 1 });
+    expect(splitOffset(-0.7)).toEqual({ even: -2, phase: 1 });
     expect(splitOffset(-2.2)).toEqual({ even: -2, phase: 0 });
   });
 
@@ -63,8 +63,8 @@ describe('frames composed from sprites', () => {
         if (first) compositor.compose(out);
         else for (const d of dirty) if (d) compositor.compose(out, d);
         first = false;
-        // Skia draws the same frame, the head moved by the same half-pixel-snapped offset.
-        const snap = (v: number) => Math.round(v * k * 2) / 2 / k;
+        // Skia draws the same frame, the head moved by the same whole-pixel offset.
+        const snap = (v: number) => Math.round(v * k) / k;
         rctx.drawImage(bg, 0, 0);
         drawPresenter(rctx, assets, layout, { ...pose, headDx: snap(pose.headDx), headDy: snap(pose.headDy) });
         drawCaption(rctx, layout, view);
@@ -94,7 +94,7 @@ describe('frames composed from sprites', () => {
       const moved = compositor.setPose({ viseme: visemes[f % 7]!, blink: f % 90 < 4, headDx: 2.4 * Math.sin(t), headDy: 1.6 * (1 - Math.cos(t)) });
       if (moved) compositor.compose(out, moved);
     }
-    // 11 moving layers × 16 half-pixel phases at most.
-    expect(compositor.spriteCount).toBeLessThanOrEqual(11 * 16);
+    // 11 moving layers × 4 pixel phases at most.
+    expect(compositor.spriteCount).toBeLessThanOrEqual(11 * 4);
   });
 });
