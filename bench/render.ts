@@ -160,7 +160,7 @@ export async function main(args: string[]): Promise<void> {
   try {
     for (const aspect of aspects) {
       const { width, height } = outputSize(aspect, 720);
-      const variants: [string, EncodeSettings][] = [['regions (engine)', DEFAULT_ENCODE]];
+      const variants: [string, EncodeSettings][] = [['engine', DEFAULT_ENCODE]];
       if (naive) variants.push(['full frames', { ...DEFAULT_ENCODE, fullFrames: true }]);
       const best = new Map<string, Run>();
       const keep = (label: string, r: Run) => {
