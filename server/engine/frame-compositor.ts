@@ -6,8 +6,8 @@
 // frames it can hand to x264 as they are, the same work as encoding from a raw file.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { drawTorso, type PresenterAssets, type PresenterPart, type PresenterPose, type Rect, type SceneLayout } from '../../shared/scene/index.js';
-import { allocSprite, blendSprite, changedBox, copyClip, splitOffset, spriteFromRgba, updateSprite, type Clip, type Sprite, type Target } from './sprites.js';
-import { rgbaToYuva, words } from './yuv.js';
+import { allocSprite, blendSprite, changedBox, copyClip, splitOffset, spriteFromRgba, updateSprite, type Sprite, type Target } from './sprites.js';
+import { rgbaToYuva, words, type Box } from './yuv.js';
 
 type Ctx = ReturnType<Canvas['getContext']>;
 
@@ -21,7 +21,7 @@ interface Placement {
   mouth: PresenterPart;
 }
 
-const toClip = (r: Rect): Clip => ({ x0: r.x, y0: r.y, x1: r.x + r.width, y1: r.y + r.height });
+const toBox = (r: Rect): Box => ({ x0: r.x, y0: r.y, x1: r.x + r.width, y1: r.y + r.height });
 
 export class FrameCompositor {
   readonly width: number;
@@ -69,11 +69,11 @@ export class FrameCompositor {
   }
 
   /** Sets the presenter's pose; returns the rectangle to compose again, or null when nothing moved. */
-  setPose(pose: PresenterPose): Clip | null {
+  setPose(pose: PresenterPose): Box | null {
     const p = this.place(pose);
     if (p.key === this.placementNow?.key) return null;
     this.placementNow = p;
-    return this.head ? toClip(this.head) : null;
+    return this.head ? toBox(this.head) : null;
   }
 
   /**
@@ -81,7 +81,7 @@ export class FrameCompositor {
    * and size, the same on every call; a transparent image clears it). Only the pixels that
    * changed are converted; returns the rectangle to compose again, or null when none changed.
    */
-  setCaption(rgba: Uint8Array, box: Rect): Clip | null {
+  setCaption(rgba: Uint8Array, box: Rect): Box | null {
     const next = words(rgba);
     const changed = changedBox(this.captionRgba, next, box.width, box.height);
     if (!changed) return null;
@@ -93,7 +93,7 @@ export class FrameCompositor {
   }
 
   /** Composes every layer inside `clip` of `target` (a whole frame). */
-  compose(target: Target, clip: Clip = { x0: 0, y0: 0, x1: this.width, y1: this.height }): void {
+  compose(target: Target, clip: Box = { x0: 0, y0: 0, x1: this.width, y1: this.height }): void {
     copyClip(target, this.bg, clip);
     const p = this.placementNow;
     const moving = (part: PresenterPart) => {

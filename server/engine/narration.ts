@@ -3,11 +3,10 @@
 // is queued on the speech worker at once, and the render takes them in order as its frames
 // reach them. Chunks end at sentence ends, where captions end a page anyway, so the caption
 // pages are the same as for the script spoken whole.
-import type { SpeechTimeline, TimedPhoneme, TimedWord } from '../../shared/scene/index.js';
+import { endsSentence, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../shared/scene/index.js';
 import type { Speech, SpeechSynth } from './speech.js';
 import type { EspeakVoice } from './voices.js';
 
-const SENTENCE_END = /[.!?…]["'»)\]]*$/u;
 /** Characters per chunk after the first (a few sentences): fewer joins, still well ahead of the frames. */
 const CHUNK_CHARS = 400;
 
@@ -21,7 +20,7 @@ export function scriptChunks(text: string): string[] {
   let current: string[] = [];
   for (const token of text.split(/\s+/u).filter(Boolean)) {
     current.push(token);
-    if (SENTENCE_END.test(token)) {
+    if (endsSentence(token)) {
       sentences.push(current.join(' '));
       current = [];
     }
@@ -45,7 +44,7 @@ export function scriptChunks(text: string): string[] {
 }
 
 /** The pause espeak leaves between two sentences of one text, beyond what a chunk ends with. */
-export function joinPauseSeconds(voice: EspeakVoice): number {
+function joinPauseSeconds(voice: EspeakVoice): number {
   return (0.25 * 175) / Math.max(80, voice.rate);
 }
 

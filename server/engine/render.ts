@@ -16,7 +16,8 @@ import { mkvFrameHeader, mkvHeader } from './mkv.js';
 import { Narration } from './narration.js';
 import { FrameCompositor } from './frame-compositor.js';
 import { planRegions } from './regions.js';
-import { framePlanes, yuvFrameSize, type Clip } from './sprites.js';
+import { framePlanes, yuvFrameSize } from './sprites.js';
+import type { Box } from './yuv.js';
 import type { SpeechSynth } from './speech.js';
 import { EngineError, type RenderResult, type RenderTask } from './types.js';
 import { toWebVtt } from './vtt.js';
@@ -131,7 +132,7 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     const args = [
       '-y', ...video,
       '-f', 's16le', '-ar', String(first.sampleRate), '-ac', '1', '-i', 'pipe:3',
-      '-map', '0:v', '-map', '1:a', ...(vfr ? ['-vf', `fps=${OUTPUT_FPS}`, '-shortest'] : []),
+      '-map', '0:v', '-map', '1:a', ...(vfr ? ['-vf', `fps=${OUTPUT_FPS}`] : []),
       '-c:v', 'libx264', '-preset', encode.preset, '-crf', String(encode.crf), ...(encode.x264Params ? ['-x264-params', encode.x264Params] : []),
       '-pix_fmt', 'yuv420p', ...(vfr ? [] : ['-r', String(OUTPUT_FPS)]),
       '-c:a', 'aac', '-b:a', '128k', '-ar', '44100',
@@ -276,7 +277,7 @@ function composedSource(scene: Scene, anim: Animation, pool: FramePool): (t: num
   let captionKey = '';
   let frame: Buffer | null = null;
   return (t) => {
-    const dirty: Clip[] = [];
+    const dirty: Box[] = [];
     const moved = compositor.setPose(poseAt(anim, t));
     if (moved) dirty.push(moved);
     if (cr && cctx && cCanvas) {

@@ -134,11 +134,8 @@ export interface Target {
   v: Uint8Array;
 }
 
-/** A clip rectangle in target pixels, all edges even. */
-export type Clip = Box;
-
 function blendPlane(
-  dst: Uint8Array, dw: number, src: Uint8Array, alpha: Uint8Array, sw: number, rowRuns: Runs, ox: number, oy: number, c: Clip,
+  dst: Uint8Array, dw: number, src: Uint8Array, alpha: Uint8Array, sw: number, rowRuns: Runs, ox: number, oy: number, c: Box,
 ): void {
   const rows = rowRuns.length;
   const j0 = Math.max(0, c.y0 - oy);
@@ -167,7 +164,7 @@ function blendPlane(
 }
 
 /** Blends a sprite onto the target, moved by (ox, oy) pixels (both even), inside `clip` (default: all of it). */
-export function blendSprite(t: Target, s: Sprite, ox: number, oy: number, clip?: Clip): void {
+export function blendSprite(t: Target, s: Sprite, ox: number, oy: number, clip?: Box): void {
   const c = clip ?? { x0: 0, y0: 0, x1: t.width, y1: t.height };
   const x = s.x + ox;
   const y = s.y + oy;
@@ -179,7 +176,7 @@ export function blendSprite(t: Target, s: Sprite, ox: number, oy: number, clip?:
 }
 
 /** Copies the planes of `src` (same size as `dst`) inside the clip rectangle. */
-export function copyClip(dst: Target, src: Target, c: Clip): void {
+export function copyClip(dst: Target, src: Target, c: Box): void {
   const w = dst.width;
   for (let j = c.y0; j < c.y1; j++) dst.y.set(src.y.subarray(j * w + c.x0, j * w + c.x1), j * w + c.x0);
   const cw = w >> 1;
@@ -200,11 +197,6 @@ export function framePlanes(buf: Uint8Array, width: number, height: number): Tar
 
 /** Byte size of a yuv420p frame. */
 export const yuvFrameSize = (w: number, h: number): number => w * h + 2 * (w >> 1) * (h >> 1);
-
-/** A sprite moved: its pixels in the frame, with offsets applied (for dirty rectangles). */
-export function spriteRect(s: Sprite, ox: number, oy: number): Clip {
-  return { x0: s.x + ox, y0: s.y + oy, x1: s.x + ox + s.width, y1: s.y + oy + s.height };
-}
 
 /**
  * Snaps an offset to whole pixels and splits it into an even part (moves a sprite without

@@ -18,6 +18,11 @@ export function captionText(layout: SceneLayout, word: string): string {
   return layout.style.uppercase ? word.toUpperCase() : word;
 }
 
+/** True for a word that ends a sentence ("done.", "why?\"", "(really!)"): it ends a caption page. */
+export function endsSentence(word: string): boolean {
+  return /[.!?…]["'»)\]]*$/u.test(word);
+}
+
 /** Splits the narration's words into caption pages that fit the layout's caption box. */
 export function paginateCaptions(layout: SceneLayout, words: readonly TimedWord[], measure: MeasureText): CaptionPage[] {
   const { style, caption, captionPadding } = layout;
@@ -51,7 +56,7 @@ export function paginateCaptions(layout: SceneLayout, words: readonly TimedWord[
     lineWidth += (line.length ? space : 0) + width;
     line.push(i);
     // A sentence ends the page, so captions never run one thought into the next.
-    if (/[.!?…]["'»)]*$/.test(w.text)) flushPage();
+    if (endsSentence(w.text)) flushPage();
   });
   flushPage();
   return pages;

@@ -65,6 +65,9 @@ describe('a 16:9 newsroom render', () => {
     expect(p.faststart).toBe(true);
     expect(Math.abs(p.duration - speechSeconds)).toBeLessThan(0.1);
     expect(result).toMatchObject({ durationSeconds: expect.closeTo(speechSeconds, 2), width: 1280, height: 720 });
+    // Frames cross the pipe only when they change; ffmpeg repeats them, and the video still has
+    // exactly one frame per 1/30 s of narration.
+    expect(p.video.frames).toBe(Math.ceil(speechSeconds * 30));
     // Only the three published files remain: no temporaries.
     expect(readdirSync(t.workDir).sort()).toEqual(['captions.vtt', 'thumbnail.jpg', 'video.mp4']);
     expect(readFileSync(join(t.workDir, 'thumbnail.jpg')).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));

@@ -2,6 +2,7 @@
 // request answered anyway, so a render does not fail for it.
 import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import { scriptChunks } from '../narration.js';
 import { SpeechSynth } from '../speech.js';
 import { espeakVoice } from '../voices.js';
 
@@ -39,5 +40,21 @@ describe('speech synthesis', () => {
     } finally {
       await synth.close();
     }
+  });
+});
+
+describe('narration chunks', () => {
+  it('split a script at sentence ends, the first sentence alone, keeping every token', () => {
+    const long = Array.from({ length: 12 }, (_, i) => `Sentence number ${i} says a little more about the plan.`).join(' ');
+    const script = `Hello there! ${long} … And "quoted?" (done.) Last words without a stop`;
+    const chunks = scriptChunks(script);
+    expect(chunks[0]).toBe('Hello there!');
+    expect(chunks.join(' ')).toBe(script.split(/\s+/).join(' '));
+    for (const c of chunks.slice(1)) expect(c.length).toBeLessThanOrEqual(400);
+    // Every chunk but the last ends a sentence (so it ends a caption page) and can be spoken.
+    for (const c of chunks.slice(0, -1)) expect(c).toMatch(/[.!?…]["'»)\]]*$/);
+    for (const c of chunks) expect(c).toMatch(/[\p{L}\p{N}]/u);
+    expect(chunks.some((c) => c.includes('plan. …'))).toBe(true); // a lone "…" stays with its sentence
+    expect(scriptChunks('One sentence without a stop')).toEqual(['One sentence without a stop']);
   });
 });
