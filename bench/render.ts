@@ -4,6 +4,8 @@
 // in the same run: ffmpeg alone encoding the very same frames (the rendered video decoded once
 // to raw yuv420p, then encoded from raw with the same x264/AAC settings and audio).
 // --naive adds the full-frame pipeline (every whole frame drawn and piped) as a second baseline.
+// The engine is measured as a running server has it, its speech synthesiser loaded and warm;
+// --cold adds a render by an engine just created (espeak loaded and compiled during the render).
 // Each measurement runs --runs times (default 2), alternating with the floor, and the best run
 // counts: on a shared machine the fastest run is the one least disturbed by other work. CPU
 // seconds (this process incl. its threads + ffmpeg, via GNU time) are reported next to wall
@@ -104,6 +106,8 @@ interface ChildJob {
   encode: EncodeSettings;
   workDir: string;
   cacheDir: string;
+  /** Speech synthesiser loaded during the render instead of before it. */
+  cold?: boolean;
 }
 
 /**
@@ -111,7 +115,8 @@ interface ChildJob {
  * peak memory (VmHWM) as JSON. A fresh process per render keeps earlier runs' memory out of it.
  */
 async function child(job: ChildJob): Promise<void> {
-  const engine = (await createEngine({ cacheDir: job.cacheDir, encode: job.encode }))!;
+  const engine = (await createEngine({ cacheDir: job.cacheDir, encode: job.encode, warmSpeech: !job.cold }))!;
+  await engine.warmUp?.();
   resetPeak();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -146,6 +151,7 @@ export async function main(args: string[]): Promise<void> {
   const seconds = Number(opt('seconds') ?? 60);
   const runs = Math.max(1, Number(opt('runs') ?? 2));
   const naive = args.includes('--naive');
+  const cold = args.includes('--cold');
   const root = mkdtempSync(join(tmpdir(), 'ps-bench-render-'));
   const real = ffmpegPath();
   const ff = timedFfmpeg(root, real);
@@ -160,7 +166,8 @@ export async function main(args: string[]): Promise<void> {
   try {
     for (const aspect of aspects) {
       const { width, height } = outputSize(aspect, 720);
-      const variants: [string, EncodeSettings][] = [['engine', DEFAULT_ENCODE]];
+      const variants: [string, EncodeSettings, boolean?][] = [['engine', DEFAULT_ENCODE]];
+      if (cold) variants.push(['engine, cold start', DEFAULT_ENCODE, true]);
       if (naive) variants.push(['full frames', { ...DEFAULT_ENCODE, fullFrames: true }]);
       const best = new Map<string, Run>();
       const keep = (label: string, r: Run) => {
@@ -171,10 +178,10 @@ export async function main(args: string[]): Promise<void> {
       const raw = join(root, 'frames.yuv');
       const wav = join(root, 'audio.wav');
       for (let run = 0; run < runs; run++) {
-        for (const [label, encode] of variants) {
+        for (const [label, encode, coldStart] of variants) {
           const workDir = mkdtempSync(join(root, 'work-'));
           ff.take();
-          const c = runChild({ text, aspect, encode, workDir, cacheDir: join(root, 'cache') });
+          const c = runChild({ text, aspect, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart });
           const r = c.result;
           const enc = ff.take();
           const video = join(workDir, 'video.mp4');

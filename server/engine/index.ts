@@ -19,7 +19,25 @@ export interface EngineOptions {
   cacheDir: string;
   /** x264 settings (benchmarks compare them); defaults suit talking-head content. */
   encode?: EncodeSettings;
+  /** Load and warm the speech synthesiser now and keep it warm while idle (default true). */
+  warmSpeech?: boolean;
 }
+
+/**
+ * Speech for the warm-up: V8 keeps optimising espeak's hot functions over the first few minutes
+ * of speech (measured: a one-minute script costs the worker ~1.8 s of CPU cold, ~0.8 s after
+ * one minute of warm-up, ~0.3 s after three). Varied on purpose: numbers, dates, questions,
+ * abbreviations, long and short words.
+ */
+const WARM_UP_TEXTS = [
+  'Welcome back! Here are three quick updates for 2026, and why they matter to you and your team.',
+  'Rendering is faster, captions follow the voice word by word, and your drafts stay on your own machine.',
+  'Did you know that 42 percent of viewers watch without sound? Clear captions keep them watching until the end.',
+  'On March 3rd, at 9:30 a.m., Dr. Rivera will present the results: a rise of 17.5 percent over last year.',
+  'Short sentences help. Pauses, too. Then a longer one carries the thought through to its natural conclusion.',
+  'Thank you for watching; subscribe, share this video with a friend, and we will see you next week.',
+];
+const WARM_UP_ROUNDS = 3;
 
 interface CatalogEntry {
   id: string;
@@ -40,7 +58,12 @@ async function cacheWrite(path: string, bytes: Buffer): Promise<void> {
 }
 
 export async function createEngine(options: EngineOptions): Promise<RenderEngine | null> {
-  const speech = new SpeechSynth();
+  const warm = options.warmSpeech ?? true;
+  // Warm: the worker stays for the engine's lifetime (~70 MB), so no render pays espeak's start.
+  const speech = warm
+    ? new SpeechSynth(Infinity, { texts: Array.from({ length: WARM_UP_ROUNDS }, () => WARM_UP_TEXTS).flat(), voice: espeakVoice('en-US-Ava')! })
+    : new SpeechSynth();
+  if (warm) void speech.warmUp();
   const encode = options.encode ?? DEFAULT_ENCODE;
   const cacheDir = options.cacheDir;
   await mkdir(cacheDir, { recursive: true });
@@ -64,6 +87,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   return {
     name: 'espeak-canvas-ffmpeg',
     render: (task: RenderTask) => renderVideo(task, speech, encode),
+    warmUp: () => speech.warmUp().then(() => undefined),
 
     voiceSample(voiceId: string): Promise<Buffer> {
       const voice = espeakVoice(voiceId);

@@ -13,12 +13,12 @@ import {
 import { loadPresenterNode, registerFonts } from './assets.js';
 import { runFfmpeg, type FfmpegRun } from './ffmpeg.js';
 import { mkvFrameHeader, mkvHeader } from './mkv.js';
-import { Narration } from './narration.js';
+import { Narration, type NarrationChunk } from './narration.js';
 import { FrameCompositor } from './frame-compositor.js';
 import { planRegions } from './regions.js';
 import { framePlanes, yuvFrameSize } from './sprites.js';
 import type { Box } from './yuv.js';
-import type { SpeechSynth } from './speech.js';
+import { SPEECH_SAMPLE_RATE, type SpeechSynth } from './speech.js';
 import { EngineError, type RenderResult, type RenderTask } from './types.js';
 import { toWebVtt } from './vtt.js';
 import { espeakVoice } from './voices.js';
@@ -32,7 +32,9 @@ export interface EncodeSettings {
   fullFrames?: boolean;
 }
 
-export const DEFAULT_ENCODE: EncodeSettings = { preset: 'veryfast', crf: 23, x264Params: 'keyint=300:min-keyint=30:scenecut=0' };
+export const DEFAULT_ENCODE: EncodeSettings = {
+  preset: 'superfast', crf: 23, x264Params: 'keyint=300:min-keyint=30:scenecut=0:mbtree=1:rc-lookahead=10:bframes=0',
+};
 
 const canceled = () => new EngineError('canceled', 'The render was canceled.');
 
@@ -111,12 +113,11 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
   try {
     const t0 = performance.now();
     const narration = new Narration(speech, task.text, voice, signal);
-    const first = (await narration.next())!;
-    const speechSeconds = (performance.now() - t0) / 1000;
-    report(0.02);
-    if (signal.aborted) throw canceled();
+    // While the first sentence is spoken: lay out and cut the scene, and start ffmpeg (x264's
+    // start-up), so the first frame goes out as soon as the first words are timed.
     const timeline = narration.timeline;
     const scene = await prepareScene(task.templateId, task, timeline.words);
+    if (signal.aborted) throw canceled();
     const anim = createAnimation(timeline);
     const { layout } = scene;
     const { width: W, height: H } = layout.size;
@@ -131,7 +132,7 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
       : ['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${W}x${H}`, '-framerate', String(OUTPUT_FPS), '-i', 'pipe:0'];
     const args = [
       '-y', ...video,
-      '-f', 's16le', '-ar', String(first.sampleRate), '-ac', '1', '-i', 'pipe:3',
+      '-f', 's16le', '-ar', String(SPEECH_SAMPLE_RATE), '-ac', '1', '-i', 'pipe:3',
       '-map', '0:v', '-map', '1:a', ...(vfr ? ['-vf', `fps=${OUTPUT_FPS}`] : []),
       '-c:v', 'libx264', '-preset', encode.preset, '-crf', String(encode.crf), ...(encode.x264Params ? ['-x264-params', encode.x264Params] : []),
       '-pix_fmt', 'yuv420p', ...(vfr ? [] : ['-r', String(OUTPUT_FPS)]),
@@ -141,9 +142,21 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     ff = runFfmpeg(args, signal, 'encoding the video', 1);
     const failed = ff.done.then(() => null, (e: unknown) => e);
     const audio = ff.extra[0]!;
-    const sendAudio = (samples: Int16Array) => audio.write(Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength));
-    sendAudio(first.samples);
-    if (narration.done) audio.end();
+    const sendAudio = (c: NarrationChunk) => {
+      if (c.sampleRate !== SPEECH_SAMPLE_RATE) throw new EngineError('speech_failed', `Speech came at ${c.sampleRate} Hz instead of ${SPEECH_SAMPLE_RATE} Hz.`);
+      audio.write(Buffer.from(c.samples.buffer, c.samples.byteOffset, c.samples.byteLength));
+      if (narration.done) audio.end();
+    };
+    const addChunk = (c: NarrationChunk) => {
+      addCaptionPages(scene, c.words, c.firstWord);
+      anim.blinks = blinkTimes(timeline.durationSeconds + 1);
+      sendAudio(c);
+    };
+
+    addChunk((await narration.next())!);
+    const speechSeconds = (performance.now() - t0) / 1000;
+    report(0.02);
+    if (signal.aborted) throw canceled();
 
     const stdin = ff.proc.stdin!;
     let tDraw = 0;
@@ -165,11 +178,7 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
       const t = f / OUTPUT_FPS;
       // The next chunk of narration (normally spoken long ago) before the frames reach it.
       while (!narration.done && t + AUDIO_LEAD >= timeline.durationSeconds) {
-        const c = (await narration.next())!;
-        addCaptionPages(scene, c.words, c.firstWord);
-        anim.blinks = blinkTimes(timeline.durationSeconds + 1);
-        sendAudio(c.samples);
-        if (narration.done) audio.end();
+        addChunk((await narration.next())!);
       }
       const frames = Math.max(1, Math.ceil(timeline.durationSeconds * OUTPUT_FPS));
       if (f >= frames) {

@@ -6,6 +6,9 @@ import type { SpeechTimeline, TimedPhoneme, TimedWord } from '../../shared/scene
 import { EngineError } from './types.js';
 import type { EspeakVoice } from './voices.js';
 
+/** espeak-ng's output rate (ffmpeg is started with it before the first words are spoken). */
+export const SPEECH_SAMPLE_RATE = 22050;
+
 export interface Speech {
   samples: Int16Array;
   sampleRate: number;
@@ -36,11 +39,45 @@ export class SpeechSynth {
   private queue: Promise<unknown> = Promise.resolve();
   private idleTimer: NodeJS.Timeout | null = null;
 
+  private warming: Promise<number> | null = null;
+  /** The worker that has been through a warm-up (or as many requests); null once it is gone. */
+  private warmed: Worker | null = null;
+  /** Requests from callers (not the warm-up), queued or running: the warm-up gives way to them. */
+  private waiting = 0;
+  private closed = false;
+
   /**
-   * The worker stops as soon as it is idle (after idleMs), so espeak's WebAssembly heap (~50 MB)
-   * is not held while a render encodes; a cold start costs ~0.2 s.
+   * The worker stops once idle for idleMs (0: at once; Infinity: never), which frees espeak's
+   * heap. A cold worker costs a one-minute render ~0.5 s before its first frame and ~1.5 s of
+   * CPU: espeak is Emscripten-compiled JavaScript, and V8 keeps optimising its hot functions
+   * over the first few minutes of speech. warmUp() pays that ahead of time, in the background.
    */
-  constructor(private readonly idleMs = 0) {}
+  constructor(
+    private readonly idleMs = 0,
+    private readonly warmUpWith?: { texts: string[]; voice: EspeakVoice },
+  ) {}
+
+  /**
+   * Starts the worker and speaks the warm-up texts one by one, so later requests find espeak
+   * loaded and compiled. It stops early when a caller's request comes in (that request then
+   * waits for one warm-up text at most). Resolves with the number of texts spoken.
+   */
+  warmUp(): Promise<number> {
+    const w = this.warmUpWith;
+    if (!w || this.closed || (this.worker && this.worker === this.warmed)) return this.warming ?? Promise.resolve(0);
+    this.warming ??= (async () => {
+      let spoken = 0;
+      for (const text of w.texts) {
+        if (this.closed || this.waiting > 0) break;
+        const ok = await this.enqueue(text, w.voice, undefined).then(() => true, () => false);
+        if (!ok) break; // a failed warm-up only means the next request starts cold
+        spoken++;
+      }
+      this.warmed = this.worker;
+      return spoken;
+    })().finally(() => (this.warming = null));
+    return this.warming;
+  }
 
   private ensureWorker(): Worker {
     if (this.idleTimer) clearTimeout(this.idleTimer);
@@ -69,8 +106,16 @@ export class SpeechSynth {
 
   /** Synthesises text; rejects with EngineError('canceled') when the signal fires first. */
   synthesize(text: string, voice: EspeakVoice, signal?: AbortSignal): Promise<Speech> {
+    this.waiting++;
+    const p = this.enqueue(text, voice, signal);
+    void p.finally(() => this.waiting--).catch(() => undefined);
+    return p;
+  }
+
+  private enqueue(text: string, voice: EspeakVoice, signal: AbortSignal | undefined): Promise<Speech> {
     const run = async (): Promise<Speech> => {
       if (signal?.aborted) throw new EngineError('canceled', 'The render was canceled.');
+      if (this.closed) throw new EngineError('canceled', 'The speech synthesiser was shut down.');
       const w = this.ensureWorker();
       const id = this.nextId++;
       let onAbort: (() => void) | null = null;
@@ -81,6 +126,7 @@ export class SpeechSynth {
           if (this.worker === w) this.worker = null;
           void w.terminate(); // espeak cannot be interrupted mid-call
           reject(new EngineError('canceled', 'The render was canceled.'));
+          setImmediate(() => void this.warmUp()); // the next render should not pay for the cancel
         };
         signal?.addEventListener('abort', onAbort, { once: true });
         w.ref(); // keep the process alive while a request is out; unref'd again when idle
@@ -89,13 +135,15 @@ export class SpeechSynth {
         if (onAbort) signal?.removeEventListener('abort', onAbort);
         if (this.pending.size === 0) {
           w.unref();
-          this.idleTimer = setTimeout(() => {
-            if (this.worker === w && this.pending.size === 0) {
-              this.worker = null;
-              void w.terminate();
-            }
-          }, this.idleMs);
-          this.idleTimer.unref();
+          if (Number.isFinite(this.idleMs)) {
+            this.idleTimer = setTimeout(() => {
+              if (this.worker === w && this.pending.size === 0) {
+                this.worker = null;
+                void w.terminate();
+              }
+            }, this.idleMs);
+            this.idleTimer.unref();
+          }
         }
       });
       if ('error' in reply) throw new EngineError('speech_failed', `Speech synthesis failed: ${reply.error}`);
@@ -114,9 +162,13 @@ export class SpeechSynth {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const w = this.worker;
     this.worker = null;
+    const closed = new EngineError('canceled', 'The speech synthesiser was shut down.');
+    for (const p of this.pending.values()) p.reject(closed);
+    this.pending.clear();
     if (w) await w.terminate();
   }
 }

@@ -49,5 +49,7 @@ export interface RenderEngine {
   voiceSample(voiceId: string): Promise<Buffer>;
   /** A JPEG still of a template at an aspect ratio with its default placement (the catalog's thumbnailUrl). */
   templateThumbnail(templateId: string, aspectRatio: import('../../shared/contract/index.js').AspectRatio): Promise<Buffer>;
+  /** Resolves once the engine is ready to start a render at full speed (speech loaded and warm). */
+  warmUp?(): Promise<void>;
   close?(): Promise<void>;
 }

@@ -41,6 +41,61 @@ describe('speech synthesis', () => {
       await synth.close();
     }
   });
+
+  describe('warm-up', () => {
+    const texts = Array.from({ length: 12 }, (_, i) => `Warm-up sentence number ${i + 1}, spoken before any render asks.`);
+
+    it('speaks its texts in the background and keeps the worker afterwards', async () => {
+      const synth = new SpeechSynth(Infinity, { texts: texts.slice(0, 3), voice: espeakVoice('en-US-Ava')! });
+      try {
+        expect(await synth.warmUp()).toBe(3);
+        const internals = synth as unknown as { worker: Worker | null };
+        const worker = internals.worker;
+        expect(worker).not.toBeNull();
+        await synth.synthesize(TEXT, espeakVoice('en-US-Ava')!);
+        expect(internals.worker).toBe(worker); // not let go when idle
+        expect(await synth.warmUp()).toBe(0); // already warm: nothing spoken again
+      } finally {
+        await synth.close();
+      }
+    });
+
+    it('gives way to a request that comes in meanwhile', async () => {
+      const synth = new SpeechSynth(Infinity, { texts, voice: espeakVoice('en-US-Ava')! });
+      try {
+        const warming = synth.warmUp();
+        const speech = await synth.synthesize(TEXT, espeakVoice('en-GB-Ryan')!);
+        expect(speech.timeline.words.map((w) => w.text).join(' ')).toBe(TEXT);
+        expect(await warming).toBeLessThan(2); // stopped after the text it was speaking
+      } finally {
+        await synth.close();
+      }
+    });
+
+    it('warms a fresh worker after a cancel killed the last one, and ends quietly on close', async () => {
+      const synth = new SpeechSynth(Infinity, { texts: texts.slice(0, 2), voice: espeakVoice('en-US-Ava')! });
+      try {
+        await synth.warmUp();
+        const internals = synth as unknown as { worker: Worker | null };
+        const before = internals.worker;
+        const abort = new AbortController();
+        const pending = synth.synthesize(TEXT.repeat(20), espeakVoice('en-US-Ava')!, abort.signal);
+        await new Promise((r) => setTimeout(r, 50));
+        abort.abort();
+        await expect(pending).rejects.toMatchObject({ code: 'canceled' });
+        await new Promise((r) => setImmediate(r));
+        expect(await synth.warmUp()).toBe(2);
+        expect(internals.worker).not.toBeNull();
+        expect(internals.worker).not.toBe(before);
+        const again = synth.warmUp();
+        await synth.close();
+        await expect(again).resolves.toBeGreaterThanOrEqual(0);
+        await expect(synth.synthesize(TEXT, espeakVoice('en-US-Ava')!)).rejects.toMatchObject({ code: 'canceled' });
+      } finally {
+        await synth.close();
+      }
+    });
+  });
 });
 
 describe('narration chunks', () => {
