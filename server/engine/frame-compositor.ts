@@ -22,6 +22,13 @@ interface Placement {
 }
 
 const toBox = (r: Rect): Box => ({ x0: r.x, y0: r.y, x1: r.x + r.width, y1: r.y + r.height });
+const union = (a: Box | null, b: Box): Box =>
+  a ? { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) } : b;
+/** Inside the frame (sprite boxes and offsets are even, so the result is too), or null when outside. */
+function clipTo(b: Box, width: number, height: number): Box | null {
+  const c = { x0: Math.max(0, b.x0), y0: Math.max(0, b.y0), x1: Math.min(width, b.x1), y1: Math.min(height, b.y1) };
+  return c.x1 > c.x0 && c.y1 > c.y0 ? c : null;
+}
 
 export class FrameCompositor {
   readonly width: number;
@@ -68,12 +75,27 @@ export class FrameCompositor {
     };
   }
 
-  /** Sets the presenter's pose; returns the rectangle to compose again, or null when nothing moved. */
+  /**
+   * Sets the presenter's pose; returns the rectangle to compose again, or null when nothing
+   * changed: the head's region when it moved, only the mouth's (and eyes') box when just those
+   * changed (most pose changes while speaking are a new mouth shape).
+   */
   setPose(pose: PresenterPose): Box | null {
     const p = this.place(pose);
-    if (p.key === this.placementNow?.key) return null;
+    const was = this.placementNow;
+    if (p.key === was?.key) return null;
     this.placementNow = p;
-    return this.head ? toBox(this.head) : null;
+    if (!this.head) return null;
+    if (!was || was.ex !== p.ex || was.ey !== p.ey || was.px !== p.px || was.py !== p.py) return toBox(this.head);
+    let box: Box | null = null;
+    for (const [before, now] of [[was.mouth, p.mouth], [was.eyes, p.eyes]] as const) {
+      if (before === now) continue;
+      for (const part of [before, now]) {
+        const s = this.moving(part, p.px, p.py);
+        if (s) box = union(box, { x0: s.x + p.ex, y0: s.y + p.ey, x1: s.x + p.ex + s.width, y1: s.y + p.ey + s.height });
+      }
+    }
+    return box && clipTo(box, this.width, this.height);
   }
 
   /**

@@ -16,7 +16,7 @@ import { mkvFrameHeader, mkvHeader } from './mkv.js';
 import { Narration, type NarrationChunk } from './narration.js';
 import { FrameCompositor } from './frame-compositor.js';
 import { planRegions } from './regions.js';
-import { framePlanes, yuvFrameSize } from './sprites.js';
+import { copyClip, framePlanes, yuvFrameSize } from './sprites.js';
 import type { Box } from './yuv.js';
 import { SPEECH_SAMPLE_RATE, type SpeechSynth } from './speech.js';
 import { EngineError, type RenderResult, type RenderTask } from './types.js';
@@ -233,15 +233,32 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
 
 /**
  * Frame buffers reused once ffmpeg's stdin has flushed them: a minute of video would otherwise
- * allocate a couple of gigabytes of short-lived buffers and let the heap balloon.
+ * allocate a couple of gigabytes of short-lived buffers and let the heap balloon. The pool also
+ * knows what each buffer lacks to be the current frame (the boxes changed since it was), so a
+ * new frame copies those few boxes instead of a whole frame.
  */
-class FramePool {
+export class FramePool {
   private readonly inFlight = new Map<Buffer, number>();
   private readonly free: Buffer[] = [];
+  /** Boxes changed since each known buffer last held the current frame; absent: never did. */
+  private readonly behind = new Map<Buffer, Box[]>();
 
-  take(size: number): Buffer {
+  take(size: number): { buf: Buffer; behind: Box[] | null } {
     const b = this.free.pop();
-    return b && b.length === size ? b : Buffer.alloc(size);
+    if (!b || b.length !== size) return { buf: Buffer.alloc(size), behind: null };
+    const boxes = this.behind.get(b) ?? null;
+    this.behind.delete(b);
+    return { buf: b, behind: boxes };
+  }
+
+  /** `previous` stopped being the current frame; the new one differs from it inside `changed`. */
+  advanced(previous: Buffer, changed: Box[]): void {
+    for (const [b, boxes] of this.behind) {
+      // Past a handful of boxes a whole copy is as cheap, and the list stops growing.
+      if (boxes.length + changed.length > 16) this.behind.delete(b);
+      else boxes.push(...changed);
+    }
+    this.behind.set(previous, [...changed]);
   }
 
   hold(b: Buffer): void {
@@ -253,6 +270,7 @@ class FramePool {
     if (n > 0) return void this.inFlight.set(b, n);
     this.inFlight.delete(b);
     if (this.free.length < 4) this.free.push(b);
+    else this.behind.delete(b);
   }
 }
 
@@ -275,7 +293,7 @@ function fullFrameSource(scene: Scene, anim: Animation): (t: number) => Buffer {
  * snapped to whole pixels), the caption box when the page or the spoken word changes (drawn by
  * Skia then, and only then). An unchanged frame is the previous Buffer written again.
  */
-function composedSource(scene: Scene, anim: Animation, pool: FramePool): (t: number) => Buffer {
+export function composedSource(scene: Scene, anim: Animation, pool: FramePool): (t: number) => Buffer {
   const { layout } = scene;
   const { width: W, height: H } = layout.size;
   const plan = planRegions(layout);
@@ -304,16 +322,21 @@ function composedSource(scene: Scene, anim: Animation, pool: FramePool): (t: num
       }
     }
     if (!frame) {
-      frame = pool.take(yuvFrameSize(W, H));
+      frame = pool.take(yuvFrameSize(W, H)).buf;
       pool.hold(frame); // the current frame is never handed out again while it is current
       compositor.compose(framePlanes(frame, W, H));
     } else if (dirty.length) {
-      // A buffer neither queued on ffmpeg's stdin nor current.
-      const next = pool.take(frame.length);
+      // A buffer neither queued on ffmpeg's stdin nor current, brought up to the current frame
+      // (only the boxes it lacks, when known), then composed again where this frame changed.
+      const { buf: next, behind } = pool.take(frame.length);
       pool.hold(next);
-      next.set(frame);
       const planes = framePlanes(next, W, H);
+      if (behind) {
+        const current = framePlanes(frame, W, H);
+        for (const b of behind) copyClip(planes, current, b);
+      } else next.set(frame);
       for (const clip of dirty) compositor.compose(planes, clip);
+      pool.advanced(frame, dirty);
       pool.release(frame);
       frame = next;
     }

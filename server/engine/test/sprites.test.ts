@@ -21,6 +21,11 @@ const POSES: PresenterPose[] = [
   { viseme: 'ai', blink: false, headDx: 1.37, headDy: 2.9 },
   { viseme: 'o', blink: true, headDx: -2.4, headDy: 0.61 },
   { viseme: 'fv', blink: false, headDx: -0.8, headDy: 3.2 },
+  // The head stays put: only the mouth, then the eyes, then both change.
+  { viseme: 'mbp', blink: false, headDx: -0.8, headDy: 3.2 },
+  { viseme: 'mbp', blink: true, headDx: -0.8, headDy: 3.2 },
+  { viseme: 'o', blink: false, headDx: -0.8, headDy: 3.2 },
+  { viseme: 'rest', blink: false, headDx: -0.8, headDy: 3.2 },
 ];
 
 describe('frames composed from sprites', () => {
