@@ -6,7 +6,7 @@
 // frames it can hand to x264 as they are, the same work as encoding from a raw file.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { drawTorso, type PresenterAssets, type PresenterPart, type PresenterPose, type Rect, type SceneLayout } from '../../shared/scene/index.js';
-import { allocSprite, blendSprite, changedBox, copyClip, splitOffset, spriteFromRgba, updateSprite, type Sprite, type Target } from './sprites.js';
+import { allocSprite, blendSprite, changedBoxes, copyClip, copyRegion, splitOffset, spriteFromRgba, updateSprite, type Sprite, type Target } from './sprites.js';
 import { rgbaToYuva, words, type Box } from './yuv.js';
 
 type Ctx = ReturnType<Canvas['getContext']>;
@@ -41,6 +41,8 @@ export class FrameCompositor {
   private placementNow: Placement | null = null;
   private caption: Sprite | null = null;
   private captionRgba: Uint32Array | null = null;
+  private readonly unders = new Map<string, Target>();
+  private stillFrame: Target | null = null;
 
   /**
    * `head` is the region the moving layers stay inside in every pose (even coordinates and size,
@@ -101,34 +103,80 @@ export class FrameCompositor {
   /**
    * Sets the caption layer from premultiplied RGBA of the caption box `box` (even coordinates
    * and size, the same on every call; a transparent image clears it). Only the pixels that
-   * changed are converted; returns the rectangle to compose again, or null when none changed.
+   * changed are converted; returns the rectangles to compose again (none when nothing changed).
+   * The compositor keeps `rgba` (to compare the next one with): pass a fresh image every time.
    */
-  setCaption(rgba: Uint8Array, box: Rect): Box | null {
+  setCaption(rgba: Uint8Array, box: Rect): Box[] {
     const next = words(rgba);
-    const changed = changedBox(this.captionRgba, next, box.width, box.height);
-    if (!changed) return null;
+    const changed = changedBoxes(this.captionRgba, next, box.width, box.height);
+    this.captionRgba = next;
+    if (!changed.length) return changed;
     this.caption ??= allocSprite(box.x, box.y, box.width, box.height);
-    this.captionRgba ??= new Uint32Array(next.length);
-    updateSprite(this.caption, rgba, changed);
-    this.captionRgba.set(next);
-    return { x0: box.x + changed.x0, y0: box.y + changed.y0, x1: box.x + changed.x1, y1: box.y + changed.y1 };
+    for (const c of changed) updateSprite(this.caption, rgba, c);
+    return changed.map((c) => ({ x0: box.x + c.x0, y0: box.y + c.y0, x1: box.x + c.x1, y1: box.y + c.y1 }));
   }
 
   /** Composes every layer inside `clip` of `target` (a whole frame). */
   compose(target: Target, clip: Box = { x0: 0, y0: 0, x1: this.width, y1: this.height }): void {
-    copyClip(target, this.bg, clip);
     const p = this.placementNow;
+    const head = this.head;
+    if (p && head && clip.x0 >= head.x && clip.y0 >= head.y && clip.x1 <= head.x + head.width && clip.y1 <= head.y + head.height) {
+      // Inside the head's region: the layers under the face, as composed for this placement,
+      // are copied; only eyes, mouth and caption are blended.
+      copyRegion(target, this.under(p, head), head.x, head.y, clip);
+    } else if (!head || clip.x0 >= head.x + head.width || clip.x1 <= head.x || clip.y0 >= head.y + head.height || clip.y1 <= head.y) {
+      // Away from the head (the caption's box): background and body never change there.
+      copyClip(target, this.still(), clip);
+    } else {
+      copyClip(target, this.bg, clip);
+      this.blendUnder(target, p, 0, 0, clip);
+    }
+    if (p) {
+      for (const part of [p.eyes, p.mouth]) {
+        const s = this.moving(part, p.px, p.py);
+        if (s) blendSprite(target, s, p.ex, p.ey, clip);
+      }
+    }
+    if (this.caption) blendSprite(target, this.caption, 0, 0, clip);
+  }
+
+  /** Background, hair behind the body, body and head, onto a target whose top-left is at (x, y) in the frame. */
+  private blendUnder(target: Target, p: Placement | null, x: number, y: number, clip: Box): void {
     const moving = (part: PresenterPart) => {
       if (!p) return;
       const s = this.moving(part, p.px, p.py);
-      if (s) blendSprite(target, s, p.ex, p.ey, clip);
+      if (s) blendSprite(target, s, p.ex - x, p.ey - y, clip);
     };
     moving('hair-back');
-    if (this.torso) blendSprite(target, this.torso, 0, 0, clip);
+    if (this.torso) blendSprite(target, this.torso, -x, -y, clip);
     moving('head');
-    if (p) moving(p.eyes);
-    if (p) moving(p.mouth);
-    if (this.caption) blendSprite(target, this.caption, 0, 0, clip);
+  }
+
+  /** Background and body over the whole frame (what is under the caption, outside the head's region). */
+  private still(): Target {
+    if (!this.stillFrame) {
+      const { width, height } = this;
+      const t = { width, height, y: this.bg.y.slice(), u: this.bg.u.slice(), v: this.bg.v.slice() };
+      if (this.torso) blendSprite(t, this.torso, 0, 0);
+      this.stillFrame = t;
+    }
+    return this.stillFrame;
+  }
+
+  /** The head's region with the layers under the face composed for a placement (cached: the idle motion reuses a few). */
+  private under(p: Placement, head: Rect): Target {
+    const key = `${p.ex}:${p.ey}:${p.px}:${p.py}`;
+    let t = this.unders.get(key);
+    if (!t) {
+      const { width, height } = head;
+      t = { width, height, y: new Uint8Array(width * height), u: new Uint8Array((width * height) >> 2), v: new Uint8Array((width * height) >> 2) };
+      const all = { x0: 0, y0: 0, x1: width, y1: height };
+      copyRegion(t, this.bg, -head.x, -head.y, all);
+      this.blendUnder(t, p, head.x, head.y, all);
+      if (this.unders.size >= 64) this.unders.clear(); // idle motion stays within a few pixels; this never fills up
+      this.unders.set(key, t);
+    }
+    return t;
   }
 
   /** How many moving-layer sprites have been cut so far (each a Skia draw and a conversion). */

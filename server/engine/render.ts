@@ -317,8 +317,7 @@ export function composedSource(scene: Scene, anim: Animation, pool: FramePool): 
         cctx.translate(-cr.x, -cr.y);
         drawCaption(cctx, layout, view);
         cctx.restore();
-        const changed = compositor.setCaption(cCanvas.data(), cr);
-        if (changed) dirty.push(changed);
+        dirty.push(...compositor.setCaption(cCanvas.data(), cr));
       }
     }
     if (!frame) {

@@ -81,31 +81,54 @@ export function updateSprite(s: Sprite, px: Uint8Array, box?: Box): void {
 let zeros = new Uint32Array(0);
 
 /**
- * The even-edged box of pixels that differ between two RGBA images of the same size (`prev`
- * null: a transparent image), or null. A caption's next word usually changes two words' boxes,
- * not the whole plate.
+ * The even-edged boxes of pixels that differ between two RGBA images of the same size (`prev`
+ * null: a transparent image), one per band of changed rows; empty when nothing changed. A
+ * caption's next word changes two words' boxes, on one line or on two: not the whole plate.
  */
-export function changedBox(prevOrNull: Uint32Array | null, next: Uint32Array, width: number, height: number): Box | null {
+export function changedBoxes(prevOrNull: Uint32Array | null, next: Uint32Array, width: number, height: number): Box[] {
   if (!prevOrNull && zeros.length < width * height) zeros = new Uint32Array(width * height);
   const prev = prevOrNull ?? zeros;
-  let x0 = width;
-  let y0 = height;
-  let x1 = 0;
-  let y1 = 0;
+  // Rows are compared natively (memcmp) first: most rows of a caption or a layer are unchanged.
+  const nb = Buffer.from(next.buffer, next.byteOffset, width * height * 4);
+  const pb = Buffer.from(prev.buffer, prev.byteOffset, width * height * 4);
+  const boxes: Box[] = [];
+  let band: Box | null = null;
+  const close = () => {
+    if (!band) return;
+    const b: Box = band;
+    boxes.push({ x0: b.x0 & ~1, y0: b.y0 & ~1, x1: Math.min(width, (b.x1 + 1) & ~1), y1: Math.min(height, (b.y1 + 1) & ~1) });
+    band = null;
+  };
   for (let j = 0; j < height; j++) {
     const row = j * width;
+    if (nb.compare(pb, row * 4, (row + width) * 4, row * 4, (row + width) * 4) === 0) {
+      // A band ends at an unchanged pair of rows (a single one may sit inside a 2-row chroma block).
+      if (band && j >= (band as Box).y1 + 1) close();
+      continue;
+    }
     let l = 0;
-    while (l < width && prev[row + l] === next[row + l]) l++;
-    if (l === width) continue;
+    while (prev[row + l] === next[row + l]) l++;
     let r = width - 1;
     while (prev[row + r] === next[row + r]) r--;
-    if (l < x0) x0 = l;
-    if (r + 1 > x1) x1 = r + 1;
-    if (j < y0) y0 = j;
-    y1 = j + 1;
+    if (!band) band = { x0: l, y0: j, x1: r + 1, y1: j + 1 };
+    else band = { x0: Math.min(band.x0, l), y0: band.y0, x1: Math.max(band.x1, r + 1), y1: j + 1 };
   }
-  if (x1 <= x0) return null;
-  return { x0: x0 & ~1, y0: y0 & ~1, x1: Math.min(width, (x1 + 1) & ~1), y1: Math.min(height, (y1 + 1) & ~1) };
+  close();
+  // Rounding to even rows may make neighbours touch: merge those, so no row is converted twice.
+  const merged: Box[] = [];
+  for (const b of boxes) {
+    const m = merged[merged.length - 1];
+    if (m && b.y0 < m.y1) merged[merged.length - 1] = { x0: Math.min(m.x0, b.x0), y0: m.y0, x1: Math.max(m.x1, b.x1), y1: Math.max(m.y1, b.y1) };
+    else merged.push(b);
+  }
+  return merged;
+}
+
+/** The one even-edged box around every changed pixel (see changedBoxes), or null. */
+export function changedBox(prev: Uint32Array | null, next: Uint32Array, width: number, height: number): Box | null {
+  const boxes = changedBoxes(prev, next, width, height);
+  if (!boxes.length) return null;
+  return boxes.reduce((a, b) => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) }));
 }
 
 /**
@@ -185,6 +208,27 @@ export function copyClip(dst: Target, src: Target, c: Box): void {
     const b = j * cw + (c.x1 >> 1);
     dst.u.set(src.u.subarray(a, b), a);
     dst.v.set(src.v.subarray(a, b), a);
+  }
+}
+
+/**
+ * Copies `src`, whose top-left sits at (sx, sy) in `dst` (both even), into `dst` inside the
+ * clip rectangle (dst coordinates, inside both).
+ */
+export function copyRegion(dst: Target, src: Target, sx: number, sy: number, c: Box): void {
+  const dw = dst.width;
+  const sw = src.width;
+  for (let j = c.y0; j < c.y1; j++) {
+    const s = (j - sy) * sw - sx;
+    dst.y.set(src.y.subarray(s + c.x0, s + c.x1), j * dw + c.x0);
+  }
+  const dcw = dw >> 1;
+  const scw = sw >> 1;
+  for (let j = c.y0 >> 1; j < c.y1 >> 1; j++) {
+    const s = (j - (sy >> 1)) * scw - (sx >> 1);
+    const d = j * dcw;
+    dst.u.set(src.u.subarray(s + (c.x0 >> 1), s + (c.x1 >> 1)), d + (c.x0 >> 1));
+    dst.v.set(src.v.subarray(s + (c.x0 >> 1), s + (c.x1 >> 1)), d + (c.x0 >> 1));
   }
 }
 

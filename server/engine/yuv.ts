@@ -39,13 +39,19 @@ export function rgbaToYuva(px: Uint8Array, width: number, height: number, out = 
   const { x0, y0, x1, y1 } = box ?? { x0: 0, y0: 0, x1: width, y1: height };
   const p = words(px);
   const { y, u, v, a } = out;
+  // Layers are mostly flat colour: a pixel like the one before reuses its luma.
+  let lastW = 0;
+  let lastY = 16;
   for (let j = y0; j < y1; j++) {
     for (let o = j * width + x0, end = j * width + x1; o < end; o++) {
       const w = p[o]!;
       const al = w >>> 24;
       a[o] = al;
-      if (al === 255) {
-        y[o] = luma(w & 255, (w >>> 8) & 255, (w >>> 16) & 255);
+      if (w === lastW) {
+        y[o] = lastY;
+      } else if (al === 255) {
+        y[o] = lastY = luma(w & 255, (w >>> 8) & 255, (w >>> 16) & 255);
+        lastW = w;
       } else if (al === 0) {
         y[o] = 16;
       } else {
@@ -56,6 +62,9 @@ export function rgbaToYuva(px: Uint8Array, width: number, height: number, out = 
   }
   // Chroma: the alpha-weighted average colour of each 2×2 block (premultiplied sums / alpha sum).
   const cw = width >> 1;
+  lastW = -1; // no block seen yet (-1 is never a pixel word: those are unsigned)
+  let lastU = 128;
+  let lastV = 128;
   for (let cj = y0 >> 1; cj < y1 >> 1; cj++) {
     let i0 = 2 * cj * width + x0;
     for (let o = cj * cw + (x0 >> 1), end = cj * cw + (x1 >> 1); o < end; o++, i0 += 2) {
@@ -64,6 +73,11 @@ export function rgbaToYuva(px: Uint8Array, width: number, height: number, out = 
       const w1 = p[i0 + 1]!;
       const w2 = p[i1]!;
       const w3 = p[i1 + 1]!;
+      if (w0 === lastW && w1 === lastW && w2 === lastW && w3 === lastW) {
+        u[o] = lastU;
+        v[o] = lastV;
+        continue;
+      }
       const as = (w0 >>> 24) + (w1 >>> 24) + (w2 >>> 24) + (w3 >>> 24);
       if (as === 0) {
         u[o] = 128;
@@ -80,6 +94,12 @@ export function rgbaToYuva(px: Uint8Array, width: number, height: number, out = 
       const b = bs * k;
       u[o] = ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128;
       v[o] = ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128;
+      // A flat block: its colour is the next flat block's too.
+      if (w0 === w1 && w0 === w2 && w0 === w3) {
+        lastW = w0;
+        lastU = u[o]!;
+        lastV = v[o]!;
+      }
     }
   }
   return out;

@@ -7,7 +7,7 @@ import { computeLayout, drawBackground, drawCaption, drawPresenter, type Caption
 import { loadPresenterNode } from '../assets.js';
 import { FrameCompositor } from '../frame-compositor.js';
 import { planRegions } from '../regions.js';
-import { framePlanes, splitOffset, yuvFrameSize } from '../sprites.js';
+import { changedBoxes, framePlanes, splitOffset, yuvFrameSize } from '../sprites.js';
 import { rgbaToYuva } from '../yuv.js';
 
 const CASES = [
@@ -34,6 +34,25 @@ describe('frames composed from sprites', () => {
     expect(splitOffset(3.3)).toEqual({ even: 2, phase: 1 });
     expect(splitOffset(-0.7)).toEqual({ even: -2, phase: 1 });
     expect(splitOffset(-2.2)).toEqual({ even: -2, phase: 0 });
+  });
+
+  it('find the changed boxes of an image, one per band of changed rows', () => {
+    const w = 40;
+    const h = 30;
+    const a = new Uint32Array(w * h);
+    const b = a.slice();
+    expect(changedBoxes(a, b, w, h)).toEqual([]);
+    b[3 * w + 5] = 0xff0000ff; // row 3
+    b[4 * w + 9] = 0xff0000ff; // row 4: same band
+    b[20 * w + 30] = 0xff00ff00; // row 20: a second band
+    expect(changedBoxes(a, b, w, h)).toEqual([
+      { x0: 4, y0: 2, x1: 10, y1: 6 },
+      { x0: 30, y0: 20, x1: 32, y1: 22 },
+    ]);
+    b[11 * w + 1] = 1; // rows 11 and 13, one unchanged row apart: one band
+    b[13 * w + 1] = 1;
+    expect(changedBoxes(a, b, w, h)[1]).toEqual({ x0: 0, y0: 10, x1: 2, y1: 14 });
+    expect(changedBoxes(null, b, w, h)).toHaveLength(3); // null: a transparent image
   });
 
   for (const c of CASES) {
@@ -64,7 +83,7 @@ describe('frames composed from sprites', () => {
         drawCaption(cctx, layout, view);
         cctx.restore();
         // The first frame is composed whole, later ones only where something changed.
-        const dirty = [compositor.setPose(pose), compositor.setCaption(cap.data(), cr)];
+        const dirty = [compositor.setPose(pose), ...compositor.setCaption(cap.data(), cr)];
         if (first) compositor.compose(out);
         else for (const d of dirty) if (d) compositor.compose(out, d);
         first = false;
