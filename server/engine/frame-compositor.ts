@@ -5,7 +5,7 @@
 // when the pose moves, the caption box when the spoken word changes). ffmpeg then receives
 // frames it can hand to x264 as they are, the same work as encoding from a raw file.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
-import { drawTorso, type PresenterAssets, type PresenterPart, type PresenterPose, type Rect, type SceneLayout } from '../../shared/scene/index.js';
+import { drawTorso, PRESENTER_PARTS, type PresenterAssets, type PresenterPart, type PresenterPose, type Rect, type SceneLayout } from '../../shared/scene/index.js';
 import { allocSprite, blendSprite, changedBoxes, copyClip, copyRegion, splitOffset, spriteFromRgba, updateSprite, type Sprite, type Target } from './sprites.js';
 import { rgbaToYuva, words, type Box } from './yuv.js';
 
@@ -36,8 +36,10 @@ export class FrameCompositor {
   private readonly bg: Target;
   private readonly torso: Sprite | null;
   private readonly sprites = new Map<string, Sprite | null>();
-  private readonly cutCanvas: Canvas | null;
-  private readonly cutCtx: Ctx | null;
+  private cutCanvas: Canvas | null;
+  private cutCtx: Ctx | null;
+  /** Set by cutAll: every sprite exists, and the art may be gone. */
+  private allCut = false;
   private placementNow: Placement | null = null;
   private caption: Sprite | null = null;
   private captionRgba: Uint32Array | null = null;
@@ -58,10 +60,20 @@ export class FrameCompositor {
     this.width = width;
     this.height = height;
     this.bg = rgbaToYuva(background.data(), width, height);
-    const frame = createCanvas(width, height);
-    const fctx = frame.getContext('2d');
-    drawTorso(fctx, assets, layout);
-    this.torso = spriteFromRgba(frame.data(), width, height);
+    // The body is cut from a canvas just big enough for it (with its extension to the frame's bottom).
+    const box = layout.presenter;
+    const ext = layout.torsoExtension;
+    const x0 = Math.max(0, Math.floor(box.x / 2) * 2);
+    const y0 = Math.max(0, Math.floor(box.y / 2) * 2);
+    const x1 = Math.min(width, Math.ceil((box.x + box.width) / 2) * 2 + 2);
+    const y1 = Math.min(height, Math.ceil(Math.max(box.y + box.height, ext ? ext.y + ext.height : 0) / 2) * 2 + 2);
+    if (x1 > x0 && y1 > y0) {
+      const part = createCanvas(x1 - x0, y1 - y0);
+      const pctx = part.getContext('2d');
+      pctx.translate(-x0, -y0);
+      drawTorso(pctx, assets, layout);
+      this.torso = spriteFromRgba(part.data(), x1 - x0, y1 - y0, x0, y0);
+    } else this.torso = null;
     this.cutCanvas = head ? createCanvas(head.width, head.height) : null;
     this.cutCtx = this.cutCanvas?.getContext('2d') ?? null;
   }
@@ -184,10 +196,41 @@ export class FrameCompositor {
     return this.sprites.size;
   }
 
+  /**
+   * Cuts every moving layer in both pixel phases on both axes now (what a render of any length
+   * ends up using), so the presenter's art can be let go for the rest of the render.
+   */
+  cutAll(): void {
+    const { cutCtx: ctx, cutCanvas: canvas, head } = this;
+    if (ctx && canvas && head) {
+      const { width: W, height: H } = head;
+      const box = this.layout.presenter;
+      const shifted = new Uint32Array(W * H);
+      for (const part of PRESENTER_PARTS) {
+        if (part === 'body') continue;
+        // One Skia draw per part: a phase is the same pixels one whole pixel over.
+        ctx.clearRect(0, 0, W, H);
+        ctx.drawImage(this.assets.parts[part] as Canvas, box.x - head.x, box.y - head.y, box.width, box.height);
+        const rgba = words(canvas.data());
+        for (const px of [0, 1]) {
+          for (const py of [0, 1]) {
+            shifted.fill(0);
+            for (let j = py; j < H; j++) shifted.set(rgba.subarray((j - py) * W, (j - py + 1) * W - px), j * W + px);
+            this.sprites.set(`${part}:${px}:${py}`, spriteFromRgba(new Uint8Array(shifted.buffer), W, H, head.x, head.y));
+          }
+        }
+      }
+    }
+    this.allCut = true;
+    this.cutCanvas = null;
+    this.cutCtx = null;
+  }
+
   private moving(part: PresenterPart, px: number, py: number): Sprite | null {
     const key = `${part}:${px}:${py}`;
     const known = this.sprites.get(key);
     if (known !== undefined) return known;
+    if (this.allCut) throw new Error(`No sprite was cut for ${key}.`);
     const { cutCtx: ctx, cutCanvas: canvas, head } = this;
     if (!ctx || !canvas || !head) return null;
     const box = this.layout.presenter;

@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createCanvas, type Canvas } from '@napi-rs/canvas';
+import { Canvas, createCanvas } from '@napi-rs/canvas';
 import { outputSize, OUTPUT_FPS } from '../../shared/contract/index.js';
 import {
   blinkTimes, captionAt, computeLayout, pageAt, createAnimation, createHeadCache, drawBackground, drawCaption, drawPresenter, measureWith,
@@ -92,6 +92,22 @@ export function drawFullFrame(scene: Scene, anim: ReturnType<typeof createAnimat
   return c;
 }
 
+/**
+ * Frees the scene's bitmaps (presenter layers, background, head cache) once the compositor has
+ * cut its sprites: shrinking a canvas frees its pixels now, not whenever the GC gets to it.
+ */
+function releaseArt(scene: Scene): void {
+  for (const part of Object.values(scene.assets.parts)) {
+    if (part instanceof Canvas) {
+      part.width = 1;
+      part.height = 1;
+    }
+  }
+  scene.background.width = 1;
+  scene.background.height = 1;
+  scene.cache = headCacheNode();
+}
+
 /** Seconds of narration kept ready ahead of the frame being drawn (ffmpeg wants audio a little ahead of video). */
 const AUDIO_LEAD = 2;
 
@@ -147,10 +163,20 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
       audio.write(Buffer.from(c.samples.buffer, c.samples.byteOffset, c.samples.byteLength));
       if (narration.done) audio.end();
     };
+    // The thumbnail shows the third word spoken: drawn as soon as it is known, after which the
+    // composed frames need none of the presenter's art (a few tens of MB of Skia bitmaps).
+    let thumbnail: Promise<Buffer> | null = null;
     const addChunk = (c: NarrationChunk) => {
       addCaptionPages(scene, c.words, c.firstWord);
       anim.blinks = blinkTimes(timeline.durationSeconds + 1);
       sendAudio(c);
+      const words = scene.words;
+      if (!thumbnail && (words.length >= 3 || narration.done)) {
+        const t = words.length ? Math.min(timeline.durationSeconds, words[Math.min(2, words.length - 1)]!.start + 0.05) : 0;
+        thumbnail = drawFullFrame(scene, anim, t).encode('jpeg', 86);
+        thumbnail.catch(() => undefined); // awaited at the end; a cancel may come first
+        if (!encode.fullFrames) releaseArt(scene);
+      }
     };
 
     addChunk((await narration.next())!);
@@ -213,8 +239,7 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     const frames = Math.max(1, Math.ceil(duration * OUTPUT_FPS));
 
     await writeFile(join(workDir, 'captions.vtt'), toWebVtt(scene.pages, scene.words, duration));
-    const thumbT = scene.words.length ? Math.min(duration, scene.words[Math.min(2, scene.words.length - 1)]!.start + 0.05) : 0;
-    await writeFile(join(workDir, 'thumbnail.jpg'), await drawFullFrame(scene, anim, thumbT).encode('jpeg', 86));
+    await writeFile(join(workDir, 'thumbnail.jpg'), await thumbnail!);
     await rename(tmpVideo, join(workDir, 'video.mp4'));
     report(1);
     return {
@@ -298,6 +323,7 @@ export function composedSource(scene: Scene, anim: Animation, pool: FramePool): 
   const { width: W, height: H } = layout.size;
   const plan = planRegions(layout);
   const compositor = new FrameCompositor(layout, scene.assets, scene.background, plan.presenter);
+  compositor.cutAll();
   const cr = plan.caption;
   const cCanvas = cr ? createCanvas(cr.width, cr.height) : null;
   const cctx = cCanvas?.getContext('2d');

@@ -77,8 +77,8 @@ export function updateSprite(s: Sprite, px: Uint8Array, box?: Box): void {
   updateRuns(s.chroma, s.ca, cw, b.y0 >> 1, b.y1 >> 1);
 }
 
-/** Never written: stands for a transparent image. */
-let zeros = new Uint32Array(0);
+/** Never written: a transparent row. */
+let zeroRow = Buffer.alloc(0);
 
 /**
  * The even-edged boxes of pixels that differ between two RGBA images of the same size (`prev`
@@ -86,11 +86,11 @@ let zeros = new Uint32Array(0);
  * caption's next word changes two words' boxes, on one line or on two: not the whole plate.
  */
 export function changedBoxes(prevOrNull: Uint32Array | null, next: Uint32Array, width: number, height: number): Box[] {
-  if (!prevOrNull && zeros.length < width * height) zeros = new Uint32Array(width * height);
-  const prev = prevOrNull ?? zeros;
+  if (zeroRow.length < width * 4) zeroRow = Buffer.alloc(width * 4);
   // Rows are compared natively (memcmp) first: most rows of a caption or a layer are unchanged.
   const nb = Buffer.from(next.buffer, next.byteOffset, width * height * 4);
-  const pb = Buffer.from(prev.buffer, prev.byteOffset, width * height * 4);
+  const pb = prevOrNull ? Buffer.from(prevOrNull.buffer, prevOrNull.byteOffset, width * height * 4) : null;
+  const same = (row: number) => (pb ? nb.compare(pb, row * 4, (row + width) * 4, row * 4, (row + width) * 4) : nb.compare(zeroRow, 0, width * 4, row * 4, (row + width) * 4)) === 0;
   const boxes: Box[] = [];
   let band: Box | null = null;
   const close = () => {
@@ -101,15 +101,20 @@ export function changedBoxes(prevOrNull: Uint32Array | null, next: Uint32Array, 
   };
   for (let j = 0; j < height; j++) {
     const row = j * width;
-    if (nb.compare(pb, row * 4, (row + width) * 4, row * 4, (row + width) * 4) === 0) {
+    if (same(row)) {
       // A band ends at an unchanged pair of rows (a single one may sit inside a 2-row chroma block).
       if (band && j >= (band as Box).y1 + 1) close();
       continue;
     }
     let l = 0;
-    while (prev[row + l] === next[row + l]) l++;
     let r = width - 1;
-    while (prev[row + r] === next[row + r]) r--;
+    if (prevOrNull) {
+      while (prevOrNull[row + l] === next[row + l]) l++;
+      while (prevOrNull[row + r] === next[row + r]) r--;
+    } else {
+      while (next[row + l] === 0) l++;
+      while (next[row + r] === 0) r--;
+    }
     if (!band) band = { x0: l, y0: j, x1: r + 1, y1: j + 1 };
     else band = { x0: Math.min(band.x0, l), y0: band.y0, x1: Math.max(band.x1, r + 1), y1: j + 1 };
   }
