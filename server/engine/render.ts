@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Canvas, createCanvas } from '@napi-rs/canvas';
 import { outputSize, OUTPUT_FPS } from '../../shared/contract/index.js';
 import {
-  blinkTimes, captionAt, computeLayout, pageAt, createAnimation, createHeadCache, drawBackground, drawCaption, drawPresenter, measureWith,
+  blinkTimes, captionAt, captionStateAt, computeLayout, createAnimation, createHeadCache, drawBackground, drawCaption, drawPresenter, measureWith,
   paginateCaptions, poseAt, SCENE_STYLES, type CaptionPage, type HeadCache, type PresenterAssets, type SceneLayout,
   type TimedWord, type Animation, type MeasureText,
 } from '../../shared/scene/index.js';
@@ -32,8 +32,15 @@ export interface EncodeSettings {
   fullFrames?: boolean;
 }
 
+/**
+ * x264 for talking heads (measured on 61.6 s of 720p, same crf): `superfast` with macroblock-tree
+ * rate control put back (it spends the bits where the picture stays: background, body) and no
+ * B-frames gives the same file size as `veryfast`, a higher SSIM (face and captions too) and
+ * ~28 % less encoder CPU. Keyframes every 10 s (scenecut off: there are no cuts); no weighted
+ * prediction (there are no fades: the output is identical without its analysis).
+ */
 export const DEFAULT_ENCODE: EncodeSettings = {
-  preset: 'superfast', crf: 23, x264Params: 'keyint=300:min-keyint=30:scenecut=0:mbtree=1:rc-lookahead=10:bframes=0',
+  preset: 'superfast', crf: 23, x264Params: 'keyint=300:min-keyint=30:scenecut=0:mbtree=1:rc-lookahead=10:bframes=0:weightp=0',
 };
 
 const canceled = () => new EngineError('canceled', 'The render was canceled.');
@@ -327,17 +334,18 @@ export function composedSource(scene: Scene, anim: Animation, pool: FramePool): 
   const cr = plan.caption;
   const cCanvas = cr ? createCanvas(cr.width, cr.height) : null;
   const cctx = cCanvas?.getContext('2d');
-  let captionKey = '';
+  let captionKey = NaN;
   let frame: Buffer | null = null;
   return (t) => {
     const dirty: Box[] = [];
     const moved = compositor.setPose(poseAt(anim, t));
     if (moved) dirty.push(moved);
     if (cr && cctx && cCanvas) {
-      const view = captionAt(scene.pages, scene.words, t);
-      const key = view ? `${pageAt(scene.pages, t)}:${view.activeIndex}` : 'none';
+      const { page, active } = captionStateAt(scene.pages, scene.words, t);
+      const key = page * 4096 + active;
       if (key !== captionKey) {
         captionKey = key;
+        const view = captionAt(scene.pages, scene.words, t);
         cctx.clearRect(0, 0, cr.width, cr.height);
         cctx.save();
         cctx.translate(-cr.x, -cr.y);
