@@ -6,10 +6,12 @@
 // --naive adds the full-frame pipeline (every whole frame drawn and piped) as a second baseline.
 // The engine is measured as a running server has it, its speech synthesiser loaded and warm;
 // --cold adds a render by an engine just created (espeak loaded and compiled during the render).
-// Each measurement runs --runs times (default 2), alternating with the floor, and the best run
-// counts: on a shared machine the fastest run is the one least disturbed by other work. CPU
-// seconds (this process incl. its threads + ffmpeg, via GNU time) are reported next to wall
-// time: they barely move with other load, so their ratio is the steadier figure.
+// Each measurement runs --runs times (default 3), each engine render followed by a floor run;
+// the table shows the best run of each (on a shared machine the fastest run is the one least
+// disturbed by other work), and the ratios to the floor are the median over runs of each
+// engine render against the floor run right after it: the machine's speed drifts over minutes,
+// and a ratio of two best runs taken minutes apart would mostly measure that drift. CPU
+// seconds (this process incl. its threads + ffmpeg, via GNU time) are reported next to wall.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -149,7 +151,7 @@ export async function main(args: string[]): Promise<void> {
   };
   const aspects = (opt('aspect') ?? '16:9,9:16').split(',') as AspectRatio[];
   const seconds = Number(opt('seconds') ?? 60);
-  const runs = Math.max(1, Number(opt('runs') ?? 2));
+  const runs = Math.max(1, Number(opt('runs') ?? 3));
   const naive = args.includes('--naive');
   const cold = args.includes('--cold');
   const root = mkdtempSync(join(tmpdir(), 'ps-bench-render-'));
@@ -160,9 +162,9 @@ export async function main(args: string[]): Promise<void> {
   console.log(`ffmpeg: ${real} (${execFileSync(real, ['-version']).toString().split('\n')[0]})`);
   console.log(`cores: ${availableParallelism()}, load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const { text, duration } = await narration(seconds);
-  console.log(`narration: ${text.split(/\s+/).length} words, ${duration.toFixed(1)} s of speech; x264 ${JSON.stringify(DEFAULT_ENCODE)}; best of ${runs}`);
+  console.log(`narration: ${text.split(/\s+/).length} words, ${duration.toFixed(1)} s of speech; x264 ${JSON.stringify(DEFAULT_ENCODE)}; best of ${runs} runs, ratios: median of runs`);
 
-  const rows: string[][] = [['aspect', 'pipeline', 'wall s', 'x real time', 'CPU s', 'peak MB', 'wall vs floor', 'CPU vs floor']];
+  const rows: string[][] = [['aspect', 'pipeline', 'wall s', 'x real time', 'CPU s', 'peak MB', 'wall vs floor (each run)', 'CPU vs floor']];
   try {
     for (const aspect of aspects) {
       const { width, height } = outputSize(aspect, 720);
@@ -170,7 +172,10 @@ export async function main(args: string[]): Promise<void> {
       if (cold) variants.push(['engine, cold start', DEFAULT_ENCODE, true]);
       if (naive) variants.push(['full frames', { ...DEFAULT_ENCODE, fullFrames: true }]);
       const best = new Map<string, Run>();
+      /** Per run, each label's measurement (ratios pair an engine render with the floor run after it). */
+      const perRun: Map<string, Run>[] = [];
       const keep = (label: string, r: Run) => {
+        perRun[perRun.length - 1]!.set(label, r);
         const b = best.get(label);
         if (!b || r.wall < b.wall) best.set(label, { ...r, cpu: Math.min(r.cpu, b?.cpu ?? Infinity), peakMb: Math.max(r.peakMb, b?.peakMb ?? 0) });
         else best.set(label, { ...b, cpu: Math.min(r.cpu, b.cpu), peakMb: Math.max(r.peakMb, b.peakMb) });
@@ -178,6 +183,7 @@ export async function main(args: string[]): Promise<void> {
       const raw = join(root, 'frames.yuv');
       const wav = join(root, 'audio.wav');
       for (let run = 0; run < runs; run++) {
+        perRun.push(new Map());
         for (const [label, encode, coldStart] of variants) {
           const workDir = mkdtempSync(join(root, 'work-'));
           ff.take();
@@ -213,9 +219,12 @@ export async function main(args: string[]): Promise<void> {
       rows.push([aspect, 'floor: ffmpeg alone, raw → mp4', floor.wall.toFixed(2), (duration / floor.wall).toFixed(1), floor.cpu.toFixed(1), floor.peakMb.toFixed(0), '1.00', '1.00']);
       for (const [label] of variants) {
         const b = best.get(label)!;
+        const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)]!;
+        const ratio = (k: 'wall' | 'cpu') => median(perRun.map((m) => m.get(label)![k] / m.get('floor')![k]));
+        const spread = perRun.map((m) => (m.get(label)!.wall / m.get('floor')!.wall).toFixed(2)).join(' ');
         rows.push([
           aspect, label, b.wall.toFixed(2), (b.duration / b.wall).toFixed(1), b.cpu.toFixed(1), b.peakMb.toFixed(0),
-          (b.wall / floor.wall).toFixed(2), (b.cpu / floor.cpu).toFixed(2),
+          `${ratio('wall').toFixed(2)} (${spread})`, ratio('cpu').toFixed(2),
         ]);
         const st = b.stats;
         if (st) {
