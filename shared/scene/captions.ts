@@ -79,16 +79,28 @@ export function pageAt(pages: readonly CaptionPage[], t: number): number {
   return i;
 }
 
+/**
+ * Which page shows at time t and which of its words is highlighted (-1: none yet); page -1
+ * when no caption shows. Allocates nothing: the engine asks on every frame.
+ */
+export function captionStateAt(pages: readonly CaptionPage[], words: readonly TimedWord[], t: number): { page: number; active: number } {
+  const p = pageAt(pages, t);
+  if (p < 0) return { page: -1, active: -1 };
+  let k = 0;
+  let active = -1;
+  for (const line of pages[p]!.lines) {
+    for (const wi of line) {
+      if (words[wi]!.start <= t) active = k;
+      k++;
+    }
+  }
+  return { page: p, active };
+}
+
 /** The caption lines and spoken word at time t, or null when no caption shows. */
 export function captionAt(pages: readonly CaptionPage[], words: readonly TimedWord[], t: number): CaptionView | null {
-  const p = pageAt(pages, t);
-  if (p < 0) return null;
-  const page = pages[p]!;
-  const flat = page.lines.flat();
-  let activeIndex = -1;
-  flat.forEach((wi, k) => {
-    if (words[wi]!.start <= t) activeIndex = k;
-  });
+  const { page, active } = captionStateAt(pages, words, t);
+  if (page < 0) return null;
   // After the page's last word ends the highlight stays on it until the next page: readers keep their place.
-  return { lines: page.lines.map((l) => l.map((wi) => words[wi]!.text)), activeIndex };
+  return { lines: pages[page]!.lines.map((l) => l.map((wi) => words[wi]!.text)), activeIndex: active };
 }
