@@ -8,7 +8,7 @@ import templatesCatalog from '../../resources/templates.json' with { type: 'json
 import { type AspectRatio } from '../../shared/contract/index.js';
 import { drawCaption, drawPresenter, NEUTRAL_POSE, SCENE_STYLES } from '../../shared/scene/index.js';
 import { RESOURCES_DIR } from './assets.js';
-import { DEFAULT_ENCODE, headCacheNode, prepareScene, renderVideo, type EncodeSettings } from './render.js';
+import { DEFAULT_ENCODE, headCacheNode, prepareScene, renderVideo, STALL_MS, type EncodeSettings } from './render.js';
 import { SpeechSynth } from './speech.js';
 import { EngineError, type RenderEngine, type RenderTask } from './types.js';
 import { espeakVoice } from './voices.js';
@@ -21,6 +21,8 @@ export interface EngineOptions {
   encode?: EncodeSettings;
   /** Load and warm the speech synthesiser now and keep it warm while idle (default true). */
   warmSpeech?: boolean;
+  /** How long speech or ffmpeg may make no progress before a render fails as stuck (default 60 s). */
+  stallMs?: number;
 }
 
 /**
@@ -86,7 +88,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
 
   return {
     name: 'espeak-canvas-ffmpeg',
-    render: (task: RenderTask) => renderVideo(task, speech, encode),
+    render: (task: RenderTask) => renderVideo(task, speech, encode, options.stallMs ?? STALL_MS),
     warmUp: () => speech.warmUp().then(() => undefined),
 
     voiceSample(voiceId: string): Promise<Buffer> {

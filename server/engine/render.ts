@@ -118,8 +118,34 @@ function releaseArt(scene: Scene): void {
 /** Seconds of narration kept ready ahead of the frame being drawn (ffmpeg wants audio a little ahead of video). */
 const AUDIO_LEAD = 2;
 
-export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode: EncodeSettings = DEFAULT_ENCODE): Promise<RenderResult> {
-  const { signal, workDir } = task;
+/** How long speech or ffmpeg may go without progress before the render is stopped as stuck. */
+export const STALL_MS = 60_000;
+
+export async function renderVideo(
+  task: RenderTask, speech: SpeechSynth, encode: EncodeSettings = DEFAULT_ENCODE, stallMs = STALL_MS,
+): Promise<RenderResult> {
+  const { workDir } = task;
+  // Stops speech and ffmpeg on the task's cancel, or when one of them stalls.
+  const stop = new AbortController();
+  const signal = stop.signal;
+  const onCancel = () => stop.abort();
+  task.signal.addEventListener('abort', onCancel, { once: true });
+  if (task.signal.aborted) stop.abort();
+  /** `p`, unless it makes no progress for stallMs: then everything stops and the render fails with `error`. */
+  const within = <T>(p: Promise<T>, error: () => EngineError): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const e = error();
+        stop.abort();
+        reject(e);
+      }, stallMs);
+      p.then(
+        (v) => (clearTimeout(timer), resolve(v)),
+        (e: unknown) => (clearTimeout(timer), reject(e)),
+      );
+    });
+  const speechStalled = () => new EngineError('speech_failed', `Speech synthesis stopped responding (nothing for ${Math.round(stallMs / 1000)} s); the render was stopped.`);
+  const encoderStalled = () => new EngineError('encode_failed', `The video encoder (ffmpeg) stopped responding (nothing for ${Math.round(stallMs / 1000)} s); the render was stopped.`);
   if (!SCENE_STYLES[task.templateId]) throw new EngineError('invalid_input', `Unknown template "${task.templateId}".`);
   const voice = espeakVoice(task.voiceId);
   if (!voice) throw new EngineError('invalid_input', `Unknown voice "${task.voiceId}".`);
@@ -186,7 +212,7 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
       }
     };
 
-    addChunk((await narration.next())!);
+    addChunk((await within(narration.next(), speechStalled))!);
     const speechSeconds = (performance.now() - t0) / 1000;
     report(0.02);
     if (signal.aborted) throw canceled();
@@ -211,7 +237,7 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
       const t = f / OUTPUT_FPS;
       // The next chunk of narration (normally spoken long ago) before the frames reach it.
       while (!narration.done && t + AUDIO_LEAD >= timeline.durationSeconds) {
-        addChunk((await narration.next())!);
+        addChunk((await within(narration.next(), speechStalled))!);
       }
       const frames = Math.max(1, Math.ceil(timeline.durationSeconds * OUTPUT_FPS));
       if (f >= frames) {
@@ -229,7 +255,7 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
       tDraw += performance.now() - t1;
       if (!send(buf, f)) {
         t1 = performance.now();
-        const r = await Promise.race([once(stdin, 'drain').then(() => null), failed]);
+        const r = await within(Promise.race([once(stdin, 'drain').then(() => null), failed]), encoderStalled);
         tWait += performance.now() - t1;
         if (r) break;
       }
@@ -240,7 +266,7 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
       if (f % 8 === 7) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     stdin.end();
-    await ff.done;
+    await within(ff.done, encoderStalled);
     report(0.96);
     const duration = timeline.durationSeconds;
     const frames = Math.max(1, Math.ceil(duration * OUTPUT_FPS));
@@ -257,9 +283,11 @@ export async function renderVideo(task: RenderTask, speech: SpeechSynth, encode:
     ff?.proc.kill('SIGKILL');
     await ff?.done.catch(() => undefined);
     await rm(tmpVideo, { force: true });
-    if (signal.aborted) throw canceled();
+    if (task.signal.aborted) throw canceled();
     if (err instanceof EngineError) throw err;
     throw new EngineError('internal_error', `The render failed unexpectedly: ${(err as Error).message ?? String(err)}`);
+  } finally {
+    task.signal.removeEventListener('abort', onCancel);
   }
 }
 

@@ -1,7 +1,7 @@
 // The real engine end to end at engine level: real espeak-ng, real @napi-rs/canvas drawing,
 // real ffmpeg; the outputs are checked the way a viewer would notice (ffprobe, decoded pixels,
 // measured pitch). Scripts are a sentence or two so the suite stays fast.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
@@ -13,7 +13,7 @@ import { Narration } from '../narration.js';
 import { headCacheNode, prepareScene } from '../render.js';
 import { SpeechSynth } from '../speech.js';
 import { espeakVoice } from '../voices.js';
-import { childFfmpegPids, decodeFrames, diffBounds, medianPitch, probe, regionDiff } from './media.js';
+import { childFfmpegPids, childPids, decodeFrames, diffBounds, medianPitch, probe, regionDiff } from './media.js';
 
 const TEXT = 'Good evening, and welcome. Tonight we make a video in seconds.';
 let root: string;
@@ -224,6 +224,27 @@ it('fails with a clear code and message for bad input and a missing encoder', as
   } finally {
     if (saved === undefined) delete process.env.FFMPEG_PATH;
     else process.env.FFMPEG_PATH = saved;
+  }
+});
+
+it('stops a render whose encoder stops taking frames, with a clear message and no leftovers', async () => {
+  // An ffmpeg that hangs (a real one cannot be made to, on purpose): it never reads its input.
+  const hung = join(root, 'hung-ffmpeg');
+  writeFileSync(hung, '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
+  const stuck = (await createEngine({ cacheDir: join(root, 'cache'), warmSpeech: false, stallMs: 800 }))!;
+  const saved = process.env.FFMPEG_PATH;
+  process.env.FFMPEG_PATH = hung;
+  try {
+    const t = task({ params: { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.7, y: 0.58 } } });
+    const started = performance.now();
+    await expect(stuck.render(t)).rejects.toMatchObject({ code: 'encode_failed', message: expect.stringMatching(/stopped responding/) });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(readdirSync(t.workDir)).toEqual([]);
+    expect(childPids('sleep')).toEqual([]); // the hung process was killed
+  } finally {
+    if (saved === undefined) delete process.env.FFMPEG_PATH;
+    else process.env.FFMPEG_PATH = saved;
+    await stuck.close?.();
   }
 });
 

@@ -138,6 +138,11 @@ export function medianPitch(wav: Buffer): number {
 
 /** Pids of ffmpeg processes whose parent is this process (read from /proc: no ps needed). */
 export function childFfmpegPids(): number[] {
+  return childPids('ffmpeg');
+}
+
+/** Live child processes of this process running `name`. */
+export function childPids(name: string): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -150,7 +155,7 @@ export function childFfmpegPids(): number[] {
     // "pid (comm) state ppid ...": comm may contain spaces, so split after the last ')'.
     const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (comm === 'ffmpeg' && Number(ppid) === process.pid && state !== 'Z') pids.push(Number(entry));
+    if (comm === name && Number(ppid) === process.pid && state !== 'Z') pids.push(Number(entry));
   }
   return pids;
 }
