@@ -125,6 +125,9 @@ export async function renderVideo(
   task: RenderTask, speech: SpeechSynth, encode: EncodeSettings = DEFAULT_ENCODE, stallMs = STALL_MS,
 ): Promise<RenderResult> {
   const { workDir } = task;
+  if (!SCENE_STYLES[task.templateId]) throw new EngineError('invalid_input', `Unknown template "${task.templateId}".`);
+  const voice = espeakVoice(task.voiceId);
+  if (!voice) throw new EngineError('invalid_input', `Unknown voice "${task.voiceId}".`);
   // Stops speech and ffmpeg on the task's cancel, or when one of them stalls.
   const stop = new AbortController();
   const signal = stop.signal;
@@ -146,9 +149,6 @@ export async function renderVideo(
     });
   const speechStalled = () => new EngineError('speech_failed', `Speech synthesis stopped responding (nothing for ${Math.round(stallMs / 1000)} s); the render was stopped.`);
   const encoderStalled = () => new EngineError('encode_failed', `The video encoder (ffmpeg) stopped responding (nothing for ${Math.round(stallMs / 1000)} s); the render was stopped.`);
-  if (!SCENE_STYLES[task.templateId]) throw new EngineError('invalid_input', `Unknown template "${task.templateId}".`);
-  const voice = espeakVoice(task.voiceId);
-  if (!voice) throw new EngineError('invalid_input', `Unknown voice "${task.voiceId}".`);
   let progress = 0;
   const report = (p: number) => {
     if (p > progress) {
