@@ -1,9 +1,10 @@
 // Whole yuv420p frames composed in the engine from YUV sprites (see sprites.ts), in the layer
 // order of shared/scene: background, the hair behind the body, the body (static), head, eyes,
-// mouth, then the caption layer. Moving layers are cut by Skia once per (part, pixel
-// phase); a frame is the previous one with only what changed composed again (the head's region
-// when the pose moves, the caption box when the spoken word changes). ffmpeg then receives
-// frames it can hand to x264 as they are, the same work as encoding from a raw file.
+// mouth, then the caption layer. Each moving layer is drawn by Skia once and cut into its four
+// pixel phases; a frame is the previous one with only what changed composed again (the mouth's
+// or eyes' box, the head's region when it moves, the caption's changed bands), from cached
+// layers under the face and a background-and-body image. ffmpeg then receives frames it can
+// hand to x264 as they are, the same work as encoding from a raw file.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { drawTorso, PRESENTER_PARTS, type PresenterAssets, type PresenterPart, type PresenterPose, type Rect, type SceneLayout } from '../../shared/scene/index.js';
 import { allocSprite, blendSprite, changedBoxes, copyClip, copyRegion, splitOffset, spriteFromRgba, updateSprite, type Sprite, type Target } from './sprites.js';
@@ -201,26 +202,7 @@ export class FrameCompositor {
    * ends up using), so the presenter's art can be let go for the rest of the render.
    */
   cutAll(): void {
-    const { cutCtx: ctx, cutCanvas: canvas, head } = this;
-    if (ctx && canvas && head) {
-      const { width: W, height: H } = head;
-      const box = this.layout.presenter;
-      const shifted = new Uint32Array(W * H);
-      for (const part of PRESENTER_PARTS) {
-        if (part === 'body') continue;
-        // One Skia draw per part: a phase is the same pixels one whole pixel over.
-        ctx.clearRect(0, 0, W, H);
-        ctx.drawImage(this.assets.parts[part] as Canvas, box.x - head.x, box.y - head.y, box.width, box.height);
-        const rgba = words(canvas.data());
-        for (const px of [0, 1]) {
-          for (const py of [0, 1]) {
-            shifted.fill(0);
-            for (let j = py; j < H; j++) shifted.set(rgba.subarray((j - py) * W, (j - py + 1) * W - px), j * W + px);
-            this.sprites.set(`${part}:${px}:${py}`, spriteFromRgba(new Uint8Array(shifted.buffer), W, H, head.x, head.y));
-          }
-        }
-      }
-    }
+    for (const part of PRESENTER_PARTS) if (part !== 'body' && !this.sprites.has(`${part}:0:0`)) this.cutPart(part);
     this.allCut = true;
     this.cutCanvas = null;
     this.cutCtx = null;
@@ -228,16 +210,36 @@ export class FrameCompositor {
 
   private moving(part: PresenterPart, px: number, py: number): Sprite | null {
     const key = `${part}:${px}:${py}`;
-    const known = this.sprites.get(key);
-    if (known !== undefined) return known;
-    if (this.allCut) throw new Error(`No sprite was cut for ${key}.`);
+    if (!this.sprites.has(key)) {
+      if (this.allCut) throw new Error(`No sprite was cut for ${key}.`);
+      this.cutPart(part);
+    }
+    return this.sprites.get(key) ?? null;
+  }
+
+  /** Cuts a layer in its four pixel phases with one Skia draw: a phase is the same pixels one whole pixel over. */
+  private cutPart(part: PresenterPart): void {
     const { cutCtx: ctx, cutCanvas: canvas, head } = this;
-    if (!ctx || !canvas || !head) return null;
+    const rgba = ctx && canvas && head ? words(this.drawPart(ctx, canvas, head, part)) : null;
+    const shifted = rgba ? new Uint32Array(rgba.length) : null; // reused: spriteFromRgba copies what it keeps
+    for (const px of [0, 1]) {
+      for (const py of [0, 1]) {
+        let s: Sprite | null = null;
+        if (rgba && shifted && head) {
+          const { width: W, height: H } = head;
+          shifted.fill(0);
+          for (let j = py; j < H; j++) shifted.set(rgba.subarray((j - py) * W, (j - py + 1) * W - px), j * W + px);
+          s = spriteFromRgba(new Uint8Array(shifted.buffer), W, H, head.x, head.y);
+        }
+        this.sprites.set(`${part}:${px}:${py}`, s);
+      }
+    }
+  }
+
+  private drawPart(ctx: Ctx, canvas: Canvas, head: Rect, part: PresenterPart): Uint8Array {
     const box = this.layout.presenter;
     ctx.clearRect(0, 0, head.width, head.height);
-    ctx.drawImage(this.assets.parts[part] as Canvas, box.x - head.x + px, box.y - head.y + py, box.width, box.height);
-    const s = spriteFromRgba(canvas.data(), head.width, head.height, head.x, head.y);
-    this.sprites.set(key, s);
-    return s;
+    ctx.drawImage(this.assets.parts[part] as Canvas, box.x - head.x, box.y - head.y, box.width, box.height);
+    return canvas.data();
   }
 }
