@@ -192,7 +192,7 @@ export class FrameCompositor {
     return t;
   }
 
-  /** How many moving-layer sprites have been cut so far (each a Skia draw and a conversion). */
+  /** How many moving-layer sprites have been cut so far (four phases per Skia draw of a layer). */
   get spriteCount(): number {
     return this.sprites.size;
   }

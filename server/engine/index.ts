@@ -61,7 +61,7 @@ async function cacheWrite(path: string, bytes: Buffer): Promise<void> {
 
 export async function createEngine(options: EngineOptions): Promise<RenderEngine | null> {
   const warm = options.warmSpeech ?? true;
-  // Warm: the worker stays for the engine's lifetime (~70 MB), so no render pays espeak's start.
+  // Warm: the worker stays for the engine's lifetime (~60 MB), so no render pays espeak's start.
   const speech = warm
     ? new SpeechSynth(Infinity, { texts: Array.from({ length: WARM_UP_ROUNDS }, () => WARM_UP_TEXTS).flat(), voice: espeakVoice('en-US-Ava')! })
     : new SpeechSynth();
