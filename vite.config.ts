@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const at = (p: string) => `${root}${p}`;
+// Source maps for development; a release build (electron/build/dist.mjs) ships none.
+const sourcemap = !process.env.PS_RELEASE_BUILD;
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 function electronBuild(entry: string, file: string, bundleAll: boolean): UserConfig {
@@ -25,7 +27,7 @@ function electronBuild(entry: string, file: string, bundleAll: boolean): UserCon
       emptyOutDir: false,
       target: 'node22',
       minify: false,
-      sourcemap: true,
+      sourcemap,
       rolldownOptions: {
         external: ['electron', ...nodeBuiltins],
         output: { format: 'cjs', entryFileNames: file, codeSplitting: false },
@@ -53,7 +55,7 @@ export default defineConfig(({ mode }): UserConfig => {
     root: at('renderer'),
     base: './',
     plugins: [react()],
-    build: { outDir: at('dist/renderer'), emptyOutDir: true, target: 'es2022', sourcemap: true },
+    build: { outDir: at('dist/renderer'), emptyOutDir: true, target: 'es2022', sourcemap },
     server: { port: 5173, strictPort: false },
   };
 });

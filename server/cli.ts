@@ -14,11 +14,15 @@ const USAGE = `usage:
                           [--log-level info] [--creates-per-minute 60] [--active-jobs 500]
                           [--heartbeat-ms 15000] [--grace-ms 30000] [--short-side 720|1080]
                           [--database postgres://…] [--storage DIR] [--workers N]
+                          [--exit-with-parent]
   npm run server -- worker --database postgres://… --storage DIR [--concurrency 1] [--lease-ms 30000]
                           [--work DIR] [--grace-ms 30000] [--short-side 720|1080]
   (--database defaults to DATABASE_URL; without either, jobs and keys live in SQLite under --data)
+  --exit-with-parent: shut down (running renders requeued after --grace-ms) when standard input
+    closes, i.e. when the app that started this studio quits or dies, on every OS
+  --replace: revoke every other active key with the same --label (an app replacing its own key)
   npm run server -- keys create --user ID [--label TEXT] [--data .data | --database postgres://…]
-  npm run server -- keys create --service [--label TEXT] [--data .data | --database postgres://…]
+  npm run server -- keys create --service [--label TEXT] [--replace] [--data .data | --database postgres://…]
   npm run server -- keys list [--data .data | --database postgres://…]
   npm run server -- keys revoke KEY_ID [--data .data | --database postgres://…]`;
 
@@ -56,6 +60,7 @@ async function serve(args: string[]): Promise<void> {
       database: { type: 'string' },
       storage: { type: 'string' },
       workers: { type: 'string' },
+      'exit-with-parent': { type: 'boolean' },
     },
     strict: true,
   });
@@ -97,6 +102,14 @@ async function serve(args: string[]): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  if (values['exit-with-parent']) {
+    // The parent holds our stdin's other end: it closes when the parent quits (its way to stop
+    // us gracefully on every OS, Windows included) or dies (even by SIGKILL).
+    process.stdin.on('data', () => undefined);
+    process.stdin.once('end', () => stop('parent gone'));
+    process.stdin.once('error', () => stop('parent gone'));
+    process.stdin.resume();
+  }
 }
 
 async function keys(args: string[]): Promise<void> {
@@ -107,6 +120,7 @@ async function keys(args: string[]): Promise<void> {
       user: { type: 'string' },
       service: { type: 'boolean' },
       label: { type: 'string' },
+      replace: { type: 'boolean' },
       data: { type: 'string' },
       database: { type: 'string' },
     },
@@ -124,11 +138,21 @@ async function keys(args: string[]): Promise<void> {
       if (values.user !== undefined && !LIMITS.userIdPattern.test(values.user)) {
         throw new UsageError('--user must be 1–128 characters of A-Z a-z 0-9 . _ : @ -');
       }
+      if (values.replace && !values.label) throw new UsageError('--replace needs --label: it revokes the other keys with that label');
       const { record, key } = await store.create({
         kind: values.service ? 'service' : 'user',
         userId: values.user ?? null,
         label: values.label ?? null,
       });
+      if (values.replace) {
+        for (const k of await store.list()) {
+          if (k.id !== record.id && !k.revokedAt && k.label === record.label && k.kind === record.kind && k.userId === record.userId) {
+            await store.revoke(k.id);
+            console.log(`revoked ${k.id} (replaced)`);
+          }
+        }
+      }
+      // The key stays the last line: scripts (and the desktop app) read it from there.
       console.log(`created ${record.kind} key ${record.id}${record.userId ? ` for user ${record.userId}` : ''}`);
       console.log('the key is shown only now; store it safely:');
       console.log(key);

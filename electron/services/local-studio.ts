@@ -1,8 +1,11 @@
 // The built-in local studio: runs the render API (server/ CLI) as a child process on
 // 127.0.0.1 with a random port and a service key created on first run and kept in the keychain.
-// Health-checked; restarted with backoff if it dies; stopped with the app.
+// Health-checked; restarted with backoff if it dies; stopped with the app. The child holds the
+// other end of a pipe on its stdin: closing it is the graceful stop on every OS (Windows has no
+// SIGTERM), and the OS closes it when the app dies, so the studio never outlives the app.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { processCommandLine } from './process-info.js';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { StudioStatus } from '../../shared/bridge/index.js';
@@ -30,6 +33,11 @@ export interface LocalStudioOptions {
   healthIntervalMs?: number;
   startTimeoutMs?: number;
 }
+
+/** The label of the key the app makes for its own studio; making a new one revokes the old ones. */
+export const DESKTOP_KEY_LABEL = 'Presenter Studio desktop';
+/** How long the studio lets running renders go on after the app quits before requeueing them. */
+const STUDIO_GRACE_MS = 1500;
 
 const URL_IN_LINE = /https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d+/;
 
@@ -89,6 +97,7 @@ export class LocalStudio {
         cwd: this.o.command.cwd,
         env: studioEnv(this.o.command.env),
         stdio: ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
       });
       let stdout = '';
       let stderr = '';
@@ -99,9 +108,13 @@ export class LocalStudio {
     });
   }
 
-  /** Creates a service key with the server CLI and stores it; the key is never logged. */
+  /**
+   * Creates a service key with the server CLI and stores it; the key is never logged. The app
+   * owns this studio's key store, so the keys it made before (lost with a keychain that only
+   * lived in memory, or with a reset keychain) are revoked in the same step (`--replace`).
+   */
   private async createKey(): Promise<string> {
-    const r = await this.runCli(['keys', 'create', '--service', '--label', 'Presenter Studio desktop', '--data', this.o.dataDir]);
+    const r = await this.runCli(['keys', 'create', '--service', '--label', DESKTOP_KEY_LABEL, '--replace', '--data', this.o.dataDir]);
     const key = r.stdout.trim().split('\n').pop()?.trim();
     if (r.code !== 0 || !key) throw new Error(`could not create the local studio key (exit ${r.code}): ${r.stderr.trim().split('\n').pop() ?? ''}`);
     await this.o.secrets.set(LOCAL_PROFILE_ID, key);
@@ -114,25 +127,24 @@ export class LocalStudio {
 
   /**
    * A studio left running by an app that crashed (or was killed) would hold the data folder:
-   * stop it. Only a process that is still our server on this data folder is touched.
+   * stop it. PIDs are reused (after a reboot above all), so only a process whose command line
+   * is still our server on this data folder is touched, on every OS; one we cannot read is left.
    */
-  private reapOrphan(): void {
+  private async reapOrphan(): Promise<void> {
     let pid: number;
     try {
       pid = Number(readFileSync(this.pidFile, 'utf8').trim());
     } catch {
-      return;
+      return; // no pid file: nothing was left running
     }
-    if (!Number.isInteger(pid) || pid <= 1) return;
+    if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid) return;
+    const cmdline = await processCommandLine(pid);
+    if (!cmdline || !cmdline.includes(' serve ') || !cmdline.includes(this.o.dataDir)) return;
     try {
-      if (process.platform === 'linux') {
-        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        if (!cmdline.includes('serve') || !cmdline.includes(this.o.dataDir)) return;
-      }
       process.kill(pid, 'SIGKILL');
       this.o.log?.(`local studio: stopped a studio (pid ${pid}) left running by an earlier session`);
-    } catch {
-      // already gone
+    } catch (e) {
+      this.o.log?.(`local studio: could not stop the studio (pid ${pid}) left by an earlier session: ${(e as Error).message}`);
     }
   }
 
@@ -141,7 +153,7 @@ export class LocalStudio {
     this.stopping = false;
     this.set({ state: this.st.restarts ? 'restarting' : 'starting', error: null });
     try {
-      this.reapOrphan();
+      await this.reapOrphan();
       if (!(await this.key())) await this.createKey();
       const url = await this.spawnServer();
       if (!(await this.keyWorks(url))) {
@@ -160,11 +172,15 @@ export class LocalStudio {
 
   private spawnServer(): Promise<string> {
     return new Promise((resolve, reject) => {
-      const child = spawn(this.o.command.cmd, [...this.o.command.args, 'serve', '--port', '0', '--data', this.o.dataDir], {
+      const args = ['serve', '--port', '0', '--data', this.o.dataDir, '--exit-with-parent', '--grace-ms', String(STUDIO_GRACE_MS)];
+      const child = spawn(this.o.command.cmd, [...this.o.command.args, ...args], {
         cwd: this.o.command.cwd,
         env: { ...studioEnv(this.o.command.env), HOST: '127.0.0.1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe'],
+        windowsHide: true,
       });
+      // A write after the child is gone is not an error worth more than its exit event.
+      child.stdin!.on('error', () => undefined);
       this.child = child;
       if (child.pid) {
         mkdirSync(this.o.dataDir, { recursive: true });
@@ -254,7 +270,10 @@ export class LocalStudio {
     if (c && c.exitCode === null) c.kill(signal);
   }
 
-  /** Stops the child (SIGTERM, then SIGKILL after a grace period). */
+  /**
+   * Stops the child gracefully on every OS: its stdin is closed (it requeues what it was
+   * rendering and exits), and only if it has not exited after `graceMs` is it killed.
+   */
   async stop(graceMs = 5000): Promise<void> {
     this.stopping = true;
     this.stopHealth();
@@ -262,9 +281,12 @@ export class LocalStudio {
     const c = this.child;
     if (c && c.exitCode === null && c.signalCode === null) {
       await new Promise<void>((resolve) => {
-        const t = setTimeout(() => c.kill('SIGKILL'), graceMs);
+        const t = setTimeout(() => {
+          this.o.log?.(`local studio: did not stop within ${graceMs} ms, killing it`);
+          c.kill('SIGKILL');
+        }, graceMs);
         c.once('exit', () => (clearTimeout(t), resolve()));
-        c.kill('SIGTERM');
+        c.stdin?.end();
       });
     }
     this.child = null;

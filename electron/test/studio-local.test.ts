@@ -3,13 +3,14 @@
 // in any bridge answer, event, log line or file. The studio is restarted when it dies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isTerminal, type Job } from '../../shared/contract/index.js';
 import type { StudioEvent } from '../../shared/bridge/index.js';
 import { dispatch } from '../services/dispatch.js';
-import { LocalStudio } from '../services/local-studio.js';
+import { DESKTOP_KEY_LABEL, LocalStudio } from '../services/local-studio.js';
 import { ProfileStore } from '../services/profiles.js';
-import { createSecretStore, type SecretStore } from '../services/secrets.js';
+import { createSecretStore, MemorySecretStore, type SecretStore } from '../services/secrets.js';
 import { createStudio, type Studio } from '../services/studio.js';
 import { ROOT, filesUnder, serverCommandForTests, tempDir, waitFor } from './helpers.js';
 
@@ -156,32 +157,133 @@ describe('the local studio through the bridge', () => {
   });
 });
 
-describe('a studio left behind by a crashed app', () => {
-  it('is stopped when the app starts its studio again', async () => {
-    const { spawn } = await import('node:child_process');
-    const dir = tempDir('ps-orphan-');
-    const host = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'electron/test/fixtures/studio-host.ts'), dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    const line = await new Promise<string>((resolve) => host.stdout.on('data', (d: Buffer) => /running \d+/.test(d.toString()) && resolve(d.toString())));
-    const orphan = Number(/running (\d+)/.exec(line)![1]);
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Children of a process (Linux /proc), with their command names. */
+function childrenOf(pid: number): { pid: number; comm: string }[] {
+  const out: { pid: number; comm: string }[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const ppid = Number(stat.slice(close + 2).split(' ')[1]);
+      if (ppid === pid) out.push({ pid: Number(d), comm: stat.slice(stat.indexOf('(') + 1, close) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+function startHost(dir: string, mode?: string) {
+  const host = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'electron/test/fixtures/studio-host.ts'), dir, ...(mode ? [mode] : [])], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const ready = new Promise<{ pid: number; url: string }>((resolve, reject) => {
+    let out = '';
+    host.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /running (\d+) (\S+)/.exec(out);
+      if (m) resolve({ pid: Number(m[1]), url: m[2]! });
+    });
+    host.once('exit', (code) => reject(new Error(`the host exited (${code}) before its studio ran`)));
+  });
+  return { host, ready };
+}
+
+describe('the studio never outlives the app', () => {
+  it.skipIf(process.platform !== 'linux')('exits with its ffmpeg within 5 s when the app is killed (SIGKILL) mid-render', async () => {
+    const dir = tempDir('ps-parent-');
+    const { host, ready } = startHost(dir, 'render');
+    const { pid } = await ready;
+    const ffmpeg = await waitFor(() => childrenOf(pid).find((c) => c.comm.startsWith('ffmpeg')) ?? null, 'ffmpeg under the studio', 60_000);
     host.kill('SIGKILL');
-    await new Promise((r) => host.once('exit', r));
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    expect(alive(orphan)).toBe(true); // the crash left the server running
-    const again = new LocalStudio({ command: serverCommandForTests(), dataDir: dir, secrets: new (await import('../services/secrets.js')).MemorySecretStore(), userId: 'desktop' });
+    const killedAt = Date.now();
+    await waitFor(() => !alive(pid) && !alive(ffmpeg.pid), 'the studio and its ffmpeg to be gone', 10_000);
+    expect(Date.now() - killedAt).toBeLessThan(5000);
+    // Nothing was lost: the render it was doing waits, queued, for the next start.
+    const again = new LocalStudio({ command: serverCommandForTests(), dataDir: dir, secrets: new MemorySecretStore(), userId: 'desktop' });
     try {
       await again.start();
-      expect(again.status().state).toBe('running');
-      await waitFor(() => !alive(orphan), 'the orphan to be gone', 10_000);
+      const r = await fetch(`${again.status().baseUrl}/api/jobs`, { headers: { authorization: `Bearer ${await again.key()}`, 'x-user-id': 'desktop' } });
+      const { jobs } = (await r.json()) as { jobs: Job[] };
+      expect(jobs).toHaveLength(1);
+      expect(['queued', 'rendering', 'completed']).toContain(jobs[0]!.status);
     } finally {
       await again.stop();
     }
+  });
+
+  it('stops gracefully when the app quits: stdin closed, no kill needed, pid file removed', async () => {
+    const dir = tempDir('ps-stop-');
+    const logs: string[] = [];
+    const s = new LocalStudio({ command: serverCommandForTests(), dataDir: dir, secrets: new MemorySecretStore(), userId: 'desktop', log: (l) => logs.push(l) });
+    await s.start();
+    const pid = s.pid!;
+    await s.stop();
+    expect(alive(pid)).toBe(false);
+    expect(logs.join('\n')).toContain('parent gone: shutting down');
+    expect(logs.join('\n')).not.toContain('killing it');
+    expect(existsSync(join(dir, 'studio.pid'))).toBe(false);
+  });
+
+  it('stops a studio left running by an earlier session, found by its pid file', async () => {
+    const dir = tempDir('ps-orphan-');
+    // A studio that does not watch its parent (e.g. hung), as an earlier app left it.
+    const cmd = serverCommandForTests();
+    const orphan = spawn(cmd.cmd, [...cmd.args, 'serve', '--port', '0', '--data', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    await new Promise<void>((resolve) => orphan.stdout.on('data', (d: Buffer) => /listening/.test(d.toString()) && resolve()));
+    writeFileSync(join(dir, 'studio.pid'), String(orphan.pid));
+    const again = new LocalStudio({ command: serverCommandForTests(), dataDir: dir, secrets: new MemorySecretStore(), userId: 'desktop' });
+    try {
+      await again.start();
+      expect(again.status().state).toBe('running');
+      await waitFor(() => !alive(orphan.pid!), 'the orphan to be gone', 10_000);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('leaves alone a process that was given the same PID later (not our studio)', async () => {
+    const dir = tempDir('ps-pidreuse-');
+    const stranger = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    writeFileSync(join(dir, 'studio.pid'), String(stranger.pid));
+    const again = new LocalStudio({ command: serverCommandForTests(), dataDir: dir, secrets: new MemorySecretStore(), userId: 'desktop' });
+    try {
+      await again.start();
+      expect(again.status().state).toBe('running');
+      expect(alive(stranger.pid!)).toBe(true);
+    } finally {
+      await again.stop();
+      stranger.kill('SIGKILL');
+    }
+  });
+});
+
+describe('keys of a keychain that only lives in memory', () => {
+  it('are revoked at the next start, so they never pile up', async () => {
+    const dir = tempDir('ps-memkeys-');
+    const keys: string[] = [];
+    for (let run = 0; run < 3; run++) {
+      const s = new LocalStudio({ command: serverCommandForTests(), dataDir: dir, secrets: new MemorySecretStore(), userId: 'desktop' });
+      await s.start();
+      keys.push((await s.key())!);
+      await s.stop();
+    }
+    const cmd = serverCommandForTests();
+    const list = spawnSync(cmd.cmd, [...cmd.args, 'keys', 'list', '--data', dir], { cwd: ROOT, encoding: 'utf8' }).stdout;
+    const active = list.split('\n').filter((l) => l.includes(DESKTOP_KEY_LABEL) && l.split('\t')[4] === 'active');
+    expect(active).toHaveLength(1);
+    expect(new Set(keys).size).toBe(3);
   });
 });
 
@@ -191,7 +293,7 @@ describe('a team database in the user environment', () => {
     const saved = process.env.DATABASE_URL;
     // A PostgreSQL nobody listens on: a studio that took it would never come up.
     process.env.DATABASE_URL = 'postgres://nobody:nothing@127.0.0.1:1/none';
-    const studioHere = new LocalStudio({ command: serverCommandForTests(), dataDir: dir, secrets: new (await import('../services/secrets.js')).MemorySecretStore(), userId: 'desktop' });
+    const studioHere = new LocalStudio({ command: serverCommandForTests(), dataDir: dir, secrets: new MemorySecretStore(), userId: 'desktop' });
     try {
       await studioHere.start();
       expect(studioHere.status().state).toBe('running');

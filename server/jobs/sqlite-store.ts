@@ -1,12 +1,12 @@
-// The embedded job store: SQLite (better-sqlite3, WAL) in the data directory. All SQL lives
+// The embedded job store: SQLite (sqlite-db.ts, WAL) in the data directory. All SQL lives
 // here. Listing stays fast at 100,000+ jobs per user: keyset paging on (user_id, id) and
 // per-user status counters kept in the same transaction as every change.
-import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import { JOB_STATUSES } from '../../shared/contract/index.js';
 import type { JobStatus, StatusCounts } from '../../shared/contract/index.js';
 import { IdGenerator } from './ids.js';
 import { migrateSqlite } from './migrations/runner.js';
+import { SqliteDatabase, type Statement } from './sqlite-db.js';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite.js';
 import { applyTransition, InvalidTransitionError, nextProgress } from './state.js';
 import type { TransitionRequest } from './state.js';
@@ -40,13 +40,10 @@ interface Row {
 }
 
 /** Opens (and migrates) the database file shared by the job store and the key store. */
-export function openDatabase(file: string): Database.Database {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+export function openDatabase(file: string): SqliteDatabase {
+  const db = new SqliteDatabase(file);
   // NORMAL in WAL mode: a committed transaction survives a crash (kill -9) of the process.
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON');
   migrateSqlite(db, SQLITE_MIGRATIONS);
   return db;
 }
@@ -54,13 +51,13 @@ export function openDatabase(file: string): Database.Database {
 export class SqliteJobStore implements JobStore {
   private readonly events = new EventEmitter();
   private readonly ids = new IdGenerator('job_');
-  private readonly listStatements = new Map<string, Database.Statement>();
+  private readonly listStatements = new Map<string, Statement>();
   private readonly s;
   private floor: string | null | undefined;
   private pendingCreates: PendingCreate[] = [];
 
   constructor(
-    private readonly db: Database.Database,
+    private readonly db: SqliteDatabase,
     private readonly ownsDb = false,
   ) {
     this.events.setMaxListeners(0);
@@ -74,15 +71,14 @@ export class SqliteJobStore implements JobStore {
       ),
       remove: db.prepare('DELETE FROM jobs WHERE id = ?'),
       get: db.prepare(`${sel} WHERE id = ?`),
-      maxId: db.prepare('SELECT max(id) AS id FROM jobs').pluck(),
+      maxId: db.prepare('SELECT max(id) FROM jobs'),
       oldestQueued: db.prepare(`${sel} WHERE status = 'queued' ORDER BY id LIMIT 1`),
       byStatus: db.prepare(`${sel} WHERE status = ?`),
       lapsed: db.prepare(`${sel} WHERE status = 'rendering' AND lease_until < ?`),
       renew: db.prepare("UPDATE jobs SET lease_until = ? WHERE id = ? AND worker_id = ? AND status = 'rendering'"),
       counts: db.prepare('SELECT status, n FROM user_counts WHERE user_id = ?'),
       active: db
-        .prepare("SELECT coalesce(sum(n), 0) FROM user_counts WHERE user_id = ? AND status IN ('queued', 'rendering')")
-        .pluck(),
+        .prepare("SELECT coalesce(sum(n), 0) FROM user_counts WHERE user_id = ? AND status IN ('queued', 'rendering')"),
       bump: db.prepare(
         'INSERT INTO user_counts (user_id, status, n) VALUES (?, ?, ?) ON CONFLICT (user_id, status) DO UPDATE SET n = n + excluded.n',
       ),
@@ -96,7 +92,7 @@ export class SqliteJobStore implements JobStore {
 
   /** The newest id stored when this store opened: new ids stay above it even if the clock went back. */
   private get idFloor(): string | null {
-    if (this.floor === undefined) this.floor = this.s.maxId.get() as string | null;
+    if (this.floor === undefined) this.floor = this.s.maxId.value<string | null>() ?? null;
     return this.floor;
   }
 
@@ -121,12 +117,12 @@ export class SqliteJobStore implements JobStore {
     this.pendingCreates = [];
     let results: CreateResult[];
     try {
-      results = this.db.transaction(() => batch.map((c) => this.createOne(c.input, c.options))).immediate();
+      results = this.db.immediate(() => batch.map((c) => this.createOne(c.input, c.options)));
     } catch {
       // One create failed the batch: retry each alone, so only the faulty one fails.
       for (const c of batch) {
         try {
-          this.settleCreate(c, this.db.transaction(() => this.createOne(c.input, c.options)).immediate());
+          this.settleCreate(c, this.db.immediate(() => this.createOne(c.input, c.options)));
         } catch (err) {
           c.reject(err);
         }
@@ -156,7 +152,7 @@ export class SqliteJobStore implements JobStore {
         // The first job was deleted since: the key starts over.
       }
     }
-    const active = this.s.active.get(input.userId) as number;
+    const active = this.s.active.value<number>(input.userId) ?? 0;
     if (active >= options.maxActive) return { kind: 'quota_exceeded', active };
     const at = new Date(now).toISOString();
     const job = newStoredJob(this.ids.next(this.idFloor), input, at);
@@ -216,44 +212,41 @@ export class SqliteJobStore implements JobStore {
 
   async transition(id: string, userId: string | null, req: TransitionRequest, expectWorker?: string): Promise<TransitionResult> {
     const result = this.db
-      .transaction((): TransitionResult => {
+      .immediate((): TransitionResult => {
         const job = this.read(id);
         if (!job || (userId !== null && job.userId !== userId)) return { ok: false, reason: 'not_found' };
         if (expectWorker !== undefined && job.workerId !== expectWorker) {
           return { ok: false, reason: 'invalid_transition', job };
         }
         return this.write(job, req);
-      })
-      .immediate();
+      });
     if (result.ok) this.emit({ kind: 'updated', job: result.job });
     return result;
   }
 
   async setProgress(id: string, workerId: string, progress: number): Promise<StoredJob | null> {
     const updated = this.db
-      .transaction((): StoredJob | null => {
+      .immediate((): StoredJob | null => {
         const job = this.read(id);
         if (!job || job.workerId !== workerId) return null;
         const p = nextProgress(job, progress);
         if (p === null) return null;
         const next: StoredJob = { ...job, progress: p, updatedAt: new Date().toISOString() };
-        this.s.update.run({ ...this.params(next), expected: job.status });
+        this.s.update.run(this.updateParams(next, job.status));
         return next;
-      })
-      .immediate();
+      });
     if (updated) this.emit({ kind: 'updated', job: updated });
     return updated;
   }
 
   async claimNext(workerId: string, leaseMs: number): Promise<StoredJob | null> {
     const result = this.db
-      .transaction((): StoredJob | null => {
+      .immediate((): StoredJob | null => {
         const row = this.s.oldestQueued.get() as Row | undefined;
         if (!row) return null;
         const r = this.write(fromRow(row), { to: 'rendering', workerId, leaseUntil: Date.now() + leaseMs });
         return r.ok ? r.job : null;
-      })
-      .immediate();
+      });
     if (result) this.emit({ kind: 'updated', job: result });
     return result;
   }
@@ -265,14 +258,13 @@ export class SqliteJobStore implements JobStore {
   async recoverAbandoned(options: { all: boolean }): Promise<RecoverResult> {
     const changed: StoredJob[] = [];
     this.db
-      .transaction(() => {
+      .immediate(() => {
         const rows = (options.all ? this.s.byStatus.all('rendering') : this.s.lapsed.all(Date.now())) as Row[];
         for (const row of rows) {
           const r = this.write(fromRow(row), { to: 'queued', reason: 'worker_lost' });
           if (r.ok) changed.push(r.job);
         }
-      })
-      .immediate();
+      });
     for (const job of changed) this.emit({ kind: 'updated', job });
     return {
       requeued: changed.filter((j) => j.status === 'queued').map((j) => j.id),
@@ -282,21 +274,20 @@ export class SqliteJobStore implements JobStore {
 
   async delete(id: string, userId: string): Promise<TransitionResult> {
     const result = this.db
-      .transaction((): TransitionResult => {
+      .immediate((): TransitionResult => {
         const job = this.read(id);
         if (!job || job.userId !== userId) return { ok: false, reason: 'not_found' };
         if (job.status === 'queued' || job.status === 'rendering') return { ok: false, reason: 'invalid_transition', job };
         this.s.remove.run(id);
         this.s.bump.run(job.userId, job.status, -1);
         return { ok: true, job };
-      })
-      .immediate();
+      });
     if (result.ok) this.emit({ kind: 'deleted', job: result.job });
     return result;
   }
 
   async activeCount(userId: string): Promise<number> {
-    return this.s.active.get(userId) as number;
+    return this.s.active.value<number>(userId) ?? 0;
   }
 
   /** Drops idempotency records past their lifetime (called from time to time by the server). */
@@ -307,7 +298,7 @@ export class SqliteJobStore implements JobStore {
   /** Bulk insert for benchmarks and tests: many jobs in one transaction, counters kept right. */
   seed(jobs: NewJob[], status: JobStatus = 'completed'): string[] {
     const ids: string[] = [];
-    this.db.transaction(() => {
+    this.db.immediate(() => {
       const at = new Date().toISOString();
       for (const input of jobs) {
         const job: StoredJob = {
@@ -329,7 +320,7 @@ export class SqliteJobStore implements JobStore {
         this.s.bump.run(job.userId, status, 1);
         ids.push(job.id);
       }
-    })();
+    });
     return ids;
   }
 
@@ -340,7 +331,7 @@ export class SqliteJobStore implements JobStore {
 
   async close(): Promise<void> {
     this.events.removeAllListeners();
-    if (this.ownsDb && this.db.open) this.db.close();
+    if (this.ownsDb) this.db.close();
   }
 
   private read(id: string): StoredJob | null {
@@ -357,7 +348,7 @@ export class SqliteJobStore implements JobStore {
       if (err instanceof InvalidTransitionError) return { ok: false, reason: 'invalid_transition', job };
       throw err;
     }
-    const changes = this.s.update.run({ ...this.params(next), expected: job.status }).changes;
+    const changes = this.s.update.run(this.updateParams(next, job.status)).changes;
     if (changes !== 1) return { ok: false, reason: 'invalid_transition', job };
     if (next.status !== job.status) {
       this.s.bump.run(job.userId, job.status, -1);
@@ -383,6 +374,12 @@ export class SqliteJobStore implements JobStore {
       lease_until: job.leaseUntil,
       doc: JSON.stringify(toJob(job)),
     };
+  }
+
+  /** The named values of the compare-and-set update: exactly those it names (SQLite refuses others). */
+  private updateParams(job: StoredJob, expected: JobStatus) {
+    const { id, status, attempts, worker_id, lease_until, doc } = this.params(job);
+    return { id, status, attempts, worker_id, lease_until, doc, expected };
   }
 
   /** Tells every listener; one that throws does not stop the others or the write that was made. */

@@ -1,5 +1,5 @@
 // Keys in the same SQLite file as the jobs (table api_keys), hashes only.
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase } from '../jobs/sqlite-db.js';
 import type { KeyKind, KeyRecord, KeyRow as Row, KeyStore } from './key-store.js';
 import { hashKey, KEY_PATTERN, keyRowToRecord, newKey, sameHash } from './key-store.js';
 
@@ -10,9 +10,9 @@ export class SqliteKeyStore implements KeyStore {
   private cacheVersion = -1;
   private readonly dataVersion;
 
-  constructor(db: Database.Database) {
+  constructor(db: SqliteDatabase) {
     // The api_keys table comes from the migrations, which openDatabase runs.
-    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+    this.dataVersion = db.prepare('PRAGMA data_version');
     this.s = {
       insert: db.prepare('INSERT INTO api_keys (id, kind, user_id, label, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
       all: db.prepare('SELECT * FROM api_keys ORDER BY created_at, id'),
@@ -43,7 +43,7 @@ export class SqliteKeyStore implements KeyStore {
     const hash = hashKey(presented);
     // Verified keys are remembered by hash until the database changes from another connection
     // (e.g. `keys revoke` in the CLI bumps PRAGMA data_version) or this store revokes one.
-    const version = this.dataVersion.get() as number;
+    const version = this.dataVersion.value<number>() ?? 0;
     if (version !== this.cacheVersion) {
       this.verified.clear();
       this.cacheVersion = version;

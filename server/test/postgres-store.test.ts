@@ -3,7 +3,6 @@
 // never hand one job to two workers, leases that bring a dead worker's job back (3 attempts),
 // changes relayed between processes; and the versioned SQLite migrations, and first-wins
 // publishing into a shared output directory.
-import Database from 'better-sqlite3';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { PostgresJobStore } from '../jobs/postgres-store.js';
 import { WorkerQueue } from '../jobs/queue.js';
 import type { JobChange, NewJob } from '../jobs/store.js';
 import { openDatabase } from '../jobs/sqlite-store.js';
+import { SqliteDatabase } from '../jobs/sqlite-db.js';
 import { SharedDirOutputStorage } from '../storage/shared-dir-storage.js';
 import { freshSchema, NO_POSTGRES, testDatabaseUrl } from './postgres-db.js';
 import { createTestEngine } from './fixtures/test-engine.js';
@@ -239,20 +239,20 @@ describe('SQLite migrations', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ps-migrate-'));
     try {
       const file = join(dir, 'studio.db');
-      const legacy = new Database(file);
+      const legacy = new SqliteDatabase(file);
       legacy.exec(SQLITE_MIGRATIONS[0]!.sql);
-      legacy.pragma('user_version = 1');
+      legacy.exec('PRAGMA user_version = 1');
       legacy.prepare("INSERT INTO jobs (id, user_id, status, search, doc) VALUES ('job_1', 'u', 'queued', 'x', '{}')").run();
       legacy.close();
       const db = openDatabase(file);
       const rows = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as { version: number; name: string }[];
       expect(rows.map((r) => r.version)).toEqual(SQLITE_MIGRATIONS.map((m) => m.version));
       expect(rows[0]!.name).toMatch(/adopted/);
-      expect(db.prepare('SELECT count(*) FROM jobs').pluck().get()).toBe(1); // data kept
+      expect(db.prepare('SELECT count(*) FROM jobs').value()).toBe(1); // data kept
       expect(migrateSqlite(db, SQLITE_MIGRATIONS)).toEqual([]); // again: nothing to do
       db.close();
       const again = openDatabase(file); // a second process opening the same file
-      expect(again.prepare('SELECT count(*) FROM schema_migrations').pluck().get()).toBe(SQLITE_MIGRATIONS.length);
+      expect(again.prepare('SELECT count(*) FROM schema_migrations').value()).toBe(SQLITE_MIGRATIONS.length);
       again.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

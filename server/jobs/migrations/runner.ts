@@ -2,7 +2,7 @@
 // schema_migrations; running again is a no-op, and processes starting at the same time
 // take turns (SQLite: one write transaction; PostgreSQL: an advisory lock), so each version
 // is applied exactly once.
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase } from '../sqlite-db.js';
 import type pg from 'pg';
 
 export interface Migration {
@@ -31,29 +31,27 @@ function check(migrations: readonly Migration[], applied: number[]): Migration[]
 }
 
 /** Migrates a SQLite database; returns the versions applied now. */
-export function migrateSqlite(db: Database.Database, migrations: readonly Migration[]): number[] {
-  return db
-    .transaction((): number[] => {
-      db.exec(CREATE_TABLE);
-      let applied = (db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
-      // Databases from before schema_migrations recorded their version in user_version.
-      const legacy = db.pragma('user_version', { simple: true }) as number;
-      if (applied.length === 0 && legacy > 0) {
-        const adopt = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-        for (const m of migrations.filter((m) => m.version <= legacy)) adopt.run(m.version, `${m.name} (adopted)`, new Date().toISOString());
-        applied = migrations.filter((m) => m.version <= legacy).map((m) => m.version);
-      }
-      const pending = check(migrations, applied);
-      const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-      for (const m of pending) {
-        db.exec(m.sql);
-        record.run(m.version, m.name, new Date().toISOString());
-      }
-      const latest = migrations[migrations.length - 1]?.version ?? 0;
-      if (latest > legacy) db.pragma(`user_version = ${latest}`);
-      return pending.map((m) => m.version);
-    })
-    .immediate();
+export function migrateSqlite(db: SqliteDatabase, migrations: readonly Migration[]): number[] {
+  return db.immediate((): number[] => {
+    db.exec(CREATE_TABLE);
+    let applied = db.prepare('SELECT version FROM schema_migrations').values<number>();
+    // Databases from before schema_migrations recorded their version in user_version.
+    const legacy = db.prepare('PRAGMA user_version').value<number>() ?? 0;
+    if (applied.length === 0 && legacy > 0) {
+      const adopt = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+      for (const m of migrations.filter((m) => m.version <= legacy)) adopt.run(m.version, `${m.name} (adopted)`, new Date().toISOString());
+      applied = migrations.filter((m) => m.version <= legacy).map((m) => m.version);
+    }
+    const pending = check(migrations, applied);
+    const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+    for (const m of pending) {
+      db.exec(m.sql);
+      record.run(m.version, m.name, new Date().toISOString());
+    }
+    const latest = migrations[migrations.length - 1]?.version ?? 0;
+    if (latest > legacy) db.exec(`PRAGMA user_version = ${latest}`);
+    return pending.map((m) => m.version);
+  });
 }
 
 /** Migrates the current schema of a PostgreSQL database; returns the versions applied now. */

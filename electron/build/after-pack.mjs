@@ -1,0 +1,24 @@
+// electron-builder afterPack hook: fails the build when the packaged app folder would not work
+// or carries what must not ship (payload-check.mjs says what is checked).
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { checkPayload } from './payload-check.mjs';
+
+const require = createRequire(import.meta.url);
+// electron-builder's Arch enum: ia32 = 0, x64 = 1, armv7l = 2, arm64 = 3, universal = 4.
+const ARCHES = ['ia32', 'x64', 'armv7l', 'arm64', 'universal'];
+
+export default async function afterPack(context) {
+  const platform = context.electronPlatformName === 'mas' ? 'darwin' : context.electronPlatformName;
+  const appDir =
+    platform === 'darwin'
+      ? join(context.appOutDir, `${context.packager.appInfo.productFilename}.app`, 'Contents', 'Resources', 'app')
+      : join(context.appOutDir, 'resources', 'app');
+  const electronVersion = context.packager.config.electronVersion ?? require('electron/package.json').version;
+  // node-abi (electron-builder's own dependency) knows process.versions.modules of each Electron.
+  const abi = require('node-abi').getAbi(electronVersion, 'electron');
+  const target = { platform, arch: ARCHES[context.arch], abi, electronVersion };
+  const { problems, bytes } = checkPayload(appDir, target);
+  if (problems.length) throw new Error(`the packaged app is not fit to ship:\n  ${problems.join('\n  ')}`);
+  console.log(`  • payload checked  ${(bytes / 1e6).toFixed(1)} MB, every native module loads in Electron ${electronVersion} on ${target.platform}-${target.arch}`);
+}

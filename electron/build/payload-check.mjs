@@ -1,0 +1,99 @@
+// Checks a packaged app folder (<app>/resources/app or <App>.app/Contents/Resources/app) before
+// it ships: every native module must load in the target Electron without a rebuild (N-API,
+// built for the target OS and CPU), and nothing is shipped that has no business there (source
+// maps, native build leftovers, tests, libraries the renderer bundle already contains).
+// Used by electron-builder's afterPack hook (after-pack.cjs) and by the packaging test.
+import { readdirSync, readFileSync, lstatSync, openSync, readSync, closeSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+/** Libraries bundled into dist/renderer by vite: a copy in node_modules is dead weight. */
+export const RENDERER_ONLY = ['react', 'react-dom', 'zustand', '@tanstack/react-virtual', '@tanstack/virtual-core', 'scheduler'];
+
+const FORBIDDEN = [
+  { why: 'a source map', test: (p) => p.endsWith('.map') },
+  { why: 'a test file or folder', test: (p) => /(^|\/)(test|tests|__tests__)\//.test(p) || /\.(test|spec)\.[cm]?[jt]s$/.test(p) },
+  { why: 'TypeScript source', test: (p) => /\.(ts|mts|cts)$/.test(p) && !/\.d\.[cm]?ts$/.test(p) },
+  { why: 'a native build leftover', test: (p) => /node_modules\/(?:@[^/]+\/)?[^/]+\/(?:deps|src|obj|build\/Release\/obj\.target|build\/Release\/\.deps|build\/node_gyp_bins)\//.test(p) && nativePackage(p) },
+  { why: 'a library the renderer bundle already contains', test: (p) => RENDERER_ONLY.some((m) => p.startsWith(`node_modules/${m}/`)) },
+  { why: 'a native build file', test: (p) => /\.(o|obj|gyp|gypi|cc|cpp|h|hpp|mk)$/.test(p) || /(^|\/)Makefile$/.test(p) },
+];
+
+let nativeRoots = new Set();
+/** Packages that carry a .node file: only their deps/ src/ obj/ folders are build leftovers. */
+function nativePackage(p) {
+  const m = /^(node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(p);
+  return !!m && nativeRoots.has(m[1]);
+}
+
+export function listFiles(root) {
+  const out = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir)) {
+      const full = join(dir, name);
+      const st = lstatSync(full);
+      if (st.isDirectory()) walk(full);
+      else out.push({ path: relative(root, full).split(sep).join('/'), size: st.size });
+    }
+  };
+  walk(root);
+  return out;
+}
+
+const MACHINES = {
+  // ELF e_machine, PE Machine, Mach-O cputype
+  x64: { elf: 0x3e, pe: 0x8664, macho: 0x01000007 },
+  arm64: { elf: 0xb7, pe: 0xaa64, macho: 0x0100000c },
+};
+
+/** The OS and CPU a native binary is built for, read from its header. */
+export function binaryTarget(file) {
+  const fd = openSync(file, 'r');
+  const head = Buffer.alloc(4096);
+  try {
+    readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const archOf = (field, value) => Object.entries(MACHINES).find(([, m]) => m[field] === value)?.[0] ?? `unknown(${value})`;
+  if (head.readUInt32BE(0) === 0x7f454c46) return { os: 'linux', arch: archOf('elf', head.readUInt16LE(18)) };
+  if (head.readUInt16LE(0) === 0x5a4d) return { os: 'win32', arch: archOf('pe', head.readUInt16LE(head.readUInt32LE(0x3c) + 4)) };
+  const magic = head.readUInt32LE(0);
+  if (magic === 0xfeedfacf) return { os: 'darwin', arch: archOf('macho', head.readUInt32LE(4)) };
+  if (head.readUInt32BE(0) === 0xcafebabe) return { os: 'darwin', arch: 'universal' };
+  return { os: 'unknown', arch: 'unknown' };
+}
+
+/**
+ * Why a .node file would not load in the target Electron, or null. N-API modules export
+ * napi_register_module_v1 and load in any Node or Electron; a module built against one ABI
+ * exports node_register_module_v<ABI> and loads only there.
+ */
+export function nativeModuleProblem(file, target) {
+  const bytes = readFileSync(file);
+  const abi = /node_register_module_v(\d+)/.exec(bytes.toString('latin1'));
+  const napi = bytes.includes('napi_register_module_v1');
+  const built = binaryTarget(file);
+  if (built.os !== target.platform) return `built for ${built.os}, not ${target.platform}`;
+  if (built.arch !== target.arch && built.arch !== 'universal') return `built for ${built.arch}, not ${target.arch}`;
+  if (napi && !abi) return null;
+  if (abi && abi[1] === String(target.abi)) return null;
+  return abi ? `built for Node ABI ${abi[1]}, the target Electron needs ${target.abi} (not N-API)` : 'no N-API or Node module entry point';
+}
+
+/** Everything wrong with a packaged app folder, as readable lines (empty: fine). */
+export function checkPayload(appDir, target) {
+  const files = listFiles(appDir);
+  nativeRoots = new Set(files.filter((f) => f.path.endsWith('.node')).map((f) => /^(node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(f.path)?.[1]).filter(Boolean));
+  const problems = [];
+  for (const f of files) {
+    const rule = FORBIDDEN.find((r) => r.test(f.path));
+    if (rule) problems.push(`${f.path}: ${rule.why} must not ship`);
+    if (f.path.endsWith('.node')) {
+      const why = nativeModuleProblem(join(appDir, f.path), target);
+      if (why) problems.push(`${f.path}: would not load in Electron ${target.electronVersion} on ${target.platform}-${target.arch}: ${why}`);
+    }
+  }
+  if (!files.some((f) => f.path === 'server/cli.js')) problems.push('server/cli.js is missing: the local studio cannot start');
+  if (!files.some((f) => f.path === 'dist/renderer/index.html')) problems.push('dist/renderer/index.html is missing');
+  return { problems, files, bytes: files.reduce((n, f) => n + f.size, 0) };
+}
