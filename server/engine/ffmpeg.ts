@@ -27,7 +27,7 @@ export interface FfmpegRun {
 export function runFfmpeg(args: string[], signal: AbortSignal | undefined, what: string, extraPipes = 0): FfmpegRun {
   const bin = ffmpegPath();
   const pipes = Array.from({ length: extraPipes }, () => 'pipe' as const);
-  const proc = spawn(bin, ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], { stdio: ['pipe', 'ignore', 'pipe', ...pipes] });
+  const proc = spawn(bin, ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], { stdio: ['pipe', 'ignore', 'pipe', ...pipes], windowsHide: true });
   const extra = pipes.map((_, i) => proc.stdio[3 + i] as Writable);
   for (const w of extra) w.on('error', () => undefined);
   let stderr = '';
