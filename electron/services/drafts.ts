@@ -4,10 +4,10 @@ import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Draft, DraftInput, DraftSummary } from '../../shared/bridge/index.js';
+import { DraftId } from '../../shared/bridge/index.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 import { BridgeFailure } from './errors.js';
 
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function newDraftId(): string {
   return `d_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
@@ -29,7 +29,7 @@ export class DraftStore {
   }
 
   private file(id: string): string {
-    if (!ID.test(id)) throw new BridgeFailure('invalid_input', 'draft ids are 1–64 letters, digits, _ or -', [{ path: 'id', message: 'is not a draft id' }]);
+    if (!DraftId.safeParse(id).success) throw new BridgeFailure('invalid_input', 'draft ids are 1–64 letters, digits, _ or -', [{ path: 'id', message: 'is not a draft id' }]);
     return join(this.dir, `${id}.json`);
   }
 

@@ -20,7 +20,7 @@ import type {
   StudioStatus,
   SubmitResult,
 } from './types.js';
-import { DraftInput, JobsListInput, KeyHeader } from './types.js';
+import { DraftId, DraftInput, JobsListInput, KeyHeader } from './types.js';
 
 const id = z.string().min(1).max(128);
 const none = z.strictObject({}).optional();
@@ -44,9 +44,9 @@ export const bridgeInputs = {
   'key.clear': z.strictObject({ profileId: id }),
   'catalogs.get': none,
   'drafts.list': z.strictObject({ q: z.string().max(200).optional() }).optional(),
-  'drafts.get': z.strictObject({ id }),
+  'drafts.get': z.strictObject({ id: DraftId }),
   'drafts.save': DraftInput,
-  'drafts.remove': z.strictObject({ id }),
+  'drafts.remove': z.strictObject({ id: DraftId }),
   'jobs.submit': z.strictObject({ request: RenderRequest }),
   'jobs.list': JobsListInput.optional(),
   'jobs.get': z.strictObject({ id }),

@@ -89,8 +89,11 @@ export interface Catalogs {
   fromCache: boolean;
 }
 
+/** A draft's id: also its file name in the drafts folder, so nothing that could leave it. */
+export const DraftId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not a draft id (1–64 letters, digits, _ or -)');
+
 export const DraftInput = z.strictObject({
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+  id: DraftId.optional(),
   name: z.string().max(200),
   text: z.string().max(20000),
   templateId: z.string().max(64).nullable(),
