@@ -25,8 +25,8 @@ import { loadWindowState, trackWindowState } from './window-state.js';
 export const APP_USER_MODEL_ID = 'org.presenterstudio.app';
 /** A second renderer crash within this time shows the crash page instead of reloading again. */
 export const CRASH_REPEAT_MS = 10 * 60_000;
-/** How long quitting waits for the studio to stop before it gives up. */
-const STOP_TIMEOUT_MS = 8_000;
+/** How long quitting waits for the studio to finish starting, then to stop, before it gives up. */
+const STOP_TIMEOUT_MS = 15_000;
 
 export interface DesktopOptions {
   /** Keychain service name (tests use a throwaway one). */
@@ -47,6 +47,7 @@ export interface DesktopApp {
   events(): EventHub | null;
 }
 
+const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const bounded = <T>(p: Promise<T>, ms: number) => Promise.race([p, new Promise<void>((r) => setTimeout(r, ms).unref?.())]);
 
 /** Starts the app; null when another instance already runs (this one then quits). */
@@ -67,6 +68,7 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
   let root = '';
   let externalLinks: string[] = [];
   let local: LocalStudio | null = null;
+  let localStarting: Promise<void> | null = null;
   let studio: Studio | null = null;
   let win: WindowLike | null = null;
   let opening: Promise<WindowLike> | null = null;
@@ -82,7 +84,7 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
   // while the services start; each handler copes with "not started yet".
   host.on('uncaughtException', (e) => {
     log.error('uncaught exception', e);
-    if (started) dialog.showErrorBox('Presenter Studio: unexpected error', `${(e as Error)?.message ?? String(e)}\n\nDetails are in ${log.file}`);
+    if (started) dialog.showErrorBox('Presenter Studio: unexpected error', log.redact(`${errorMessage(e)}\n\nDetails are in ${log.file}`));
   });
   host.on('unhandledRejection', (e) => log.error('unhandled promise rejection', e));
   app.on('child-process-gone', (_e, d) => log.warn(`child process gone: ${d.type ?? 'process'}${d.name ? ` (${d.name})` : ''}: ${d.reason}, exit code ${d.exitCode}`));
@@ -109,8 +111,14 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
 
   async function shutdown(): Promise<void> {
     await bounded(ready, STOP_TIMEOUT_MS);
-    await bounded(Promise.allSettled([studio?.close(), local?.stop()]), STOP_TIMEOUT_MS);
+    await stopServices();
     log.info('stopped');
+  }
+
+  async function stopServices(): Promise<void> {
+    // A studio still starting would go on to spawn its server after stop(): let it finish first.
+    if (localStarting) await bounded(localStarting, STOP_TIMEOUT_MS);
+    await bounded(Promise.allSettled([studio?.close(), local?.stop()]), STOP_TIMEOUT_MS);
   }
 
   async function createWindow(): Promise<WindowLike> {
@@ -242,7 +250,7 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
       for (const w of BrowserWindow.getAllWindows()) sendEvent(w.webContents, e);
       notifyJobEnd(e, notified);
     });
-    void local.start();
+    localStarting = local.start();
 
     handleSchemes(protocol, join(root, 'dist/renderer'), s);
     registerBridge(ipcMain, s.handlers, trustedSender(APP_ORIGIN, (wc) => BrowserWindow.fromWebContents(wc) !== null));
@@ -261,12 +269,12 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
   async function fail(e: unknown): Promise<false> {
     log.error('startup failed', e);
     try {
-      dialog.showErrorBox('Presenter Studio could not start', `${e instanceof Error ? e.message : String(e)}\n\nDetails are in ${log.file}`);
+      dialog.showErrorBox('Presenter Studio could not start', log.redact(`${errorMessage(e)}\n\nDetails are in ${log.file}`));
     } catch {
       // no dialog possible: the log has it
     }
     app.releaseSingleInstanceLock();
-    await bounded(Promise.allSettled([studio?.close(), local?.stop()]), STOP_TIMEOUT_MS);
+    await stopServices();
     stopped = true;
     app.exit(1);
     return false;

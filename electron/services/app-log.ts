@@ -15,6 +15,8 @@ export interface AppLog {
   error(message: string, error?: unknown): void;
   /** A secret known at run time (the environment profile's key): never written, whatever its form. */
   addSecret(secret: string): void;
+  /** The text as the log would write it (for messages shown elsewhere, such as error boxes). */
+  redact(text: string): string;
 }
 
 export interface AppLogOptions {
@@ -97,6 +99,7 @@ export function createAppLog(opts: AppLogOptions): AppLog {
     warn: (m) => write('warn', m),
     error: (m, e) => write('error', e === undefined ? m : `${m}: ${describe(e)}`),
     addSecret: (s) => void secrets.add(s),
+    redact: (text) => redact(text, secrets),
   };
 }
 
