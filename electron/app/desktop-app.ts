@@ -82,9 +82,14 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
 
   // Everything the app reacts to is registered before the first await, so no event is missed
   // while the services start; each handler copes with "not started yet".
+  let toldUser = false;
   host.on('uncaughtException', (e) => {
     log.error('uncaught exception', e);
-    if (started) dialog.showErrorBox('Presenter Studio: unexpected error', log.redact(`${errorMessage(e)}\n\nDetails are in ${log.file}`));
+    // Once per run: an error repeating in a loop must not bury the user in boxes.
+    if (started && !toldUser) {
+      toldUser = true;
+      dialog.showErrorBox('Presenter Studio: unexpected error', log.redact(`${errorMessage(e)}\n\nDetails are in ${log.file}`));
+    }
   });
   host.on('unhandledRejection', (e) => log.error('unhandled promise rejection', e));
   app.on('child-process-gone', (_e, d) => log.warn(`child process gone: ${d.type ?? 'process'}${d.name ? ` (${d.name})` : ''}: ${d.reason}, exit code ${d.exitCode}`));

@@ -105,8 +105,8 @@ export function createAppLog(opts: AppLogOptions): AppLog {
 
 /**
  * The local studio's output, as the app logs it: its warnings and errors (pino JSON at level 40
- * and above) and its plain lines (the ready line, the launcher's own messages); per-request
- * info lines would drown the rest. Returns null for a line to leave out.
+ * and above), its plain lines (the ready line, stack traces) and the launcher's own messages
+ * (as warnings); per-request info lines would drown the rest. Returns null for a line to leave out.
  */
 export function studioLogEntry(line: string): { level: LogLevel; message: string } | null {
   const text = line.trim();
@@ -119,5 +119,6 @@ export function studioLogEntry(line: string): { level: LogLevel; message: string
       // not JSON after all
     }
   }
-  return { level: 'info', message: `[studio] ${text.slice(0, 8000)}` };
+  // The launcher's own messages ("local studio: …") report restarts and failures.
+  return { level: text.startsWith('local studio:') ? 'warn' : 'info', message: `[studio] ${text.slice(0, 8000)}` };
 }

@@ -93,6 +93,7 @@ describe('local studio lines in the log', () => {
     expect(studioLogEntry('{"level":40,"msg":"job stalled"}')).toEqual({ level: 'warn', message: '[studio] {"level":40,"msg":"job stalled"}' });
     expect(studioLogEntry('{"level":50,"msg":"ffmpeg failed"}')?.level).toBe('error');
     expect(studioLogEntry('listening http://127.0.0.1:43123')).toEqual({ level: 'info', message: '[studio] listening http://127.0.0.1:43123' });
+    expect(studioLogEntry('local studio: the local studio exited before it was ready (code 1)')?.level).toBe('warn');
     expect(studioLogEntry('   ')).toBeNull();
   });
 });

@@ -342,11 +342,13 @@ describe('a running app (macOS: it stays open without a window)', () => {
     const localKey = await keytar.getPassword(SECRET_SERVICE, 'local').catch(() => null);
     app.host.emit('uncaughtException', new Error(`request to the render API failed: Authorization: Bearer ${ENV_KEY}`));
     app.host.emit('unhandledRejection', new Error(`x-api-key: ${ENV_KEY}; also ${localKey ?? 'psk_abcdefghijkl_' + 'z'.repeat(43)}`));
+    app.host.emit('uncaughtException', new Error('the same kind of error again'));
     const log = logText(app.userData);
     expect(log).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO {2}Presenter Studio 9\.8\.7 starting/m);
     expect(log).toMatch(/INFO {2}\[studio\] .*127\.0\.0\.1/); // the studio's ready line
     expect(log).toMatch(/ERROR uncaught exception: Error: request to the render API failed: Authorization: \[redacted\]/);
     expect(log).toMatch(/ERROR unhandled promise rejection/);
+    expect(log).toMatch(/the same kind of error again/); // logged, though no second box
     expect(log).not.toContain(ENV_KEY);
     expect(log).not.toMatch(/psk_[a-z0-9]{12}_/);
     if (localKey) expect(log).not.toContain(localKey);
