@@ -229,6 +229,20 @@ describe('a running app (macOS: it stays open without a window)', () => {
     await waitFor(() => (again as FakeWindow).shown, 'the new window shown');
   });
 
+  it('does not reuse a position on no display, and restores a maximised window', async () => {
+    const stateFile = join(app.userData, 'window-state.json');
+    win().moveTo({ x: 333, y: 222, width: 1000, height: 700 });
+    win().close();
+    // Saved on close (before it is replaced below).
+    await waitFor(() => (JSON.parse(readFileSync(stateFile, 'utf8')) as { bounds: { x: number } }).bounds.x === 333, 'the state saved on close');
+    writeFileSync(stateFile, JSON.stringify({ bounds: { x: 5000, y: 3000, width: 900, height: 700 }, maximized: true }));
+    app.electron.app.emit('second-instance');
+    const w = (await waitFor(() => desktop.window(), 'a new window')) as FakeWindow;
+    expect(w.options).toMatchObject({ width: 900, height: 700, center: true });
+    expect(w.options.x).toBeUndefined();
+    expect(w.maximized).toBe(true);
+  });
+
   it('a notification click after the window was closed opens a new window instead of throwing', async () => {
     win().close();
     expect(desktop.window()).toBeNull();
