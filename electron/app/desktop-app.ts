@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StudioEvent } from '../../shared/bridge/index.js';
-import { createAppLog, studioLogEntry, type AppLog } from '../services/app-log.js';
+import { createAppLog, pruneCrashReports, studioLogEntry, type AppLog } from '../services/app-log.js';
 import type { EventHub } from '../services/events.js';
 import { LocalStudio } from '../services/local-studio.js';
 import { ProfileStore, envProfileFrom } from '../services/profiles.js';
@@ -52,7 +52,7 @@ const bounded = <T>(p: Promise<T>, ms: number) => Promise.race([p, new Promise<v
 
 /** Starts the app; null when another instance already runs (this one then quits). */
 export function startDesktopApp(electron: ElectronMain, host: HostProcess, options: DesktopOptions = {}): DesktopApp | null {
-  const { app, BrowserWindow, dialog, Notification, shell, Menu, protocol, session, ipcMain, screen, safeStorage } = electron;
+  const { app, BrowserWindow, dialog, Notification, shell, Menu, protocol, session, ipcMain, screen, safeStorage, crashReporter } = electron;
   const now = options.now ?? Date.now;
 
   // Tests (and careful users) can give the app a throwaway profile folder.
@@ -63,6 +63,10 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
   }
   const dataDir = app.getPath('userData');
   const log = createAppLog({ dir: join(dataDir, 'logs'), echo: options.echo });
+  // Native crashes leave a minidump next to the log (never uploaded), as early as possible.
+  const crashDir = join(log.dir, 'crashes');
+  app.setPath('crashDumps', crashDir);
+  crashReporter.start({ uploadToServer: false, compress: true });
   if (host.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
 
   let root = '';
@@ -152,6 +156,8 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
     trackWindowState(w, dataDir);
     w.once('ready-to-show', () => w.show());
     watchRenderer(w);
+    w.on('unresponsive', () => log.warn('the window is not responding'));
+    w.on('responsive', () => log.info('the window responds again'));
     await w.loadURL(`${APP_ORIGIN}/index.html`);
     return w;
   }
@@ -219,6 +225,8 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
     externalLinks = externalLinkPrefixes(pkg);
     log.info(`Presenter Studio ${pkg.version} starting (${host.platform}, ${app.isPackaged ? 'packaged' : 'from a checkout'}, data in ${dataDir})`);
     restrictPermissions(session.defaultSession);
+    const dumps = pruneCrashReports(crashDir);
+    if (dumps) log.info(`${dumps} crash report(s) from earlier runs in ${crashDir}`);
     const secrets = await createSecretStore({ dataDir, safeStorage, service: options.secretService });
     const env = envProfileFrom(host.env);
     if (env) log.addSecret(env.key);

@@ -48,7 +48,7 @@ export interface WindowLike {
   isDestroyed(): boolean;
   getNormalBounds(): Rectangle;
   loadURL(url: string): Promise<void>;
-  on(event: 'closed' | 'close' | 'resize' | 'move' | 'maximize' | 'unmaximize', listener: () => void): unknown;
+  on(event: 'closed' | 'close' | 'resize' | 'move' | 'maximize' | 'unmaximize' | 'unresponsive' | 'responsive', listener: () => void): unknown;
   once(event: 'ready-to-show', listener: () => void): unknown;
 }
 
@@ -67,7 +67,7 @@ export interface AppLike {
   whenReady(): Promise<void>;
   getAppPath(): string;
   getPath(name: 'userData' | 'downloads'): string;
-  setPath(name: 'userData', path: string): void;
+  setPath(name: 'userData' | 'crashDumps', path: string): void;
   setAppUserModelId(id: string): void;
   on(event: 'second-instance' | 'activate' | 'window-all-closed', listener: () => void): unknown;
   on(event: 'before-quit', listener: (event: PreventableEvent) => void): unknown;
@@ -132,6 +132,10 @@ export interface IpcRendererLike {
   invoke(channel: string, ...args: unknown[]): Promise<unknown>;
 }
 
+export interface CrashReporterLike {
+  start(options: { uploadToServer: boolean; compress?: boolean }): void;
+}
+
 /** The main process's view of Electron. */
 export interface ElectronMain {
   app: AppLike;
@@ -145,6 +149,7 @@ export interface ElectronMain {
   ipcMain: IpcMainLike;
   screen: ScreenLike;
   safeStorage: SafeStorageLike;
+  crashReporter: CrashReporterLike;
 }
 
 /** The Node process around the main process (the tests give their own). */

@@ -1,12 +1,13 @@
 // Electron main process entry: hands the real Electron and Node process to the app
 // (desktop-app.ts), which never imports Electron itself, so the tests can drive it with fakes.
-import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, protocol, safeStorage, screen, session, shell } from 'electron';
+import { app, BrowserWindow, crashReporter, dialog, ipcMain, Menu, Notification, protocol, safeStorage, screen, session, shell } from 'electron';
 import { startDesktopApp } from './desktop-app.js';
 
 startDesktopApp(
   {
     app,
     BrowserWindow,
+    crashReporter,
     // Every window the app hands back was made by this BrowserWindow.
     dialog: {
       showErrorBox: (title, content) => dialog.showErrorBox(title, content),

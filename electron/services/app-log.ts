@@ -2,7 +2,7 @@
 // rotated at 1 MB with three files kept (main.log, main.log.1, main.log.2), so it never holds
 // more than a few MB. Written synchronously: a line logged just before a crash is on disk.
 // Every line goes through `redact` first, so no key reaches the file.
-import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type LogLevel = 'info' | 'warn' | 'error';
@@ -121,4 +121,30 @@ export function studioLogEntry(line: string): { level: LogLevel; message: string
   }
   // The launcher's own messages ("local studio: …") report restarts and failures.
   return { level: text.startsWith('local studio:') ? 'warn' : 'info', message: `[studio] ${text.slice(0, 8000)}` };
+}
+
+/**
+ * Crash reports (minidumps Electron's crashReporter writes, never uploaded) under `dir`: all but
+ * the newest `keep` are deleted, so they stay within a few MB. Returns how many are kept.
+ */
+export function pruneCrashReports(dir: string, keep = 3): number {
+  const dumps: { path: string; mtime: number }[] = [];
+  const walk = (d: string, depth: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(d);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const p = join(d, name);
+      const st = statSync(p, { throwIfNoEntry: false });
+      if (st?.isDirectory() && depth < 3) walk(p, depth + 1);
+      else if (st?.isFile() && name.endsWith('.dmp')) dumps.push({ path: p, mtime: st.mtimeMs });
+    }
+  };
+  walk(dir, 0);
+  dumps.sort((a, b) => b.mtime - a.mtime);
+  for (const d of dumps.slice(keep)) rmSync(d.path, { force: true });
+  return Math.min(dumps.length, keep);
 }

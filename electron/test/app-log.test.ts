@@ -2,9 +2,9 @@
 // key in it whatever form a line carries it in, and the local studio's output filtered to what
 // matters. Real files in a temp folder.
 import { describe, expect, it } from 'vitest';
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createAppLog, redact, studioLogEntry } from '../services/app-log.js';
+import { createAppLog, pruneCrashReports, redact, studioLogEntry } from '../services/app-log.js';
 import { tempDir } from './helpers.js';
 
 const KEY = `psk_abcdef123456_${'A1b2C3d4_-'.repeat(4)}xyz`; // the render API's key format (server/keys)
@@ -95,5 +95,22 @@ describe('local studio lines in the log', () => {
     expect(studioLogEntry('listening http://127.0.0.1:43123')).toEqual({ level: 'info', message: '[studio] listening http://127.0.0.1:43123' });
     expect(studioLogEntry('local studio: the local studio exited before it was ready (code 1)')?.level).toBe('warn');
     expect(studioLogEntry('   ')).toBeNull();
+  });
+});
+
+describe('crash reports', () => {
+  it('keeps the newest three minidumps and nothing else is touched', () => {
+    const dir = tempDir('ps-crashes-');
+    mkdirSync(join(dir, 'completed'));
+    for (let i = 0; i < 5; i++) {
+      const f = join(dir, 'completed', `dump-${i}.dmp`);
+      writeFileSync(f, 'MDMP');
+      utimesSync(f, 1_700_000_000 + i * 60, 1_700_000_000 + i * 60);
+    }
+    writeFileSync(join(dir, 'settings.dat'), 'crashpad');
+    expect(pruneCrashReports(dir)).toBe(3);
+    expect(readdirSync(join(dir, 'completed')).sort()).toEqual(['dump-2.dmp', 'dump-3.dmp', 'dump-4.dmp']);
+    expect(readdirSync(dir).sort()).toEqual(['completed', 'settings.dat']);
+    expect(pruneCrashReports(join(dir, 'missing'))).toBe(0);
   });
 });

@@ -48,6 +48,7 @@ function processesWith(text: string): number[] {
 
 const logText = (userData: string) =>
   readdirSync(join(userData, 'logs'))
+    .filter((f) => f.startsWith('main.log'))
     .map((f) => readFileSync(join(userData, 'logs', f), 'utf8'))
     .join('');
 
@@ -71,6 +72,9 @@ describe('startup', () => {
     expect(host.events()).toEqual(expect.arrayContaining(['uncaughtException', 'unhandledRejection']));
     expect(electron.schemes.map((s) => s.scheme)).toEqual(['studio-app', 'studio-media']);
     expect(electron.windows).toHaveLength(0);
+    // Native crashes are kept as minidumps next to the log, never uploaded.
+    expect(electron.crashReports).toEqual([{ uploadToServer: false, compress: true }]);
+    expect(electron.app.paths.crashDumps).toBe(join(electron.app.paths.userData!, 'logs', 'crashes'));
   });
 
   it('sets the AppUserModelId on Windows only, the same id as the installer (appId)', () => {
@@ -136,7 +140,11 @@ describe('a running app (macOS: it stays open without a window)', () => {
     });
     await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
     const port = (api.address() as { port: number }).port;
-    app = launch({ platform: 'darwin', env: { RENDER_API_BASE_URL: `http://127.0.0.1:${port}`, RENDER_API_KEY: ENV_KEY }, now: () => clock });
+    // Five minidumps left by earlier crashes.
+    const userData = tempDir('ps-desktop-user-');
+    mkdirSync(join(userData, 'logs/crashes/completed'), { recursive: true });
+    for (let i = 0; i < 5; i++) writeFileSync(join(userData, `logs/crashes/completed/${i}.dmp`), 'MDMP');
+    app = launch({ userData, platform: 'darwin', env: { RENDER_API_BASE_URL: `http://127.0.0.1:${port}`, RENDER_API_KEY: ENV_KEY }, now: () => clock });
     desktop = app.desktop!;
     expect(await desktop.ready).toBe(true);
   });
@@ -293,9 +301,15 @@ describe('a running app (macOS: it stays open without a window)', () => {
     expect(log).toMatch(/ERROR window renderer gone: oom/);
   });
 
-  it('logs a child process that went away', () => {
+  it('logs a child process that went away, a window that hangs, and earlier crash reports', () => {
     app.electron.app.emit('child-process-gone', {}, { type: 'GPU', reason: 'crashed', exitCode: 11 });
-    expect(logText(app.userData)).toMatch(/WARN {2}child process gone: GPU: crashed, exit code 11/);
+    win().emit('unresponsive');
+    win().emit('responsive');
+    const log = logText(app.userData);
+    expect(log).toMatch(/WARN {2}child process gone: GPU: crashed, exit code 11/);
+    expect(log).toMatch(/WARN {2}the window is not responding\n.* INFO {2}the window responds again/);
+    expect(log).toContain(`3 crash report(s) from earlier runs in ${join(app.userData, 'logs', 'crashes')}`);
+    expect(readdirSync(join(app.userData, 'logs/crashes/completed'))).toHaveLength(3);
   });
 
   it('refuses navigation away, webviews and new windows; opens only the project pages in the browser', () => {

@@ -12,8 +12,8 @@ vi.mock('electron', async () => {
   // The app is not made ready: only what the entry does before the first await runs.
   const electron = new FakeElectron({ locks: new LockRegistry(), appPath: ROOT, userData: tempDir('ps-entry-'), ready: new Promise<void>(() => undefined) });
   fake.electron = electron;
-  const { app, BrowserWindow, dialog, ipcMain, Menu, Notification, protocol, safeStorage, screen, session, shell } = electron;
-  return { app, BrowserWindow, dialog, ipcMain, Menu, Notification, protocol, safeStorage, screen, session, shell };
+  const { app, BrowserWindow, crashReporter, dialog, ipcMain, Menu, Notification, protocol, safeStorage, screen, session, shell } = electron;
+  return { app, BrowserWindow, crashReporter, dialog, ipcMain, Menu, Notification, protocol, safeStorage, screen, session, shell };
 });
 
 const before = new Set([...process.listeners('uncaughtException'), ...process.listeners('unhandledRejection')]);
@@ -28,6 +28,7 @@ it('starts the app on the real process with the electron module', async () => {
   const electron = fake.electron!;
   expect(electron.app.events()).toEqual(expect.arrayContaining(['second-instance', 'activate', 'window-all-closed', 'before-quit', 'child-process-gone', 'web-contents-created']));
   expect(electron.schemes.map((s) => s.scheme)).toEqual(['studio-app', 'studio-media']);
+  expect(electron.crashReports).toEqual([{ uploadToServer: false, compress: true }]);
   const added = [...process.listeners('uncaughtException'), ...process.listeners('unhandledRejection')].filter((l) => !before.has(l));
   expect(added).toHaveLength(2);
 });

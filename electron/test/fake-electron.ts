@@ -234,7 +234,7 @@ export class FakeApp extends Emitter implements AppLike {
   getPath(name: 'userData' | 'downloads') {
     return this.paths[name]!;
   }
-  setPath(name: 'userData', path: string) {
+  setPath(name: 'userData' | 'crashDumps', path: string) {
     this.paths[name] = path;
   }
   setAppUserModelId(id: string) {
@@ -313,6 +313,8 @@ export class FakeElectron implements ElectronMain {
   readonly protocol: ProtocolLike;
   readonly session: { defaultSession: SessionLike };
   readonly screen = { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] };
+  readonly crashReports: { uploadToServer: boolean; compress?: boolean }[] = [];
+  readonly crashReporter = { start: (options: { uploadToServer: boolean; compress?: boolean }) => void this.crashReports.push(options) };
   readonly safeStorage = { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '' };
 
   constructor(opts: { locks: LockRegistry; appPath: string; userData: string; downloads?: string; ready?: Promise<void> }) {
