@@ -26,16 +26,24 @@ export default tseslint.config(
     },
   },
   {
-    files: ['electron/app/**'],
-    ignores: ['electron/app/ipc/**'],
+    // Inside electron/app only the entries load Electron; every other module gets it handed in
+    // (electron-api.ts types), so vitest drives them with fakes. Tests may import its types only.
+    files: ['electron/app/**', 'electron/test/**'],
+    ignores: ['electron/app/main.ts', 'electron/app/preload.ts'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
-        {
-          paths: [
-            { name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'Use the typed bridge wrappers in electron/app/ipc/.' },
-          ],
-        },
+        { paths: [{ name: 'electron', allowTypeImports: true, message: 'Only the entries (electron/app/main.ts, preload.ts) load electron; hand what you need in through electron-api.ts.' }] },
+      ],
+    },
+  },
+  {
+    // The entries hand Electron in; raw ipcMain/ipcRenderer are used only by the bridge in electron/app/ipc/.
+    files: ['electron/app/main.ts', 'electron/app/preload.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name=/^ipc(Main|Renderer)$/]", message: 'Use the typed bridge wrappers in electron/app/ipc/.' },
       ],
     },
   },

@@ -1,9 +1,17 @@
 // The application menu: standard roles, plus the studio's own entries.
-import { Menu, type MenuItemConstructorOptions } from 'electron';
+import type { MenuItemConstructorOptions } from './electron-api.js';
 
-export function buildMenu(opts: { isDev: boolean; openDataFolder: () => void }): Menu {
-  const mac = process.platform === 'darwin';
-  const template: MenuItemConstructorOptions[] = [
+export interface MenuActions {
+  isDev: boolean;
+  mac: boolean;
+  openDataFolder: () => void;
+  /** Help → Show Logs: opens the folder of the log file. */
+  showLogs: () => void;
+}
+
+export function menuTemplate(opts: MenuActions): MenuItemConstructorOptions[] {
+  const { mac } = opts;
+  return [
     ...(mac ? [{ role: 'appMenu' as const }] : []),
     {
       label: 'File',
@@ -22,7 +30,6 @@ export function buildMenu(opts: { isDev: boolean; openDataFolder: () => void }):
       ],
     },
     { role: 'windowMenu' },
-    { role: 'help', submenu: [{ role: 'about' }] },
+    { role: 'help', submenu: [{ label: 'Show Logs', click: opts.showLogs }, { type: 'separator' }, { role: 'about' }] },
   ];
-  return Menu.buildFromTemplate(template);
 }

@@ -1,5 +1,6 @@
 // Preload (sandboxed, bundled into one CJS file): exposes `window.studio` and nothing else.
-import { contextBridge } from 'electron';
+// An entry: it hands Electron's ipcRenderer to the bridge, which never imports Electron itself.
+import { contextBridge, ipcRenderer } from 'electron';
 import { createStudioApi } from './ipc/renderer-bridge.js';
 
-contextBridge.exposeInMainWorld('studio', createStudioApi());
+contextBridge.exposeInMainWorld('studio', createStudioApi(ipcRenderer));

@@ -1,16 +1,18 @@
 // Two app-local schemes. `studio-app://app/` serves the built renderer (so the page has a real
 // origin and a CSP header); `studio-media://app/…` streams job media, template thumbnails and
 // voice samples from the render API with the key added here and byte ranges passed through.
-import { protocol } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { resolveAppFile } from './app-files.js';
+import { CRASH_PAGE_PATH, crashPage } from './crash-page.js';
+import type { ProtocolLike } from './electron-api.js';
 import type { Studio } from '../services/studio.js';
 
 export const APP_SCHEME = 'studio-app';
 export const MEDIA_SCHEME = 'studio-media';
-export const APP_ORIGIN = `${APP_SCHEME}://app`;
-export const MEDIA_BASE = `${MEDIA_SCHEME}://app`;
+export const APP_HOST = 'app';
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+export const MEDIA_BASE = `${MEDIA_SCHEME}://${APP_HOST}`;
 
 export const DESKTOP_CSP = [
   "default-src 'self'",
@@ -27,7 +29,7 @@ export const DESKTOP_CSP = [
 ].join('; ');
 
 /** Must run before app 'ready'. */
-export function registerSchemes(): void {
+export function registerSchemes(protocol: ProtocolLike): void {
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
     { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true } },
@@ -39,20 +41,29 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png', '.jpg': 'image/jpeg', '.woff2': 'font/woff2', '.ttf': 'font/ttf', '.json': 'application/json', '.wasm': 'application/wasm',
 };
 
-export function handleSchemes(rendererDir: string, studio: Studio): void {
+const notFound = () => new Response('not found', { status: 404 });
+
+export function handleSchemes(protocol: ProtocolLike, rendererDir: string, studio: Pick<Studio, 'openMedia'>): void {
   protocol.handle(APP_SCHEME, async (req) => {
-    const full = resolveAppFile(rendererDir, req.url);
-    if (!full) return new Response('not found', { status: 404 });
+    const headers = { 'content-security-policy': DESKTOP_CSP };
+    if (req.url === `${APP_ORIGIN}${CRASH_PAGE_PATH}`) return new Response(crashPage(), { headers: { ...headers, 'content-type': TYPES['.html']! } });
+    const full = resolveAppFile(rendererDir, req.url, APP_HOST);
+    if (!full) return notFound();
     try {
       const body = await readFile(full);
-      return new Response(body, { headers: { 'content-type': TYPES[extname(full)] ?? 'application/octet-stream', 'content-security-policy': DESKTOP_CSP } });
+      return new Response(body, { headers: { ...headers, 'content-type': TYPES[extname(full)] ?? 'application/octet-stream' } });
     } catch {
-      return new Response('not found', { status: 404 });
+      return notFound();
     }
   });
   protocol.handle(MEDIA_SCHEME, (req) => {
-    const url = new URL(req.url);
-    if (url.host !== 'app') return new Response('not found', { status: 404 });
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch {
+      return notFound();
+    }
+    if (url.host !== APP_HOST) return notFound();
     return studio.openMedia(url.pathname.slice(1), { range: req.headers.get('range'), ifNoneMatch: req.headers.get('if-none-match') }, req.signal);
   });
 }

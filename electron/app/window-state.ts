@@ -1,8 +1,7 @@
 // Remembers the window's size, position and maximised state between runs (written atomically).
-import type { BrowserWindow, Rectangle } from 'electron';
-import { screen } from 'electron';
 import { join } from 'node:path';
 import { readJson, writeJsonAtomic } from '../services/atomic-file.js';
+import type { Rectangle, ScreenLike, WindowLike } from './electron-api.js';
 
 interface WindowState {
   bounds: Rectangle;
@@ -10,9 +9,10 @@ interface WindowState {
 }
 
 const DEFAULT: WindowState = { bounds: { x: 0, y: 0, width: 1280, height: 820 }, maximized: false };
+const FILE = 'window-state.json';
 
-export async function loadWindowState(dir: string): Promise<WindowState & { centered: boolean }> {
-  const s = await readJson<WindowState>(join(dir, 'window-state.json'), DEFAULT);
+export async function loadWindowState(dir: string, screen: ScreenLike): Promise<WindowState & { centered: boolean }> {
+  const s = await readJson<WindowState>(join(dir, FILE), DEFAULT);
   // Only reuse a position that is still on a connected display.
   const visible = screen.getAllDisplays().some((d) => {
     const a = d.workArea;
@@ -23,16 +23,18 @@ export async function loadWindowState(dir: string): Promise<WindowState & { cent
   return { bounds: { ...s.bounds, width, height }, maximized: !!s.maximized, centered: !visible || s === DEFAULT };
 }
 
-export function trackWindowState(win: BrowserWindow, dir: string): void {
+export function trackWindowState(win: WindowLike, dir: string, delayMs = 500): void {
   let timer: NodeJS.Timeout | null = null;
   const save = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
     if (win.isDestroyed()) return;
     const state: WindowState = { bounds: win.getNormalBounds(), maximized: win.isMaximized() };
-    void writeJsonAtomic(join(dir, 'window-state.json'), state).catch(() => undefined);
+    void writeJsonAtomic(join(dir, FILE), state).catch(() => undefined);
   };
   const later = () => {
     if (timer) clearTimeout(timer);
-    timer = setTimeout(save, 500);
+    timer = setTimeout(save, delayMs);
   };
   win.on('resize', later);
   win.on('move', later);

@@ -55,7 +55,8 @@ export function parseMediaPath(path: string): MediaTarget | null {
       return '';
     }
   });
-  if (parts.length !== 4 || parts.some((p) => !p || p.length > 128)) return null;
+  // A segment is one name: no separators or dot segments once decoded (`..%2F` stays outside).
+  if (parts.length !== 4 || parts.some((p) => !p || p.length > 128 || p === '.' || p === '..' || /[/\\]/.test(p))) return null;
   const [profileId, kind, id, file] = parts as [string, string, string, string];
   if (kind === 'jobs' && (file === 'video' || file === 'captions' || file === 'thumbnail')) return { profileId, kind: 'job', id, file };
   if (kind === 'voices' && file === 'sample') return { profileId, kind: 'voice', id };

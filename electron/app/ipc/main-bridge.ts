@@ -1,14 +1,14 @@
 // Main-process side of the bridge: one ipcMain.handle per method of the bridge table, on fixed
 // channel names (`studio:<method>`), each refusing any sender but the app's own top frame, then
-// validating and running the handler through dispatch. The only raw ipcMain user.
-import { ipcMain, type WebContents } from 'electron';
+// validating and running the handler through dispatch. The only user of raw ipcMain.
 import { BRIDGE_METHODS, IPC_CHANNEL_PREFIX, IPC_EVENT_CHANNEL, type StudioEvent, type StudioHandlers } from '../../../shared/bridge/index.js';
 import { dispatch } from '../../services/dispatch.js';
+import type { IpcMainLike, WebContentsLike } from '../electron-api.js';
 import type { SenderCheck } from './sender-check.js';
 
 export { trustedSender, type SenderCheck } from './sender-check.js';
 
-export function registerBridge(handlers: StudioHandlers, isTrusted: SenderCheck): () => void {
+export function registerBridge(ipcMain: IpcMainLike, handlers: StudioHandlers, isTrusted: SenderCheck): () => void {
   for (const method of BRIDGE_METHODS) {
     ipcMain.handle(`${IPC_CHANNEL_PREFIX}${method}`, async (event, input: unknown) => {
       if (!isTrusted(event)) return { ok: false, error: { code: 'forbidden', message: 'this window may not use the studio bridge' } };
@@ -20,6 +20,6 @@ export function registerBridge(handlers: StudioHandlers, isTrusted: SenderCheck)
   };
 }
 
-export function sendEvent(target: WebContents, event: StudioEvent): void {
+export function sendEvent(target: WebContentsLike, event: StudioEvent): void {
   if (!target.isDestroyed()) target.send(IPC_EVENT_CHANNEL, event);
 }

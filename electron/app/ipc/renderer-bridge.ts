@@ -1,16 +1,16 @@
 // Renderer (preload) side of the bridge: builds `window.studio` from the bridge table. Each
 // method has its own fixed channel; a name outside the table is refused here, before IPC.
-// The only raw ipcRenderer user.
-import { ipcRenderer } from 'electron';
+// The only user of raw ipcRenderer (handed in by the preload).
 import { BRIDGE_METHODS, IPC_CHANNEL_PREFIX, IPC_EVENT_CHANNEL, type BridgeResponse, type StudioApi, type StudioEvent } from '../../../shared/bridge/index.js';
+import type { IpcRendererLike } from '../electron-api.js';
 
-export function createStudioApi(): StudioApi {
+export function createStudioApi(ipcRenderer: IpcRendererLike): StudioApi {
   const channels = new Map<string, string>(BRIDGE_METHODS.map((m) => [m, `${IPC_CHANNEL_PREFIX}${m}`]));
   const listeners = new Set<(e: StudioEvent) => void>();
-  ipcRenderer.on(IPC_EVENT_CHANNEL, (_e, event: StudioEvent) => {
+  ipcRenderer.on(IPC_EVENT_CHANNEL, (_e, event) => {
     for (const l of [...listeners]) {
       try {
-        l(event);
+        l(event as StudioEvent);
       } catch (err) {
         console.error(err);
       }

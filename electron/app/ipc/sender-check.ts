@@ -1,10 +1,10 @@
 // Which IPC senders may use the bridge: only the main frame of one of our own windows, showing
 // a page from the app's own origin (not an iframe, not a page it was navigated to).
-import type { IpcMainInvokeEvent, WebContents } from 'electron';
+import type { IpcInvokeEventLike, WebContentsLike } from '../electron-api.js';
 
-export type SenderCheck = (event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>) => boolean;
+export type SenderCheck = (event: IpcInvokeEventLike) => boolean;
 
-export function trustedSender(allowedOrigin: string, isOurWindow: (wc: WebContents) => boolean): SenderCheck {
+export function trustedSender(allowedOrigin: string, isOurWindow: (wc: WebContentsLike) => boolean): SenderCheck {
   return (event) => {
     const frame = event.senderFrame;
     if (!frame || frame !== event.sender.mainFrame) return false;
