@@ -21,6 +21,7 @@ import { SqliteKeyStore } from './keys/sqlite-key-store.js';
 import { LocalOutputStorage } from './storage/local-storage.js';
 import { SharedDirOutputStorage } from './storage/shared-dir-storage.js';
 import { openPostgres } from './jobs/pg-backend.js';
+import { lockDataDir, type DataDirLock } from './data-lock.js';
 
 export interface ServerOptions {
   /** Holds studio.db (jobs and key hashes), media/, cache/ and work/. */
@@ -75,6 +76,19 @@ export function openKeyStore(dataDir: string): { keys: KeyStore; close(): void }
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const dataDir = options.dataDir;
+  mkdirSync(dataDir, { recursive: true });
+  // Before anything touches the folder: another server's live renders must not be re-queued.
+  const lock = lockDataDir(dataDir);
+  try {
+    return await startLocked(options, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<RunningServer> {
   const dataDir = options.dataDir;
   const workRoot = join(dataDir, 'work');
   rmSync(workRoot, { recursive: true, force: true }); // attempts that died with a previous process
@@ -156,6 +170,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await engine?.close?.();
         await store.close();
         db?.close();
+        lock.release();
       })()),
   };
 }
