@@ -37,7 +37,8 @@ export interface DataDirLock {
 
 /** Takes the data folder's lock or throws DataDirLockedError naming the holder. */
 export function lockDataDir(dataDir: string): DataDirLock {
-  const db = new Database(join(dataDir, 'studio.lock'), { timeout: 0 });
+  // A short wait: a holder being stopped (SIGKILL is not instant) lets go within it.
+  const db = new Database(join(dataDir, 'studio.lock'), { timeout: 3000 });
   try {
     db.exec('BEGIN IMMEDIATE'); // the write lock; never committed, so held until release or death
   } catch (err) {
