@@ -20,7 +20,9 @@ const USAGE = `usage:
   npm run server -- keys create --user ID [--label TEXT] [--data .data | --database postgres://…]
   npm run server -- keys create --service [--label TEXT] [--data .data | --database postgres://…]
   npm run server -- keys list [--data .data | --database postgres://…]
-  npm run server -- keys revoke KEY_ID [--data .data | --database postgres://…]`;
+  npm run server -- keys revoke KEY_ID [--data .data | --database postgres://…]
+  npm run server -- --help   (also after a command): this text
+  One server per --data folder: a second one exits 1 naming the first (studio.lock in the folder).`;
 
 class UsageError extends Error {}
 
@@ -205,13 +207,14 @@ async function worker(args: string[]): Promise<void> {
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  if (command === 'serve') return serve(rest);
-  if (command === 'worker') return worker(rest);
-  if (command === 'keys') return keys(rest);
-  if (command === undefined || command === 'help' || command === '--help') {
+  // --help anywhere: the usage, and nothing started, opened or written.
+  if (command === undefined || command === 'help' || argv.includes('--help') || argv.includes('-h')) {
     console.log(USAGE);
     return;
   }
+  if (command === 'serve') return serve(rest);
+  if (command === 'worker') return worker(rest);
+  if (command === 'keys') return keys(rest);
   throw new UsageError(`unknown command ${command}`);
 }
 

@@ -12,7 +12,7 @@ import { buildApp } from './http/app.js';
 import type { Limits } from './http/context.js';
 import { EventHub } from './http/events.js';
 import { ListCache } from './http/list-cache.js';
-import { SlidingWindowLimiter } from './http/rate-limit.js';
+import { SlidingWindowLimiter } from '../shared/sliding-window.js';
 import { WorkerQueue } from './jobs/queue.js';
 import { openDatabase, SqliteJobStore } from './jobs/sqlite-store.js';
 import type { JobStore } from './jobs/store.js';
