@@ -14,6 +14,7 @@ const USAGE = `usage:
                           [--log-level info] [--creates-per-minute 60] [--active-jobs 500]
                           [--heartbeat-ms 15000] [--grace-ms 30000] [--short-side 720|1080]
                           [--database postgres://…] [--storage DIR] [--workers N]
+                          [--event-streams-per-user 10] [--event-streams 1000]
   npm run server -- worker --database postgres://… --storage DIR [--concurrency 1] [--lease-ms 30000]
                           [--work DIR] [--grace-ms 30000] [--short-side 720|1080]
   (--database defaults to DATABASE_URL; without either, jobs and keys live in SQLite under --data)
@@ -58,6 +59,8 @@ async function serve(args: string[]): Promise<void> {
       database: { type: 'string' },
       storage: { type: 'string' },
       workers: { type: 'string' },
+      'event-streams-per-user': { type: 'string' },
+      'event-streams': { type: 'string' },
     },
     strict: true,
   });
@@ -81,6 +84,10 @@ async function serve(args: string[]): Promise<void> {
       activeJobsPerUser: int(values['active-jobs'], 'active-jobs', 1, 10_000_000) ?? LIMITS.activeJobsPerUser,
     },
     heartbeatMs: int(values['heartbeat-ms'], 'heartbeat-ms', 100, 3_600_000),
+    eventStreams: {
+      perUser: int(values['event-streams-per-user'], 'event-streams-per-user', 1, 100_000),
+      total: int(values['event-streams'], 'event-streams', 1, 1_000_000),
+    },
     shutdownGraceMs: int(values['grace-ms'], 'grace-ms', 0, 3_600_000),
     ...(shortSide ? { shortSide: shortSide as 720 | 1080 } : {}),
     ...(engine ? { engine } : {}),

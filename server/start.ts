@@ -10,7 +10,7 @@ import { createEngine } from './engine/index.js';
 import type { RenderEngine } from './engine/types.js';
 import { buildApp } from './http/app.js';
 import type { Limits } from './http/context.js';
-import { EventHub } from './http/events.js';
+import { EVENT_STREAM_LIMITS, EventHub } from './http/events.js';
 import { ListCache } from './http/list-cache.js';
 import { SlidingWindowLimiter } from '../shared/sliding-window.js';
 import { WorkerQueue } from './jobs/queue.js';
@@ -42,6 +42,8 @@ export interface ServerOptions {
   listCache?: boolean;
   /** SSE heartbeat period (15 s by the contract; tests shorten it). */
   heartbeatMs?: number;
+  /** Open event streams per user and in total (EVENT_STREAM_LIMITS by default). */
+  eventStreams?: Partial<typeof EVENT_STREAM_LIMITS>;
   /** How long SIGTERM waits for running renders before requeueing them. */
   shutdownGraceMs?: number;
   shortSide?: ShortSide;
@@ -107,7 +109,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     activeJobsPerUser: options.limits?.activeJobsPerUser ?? LIMITS.activeJobsPerUser,
     bodyMaxBytes: options.limits?.bodyMaxBytes ?? LIMITS.bodyMaxBytes,
   };
-  const hub = new EventHub(store, options.heartbeatMs ?? 15_000);
+  const hub = new EventHub(store, options.heartbeatMs ?? 15_000, options.eventStreams);
   const limiter = new SlidingWindowLimiter(limits.createsPerMinute);
   const logger = {
     level: options.logLevel ?? 'info',
