@@ -3,6 +3,7 @@
 // manage its keys. `serve` prints `listening <url>` on stdout once it accepts requests.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { int, isUsageError, UsageError } from '../shared/cli-args.js';
 import { LIMITS } from '../shared/contract/index.js';
 import type { RenderEngine } from './engine/types.js';
 import { databaseUrl, openPostgres } from './jobs/pg-backend.js';
@@ -24,15 +25,6 @@ const USAGE = `usage:
   npm run server -- keys revoke KEY_ID [--data .data | --database postgres://…]
   npm run server -- --help   (also after a command): this text
   One server per --data folder: a second one exits 1 naming the first (studio.lock in the folder).`;
-
-class UsageError extends Error {}
-
-function int(value: string | undefined, name: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
-  return n;
-}
 
 /** Tests only: a module exporting createTestEngine(), named by PRESENTER_STUDIO_TEST_ENGINE. */
 async function testEngine(): Promise<RenderEngine | undefined> {
@@ -226,7 +218,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+  if (isUsageError(err)) {
     console.error(`${(err as Error).message}\n\n${USAGE}`);
     process.exit(2);
   }

@@ -4,25 +4,18 @@
 // when the shell is told it is behind a TLS proxy, exact JSON content types, and caps on open
 // event streams (idle streams keep their heartbeats).
 import { request as httpRequest } from 'node:http';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testServer, type TestServer } from '../../server/test/helpers.js';
 import { startWebShell, type WebShell, type WebShellOptions } from '../web/server.js';
-import { ROOT, tempDir } from './helpers.js';
+import { webShellOptions } from './helpers.js';
 
 let api: TestServer;
 let serviceKey: string;
-let rendererDir: string;
 const shells: WebShell[] = [];
 
 beforeAll(async () => {
   api = await testServer({ limits: { createsPerMinute: 10_000 }, concurrency: 0 }); // nothing renders: jobs stay queued
   serviceKey = await api.serviceKey();
-  rendererDir = tempDir('ps-renderer-');
-  mkdirSync(join(rendererDir, 'assets'));
-  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body></body></html>');
-  writeFileSync(join(rendererDir, 'assets/app.js'), 'console.log(1)');
 });
 afterAll(async () => {
   await Promise.all(shells.map((s) => s.close()));
@@ -30,18 +23,7 @@ afterAll(async () => {
 });
 
 async function shell(extra: Partial<WebShellOptions> = {}): Promise<WebShell> {
-  const s = await startWebShell({
-    port: 0,
-    host: '127.0.0.1',
-    root: ROOT,
-    rendererDir,
-    dataDir: tempDir('ps-web-'),
-    version: '0.1.0',
-    env: { baseUrl: api.url, key: serviceKey, keyHeader: 'bearer' },
-    localStudio: null,
-    log: () => undefined,
-    ...extra,
-  });
+  const s = await startWebShell(webShellOptions(api.url, serviceKey, extra));
   shells.push(s);
   return s;
 }

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { int, isUsageError } from '../../shared/cli-args.js';
 import { LocalStudio } from '../services/local-studio.js';
 import { envProfileFrom } from '../services/profiles.js';
 import { createSecretStore } from '../services/secrets.js';
@@ -24,15 +25,6 @@ const USAGE = `usage: npm run web -- [--port 5180] [--host 127.0.0.1] [--data ~/
   --trust-proxy    behind a reverse proxy: trust X-Forwarded-Proto / X-Forwarded-For (also WEB_TRUST_PROXY=1)
   environment: PORT, STUDIO_WEB_DATA; RENDER_API_BASE_URL + RENDER_API_KEY (a service key) to use that
   render API instead of starting the local studio`;
-
-class UsageError extends Error {}
-
-function int(value: string | undefined, name: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
-  return n;
-}
 
 function parse(argv: string[]) {
   const { values } = parseArgs({
@@ -80,7 +72,7 @@ async function main() {
   try {
     args = parse(process.argv.slice(2));
   } catch (err) {
-    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (isUsageError(err)) {
       console.error(`${(err as Error).message}\n\n${USAGE}`);
       process.exit(2);
     }

@@ -67,6 +67,16 @@ function kill9(child: ChildProcess): Promise<void> {
   });
 }
 
+/** Creates a job on a server; returns its id. */
+async function submit(url: string, text: string): Promise<string> {
+  const res = await fetch(`${url}/api/render`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...validRequest, text }),
+  });
+  return ((await res.json()) as Job).id;
+}
+
 const get = async (url: string, id: string) =>
   (await (await fetch(`${url}/api/jobs/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as Job;
 
@@ -117,12 +127,7 @@ it('keeps every accepted job across kill -9 while creating, queued and rendering
 
 it('fails a job with worker_lost after its render died 3 times', { timeout: 90_000 }, async () => {
   let server = await serve(60_000);
-  const res = await fetch(`${server.url}/api/render`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ ...validRequest, text: 'doomed' }),
-  });
-  const id = ((await res.json()) as Job).id;
+  const id = await submit(server.url, 'doomed');
   for (let attempt = 1; attempt <= 3; attempt++) {
     await waitFor(async () => (await get(server.url, id)).status === 'rendering', 20_000);
     await kill9(server.child);
@@ -136,12 +141,7 @@ it('fails a job with worker_lost after its render died 3 times', { timeout: 90_0
 
 it('on SIGTERM stops accepting, requeues the running render after the grace period and exits 0', { timeout: 60_000 }, async () => {
   const server = await serve(60_000, ['--grace-ms', '300']);
-  const res = await fetch(`${server.url}/api/render`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ ...validRequest, text: 'interrupted politely' }),
-  });
-  const id = ((await res.json()) as Job).id;
+  const id = await submit(server.url, 'interrupted politely');
   await waitFor(async () => (await get(server.url, id)).status === 'rendering', 20_000);
   const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
   server.child.kill('SIGTERM');
@@ -158,12 +158,7 @@ it('on SIGTERM stops accepting, requeues the running render after the grace peri
 
 it('refuses a second server on the same data folder while the first renders, and takes over a dead one\'s lock', { timeout: 90_000 }, async () => {
   const first = await serve(60_000);
-  const res = await fetch(`${first.url}/api/render`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ ...validRequest, text: 'rendered once' }),
-  });
-  const id = ((await res.json()) as Job).id;
+  const id = await submit(first.url, 'rendered once');
   const rendering = await waitFor(async () => {
     const j = await get(first.url, id);
     return j.status === 'rendering' ? j : null;
