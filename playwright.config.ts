@@ -35,13 +35,14 @@ export default defineConfig({
     { name: 'electron', testDir: 'tests/electron', testMatch: '**/*.spec.ts', use: chromium },
   ],
   webServer: {
-    command: `${existsSync('dist/renderer/index.html') ? '' : 'npm run --silent build && '}node --import tsx electron/web/cli.ts --port ${PORT} --data ${JSON.stringify(dataDir)}`,
+    command: `${existsSync('dist/renderer/index.html') ? '' : 'npm run --silent build && '}node --import tsx electron/web/cli.ts --port ${PORT} --data ${JSON.stringify(dataDir)} --identities-per-hour 100000`,
     url: `${baseURL}/bridge/client.js`,
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'ignore',
     stderr: 'pipe',
-    // The web shell starts its own local studio: no render API from the environment.
+    // The web shell starts its own local studio: no render API from the environment. Every test's
+    // fresh browser context is a new anonymous user from 127.0.0.1: lift the per-address limit.
     env: { RENDER_API_BASE_URL: '', RENDER_API_KEY: '' },
   },
 });

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import type { NewJob } from '../server/jobs/store.js';
@@ -94,18 +94,18 @@ async function load(url: string, opts: { method?: 'GET' | 'POST'; headers?: Reco
   return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx };
 }
 
+export const USAGE = 'npm run bench -- api [--seconds 3] [--rounds 3] [--connections 10] [--jobs 100000]';
+export const OPTIONS = {
+  child: { type: 'string' },
+  data: { type: 'string' },
+  seconds: { type: 'string', default: '3' },
+  rounds: { type: 'string', default: '3' },
+  connections: { type: 'string', default: '10' },
+  jobs: { type: 'string', default: '100000' },
+} as const satisfies ParseArgsOptionsConfig;
+
 export async function main(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      child: { type: 'string' },
-      data: { type: 'string' },
-      seconds: { type: 'string', default: '3' },
-      rounds: { type: 'string', default: '3' },
-      connections: { type: 'string', default: '10' },
-      jobs: { type: 'string', default: '100000' },
-    },
-  });
+  const { values } = parseArgs({ args, options: OPTIONS });
   if (values.child) return child(values.child, values.data!);
 
   const seconds = Number(values.seconds);

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import pg from 'pg';
 import { openPostgres } from '../server/jobs/pg-backend.js';
 import { listStatement } from '../server/jobs/postgres-store.js';
@@ -286,22 +286,23 @@ async function seeded(base: string, schema: string, rows: number, reseed: boolea
   return url;
 }
 
+export const USAGE = `npm run bench -- fleet [--jobs 12] [--rounds 2] [--workers 1,2,3] [--rows 1000000] [--samples 500]
+                        [--skip-throughput] [--skip-list] [--skip-real] [--database postgres://…] [--reseed]`;
+export const OPTIONS = {
+  jobs: { type: 'string', default: '12' },
+  rounds: { type: 'string', default: '2' },
+  workers: { type: 'string', default: '1,2,3' },
+  rows: { type: 'string', default: '1000000' },
+  samples: { type: 'string', default: '500' },
+  database: { type: 'string' },
+  reseed: { type: 'boolean', default: false },
+  'skip-throughput': { type: 'boolean', default: false },
+  'skip-list': { type: 'boolean', default: false },
+  'skip-real': { type: 'boolean', default: false },
+} as const satisfies ParseArgsOptionsConfig;
+
 export async function main(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      jobs: { type: 'string', default: '12' },
-      rounds: { type: 'string', default: '2' },
-      workers: { type: 'string', default: '1,2,3' },
-      rows: { type: 'string', default: '1000000' },
-      samples: { type: 'string', default: '500' },
-      database: { type: 'string' },
-      reseed: { type: 'boolean', default: false },
-      'skip-throughput': { type: 'boolean', default: false },
-      'skip-list': { type: 'boolean', default: false },
-      'skip-real': { type: 'boolean', default: false },
-    },
-  });
+  const { values } = parseArgs({ args, options: OPTIONS });
   const base = databaseUrl(values.database);
   const jobs = Number(values.jobs);
   const counts = values.workers.split(',').map(Number);

@@ -16,6 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { outputSize, type AspectRatio } from '../shared/contract/index.js';
 import { createEngine, type RenderResult } from '../server/engine/index.js';
 import { DEFAULT_ENCODE, type EncodeSettings } from '../server/engine/render.js';
@@ -142,18 +143,23 @@ function runChild(job: ChildJob): { wall: number; cpu: number; peakMb: number; r
   return JSON.parse(line.slice(7)) as { wall: number; cpu: number; peakMb: number; result: RenderResult };
 }
 
+export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--runs 3] [--naive] [--cold]';
+export const OPTIONS = {
+  child: { type: 'string' },
+  aspect: { type: 'string', default: '16:9,9:16' },
+  seconds: { type: 'string', default: '60' },
+  runs: { type: 'string', default: '3' },
+  naive: { type: 'boolean', default: false },
+  cold: { type: 'boolean', default: false },
+} as const satisfies ParseArgsOptionsConfig;
+
 export async function main(args: string[]): Promise<void> {
-  const childAt = args.indexOf('--child');
-  if (childAt >= 0) return child(JSON.parse(args[childAt + 1]!) as ChildJob);
-  const opt = (name: string) => {
-    const i = args.indexOf(`--${name}`);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const aspects = (opt('aspect') ?? '16:9,9:16').split(',') as AspectRatio[];
-  const seconds = Number(opt('seconds') ?? 60);
-  const runs = Math.max(1, Number(opt('runs') ?? 3));
-  const naive = args.includes('--naive');
-  const cold = args.includes('--cold');
+  const { values } = parseArgs({ args, options: OPTIONS });
+  if (values.child) return child(JSON.parse(values.child) as ChildJob);
+  const aspects = values.aspect.split(',') as AspectRatio[];
+  const seconds = Number(values.seconds);
+  const runs = Math.max(1, Number(values.runs));
+  const { naive, cold } = values;
   const root = mkdtempSync(join(tmpdir(), 'ps-bench-render-'));
   const real = ffmpegPath();
   const ff = timedFfmpeg(root, real);

@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright';
 import { build } from 'vite';
@@ -267,8 +267,15 @@ async function drag(browser: Browser, url: string): Promise<{ work: number[]; em
   return { work: real.work, empty: empty.work, mutations: real.mutations };
 }
 
+export const USAGE = 'npm run bench -- ui [--jobs 10000] [--runs 5] [--only startup,list,scroll,drag]';
+export const OPTIONS = {
+  jobs: { type: 'string', default: '10000' },
+  runs: { type: 'string', default: '5' },
+  only: { type: 'string' },
+} as const satisfies ParseArgsOptionsConfig;
+
 export async function main(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { jobs: { type: 'string', default: '10000' }, runs: { type: 'string', default: '5' }, only: { type: 'string' } } });
+  const { values } = parseArgs({ args, options: OPTIONS });
   const want = (part: string) => !values.only || values.only.split(',').includes(part);
   const count = Number(values.jobs);
   const runs = Number(values.runs);

@@ -3,6 +3,7 @@
 // manage its keys. `serve` prints `listening <url>` on stdout once it accepts requests.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { int, isUsageError, UsageError } from '../shared/cli-args.js';
 import { LIMITS } from '../shared/contract/index.js';
 import type { RenderEngine } from './engine/types.js';
 import { databaseUrl, openPostgres } from './jobs/pg-backend.js';
@@ -14,26 +15,19 @@ const USAGE = `usage:
                           [--log-level info] [--creates-per-minute 60] [--active-jobs 500]
                           [--heartbeat-ms 15000] [--grace-ms 30000] [--short-side 720|1080]
                           [--database postgres://…] [--storage DIR] [--workers N]
-                          [--exit-with-parent]
+                          [--event-streams-per-user 10] [--event-streams 1000] [--exit-with-parent]
   npm run server -- worker --database postgres://… --storage DIR [--concurrency 1] [--lease-ms 30000]
                           [--work DIR] [--grace-ms 30000] [--short-side 720|1080]
   (--database defaults to DATABASE_URL; without either, jobs and keys live in SQLite under --data)
-  --exit-with-parent: shut down (running renders requeued after --grace-ms) when standard input
-    closes, i.e. when the app that started this studio quits or dies, on every OS
-  --replace: revoke every other active key with the same --label (an app replacing its own key)
   npm run server -- keys create --user ID [--label TEXT] [--data .data | --database postgres://…]
   npm run server -- keys create --service [--label TEXT] [--replace] [--data .data | --database postgres://…]
   npm run server -- keys list [--data .data | --database postgres://…]
-  npm run server -- keys revoke KEY_ID [--data .data | --database postgres://…]`;
-
-class UsageError extends Error {}
-
-function int(value: string | undefined, name: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
-  return n;
-}
+  npm run server -- keys revoke KEY_ID [--data .data | --database postgres://…]
+  npm run server -- --help   (also after a command): this text
+  --exit-with-parent: shut down (running renders requeued after --grace-ms) when standard input
+    closes, i.e. when the app that started this studio quits or dies, on every OS
+  --replace: revoke every other active key with the same --label (an app replacing its own key)
+  One server per --data folder: a second one exits 1 naming the first (studio.lock in the folder).`;
 
 /** Tests only: a module exporting createTestEngine(), named by PRESENTER_STUDIO_TEST_ENGINE. */
 async function testEngine(): Promise<RenderEngine | undefined> {
@@ -60,6 +54,8 @@ async function serve(args: string[]): Promise<void> {
       database: { type: 'string' },
       storage: { type: 'string' },
       workers: { type: 'string' },
+      'event-streams-per-user': { type: 'string' },
+      'event-streams': { type: 'string' },
       'exit-with-parent': { type: 'boolean' },
     },
     strict: true,
@@ -84,6 +80,10 @@ async function serve(args: string[]): Promise<void> {
       activeJobsPerUser: int(values['active-jobs'], 'active-jobs', 1, 10_000_000) ?? LIMITS.activeJobsPerUser,
     },
     heartbeatMs: int(values['heartbeat-ms'], 'heartbeat-ms', 100, 3_600_000),
+    eventStreams: {
+      perUser: int(values['event-streams-per-user'], 'event-streams-per-user', 1, 100_000),
+      total: int(values['event-streams'], 'event-streams', 1, 1_000_000),
+    },
     shutdownGraceMs: int(values['grace-ms'], 'grace-ms', 0, 3_600_000),
     ...(shortSide ? { shortSide: shortSide as 720 | 1080 } : {}),
     ...(engine ? { engine } : {}),
@@ -229,18 +229,19 @@ async function worker(args: string[]): Promise<void> {
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  if (command === 'serve') return serve(rest);
-  if (command === 'worker') return worker(rest);
-  if (command === 'keys') return keys(rest);
-  if (command === undefined || command === 'help' || command === '--help') {
+  // --help anywhere: the usage, and nothing started, opened or written.
+  if (command === undefined || command === 'help' || argv.includes('--help') || argv.includes('-h')) {
     console.log(USAGE);
     return;
   }
+  if (command === 'serve') return serve(rest);
+  if (command === 'worker') return worker(rest);
+  if (command === 'keys') return keys(rest);
   throw new UsageError(`unknown command ${command}`);
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+  if (isUsageError(err)) {
     console.error(`${(err as Error).message}\n\n${USAGE}`);
     process.exit(2);
   }

@@ -1,19 +1,25 @@
 // The OpenAPI 3.1 document of the render API, generated from the contract's zod schemas
-// (z.toJSONSchema), so it cannot say anything the schemas do not. `npm run openapi` writes it
-// to docs/openapi.json; a test fails when the committed file drifts.
+// (z.toJSONSchema), so it cannot say anything the schemas do not, narrowed by the shipped
+// catalog (template and voice ids, each template's aspect ratios): whatever the document calls
+// valid, the server accepts (server/test/openapi-examples.test.ts runs its examples and
+// boundary values; the property suite fuzzes from its schemas). `npm run openapi` writes it to
+// docs/openapi.json; a test fails when the committed file drifts.
 import { z } from 'zod';
 import {
+  AspectRatio,
   ERROR_STATUS,
   ErrorBody,
   Health,
   Job,
   JobList,
-  JobListQuery,
+  JOB_STATUSES,
   LIMITS,
   RenderRequest,
   TemplateList,
   VoiceList,
 } from '../shared/contract/index.js';
+import { loadCatalog, type Catalog } from './catalog.js';
+import { EVENT_STREAM_LIMITS } from './http/events.js';
 
 type Json = Record<string, unknown>;
 
@@ -55,20 +61,51 @@ const userHeader = {
 };
 const retryAfter = { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait' } };
 
-export function buildOpenApi(version: string): Json {
-  const query = schema(JobListQuery, 'input') as { properties: Record<string, Json> };
-  const listParams = Object.entries(query.properties).map(([name, s]) => ({
-    name,
-    in: 'query',
-    required: false,
-    schema: s,
-    description: {
-      status: 'Comma list of statuses',
-      q: 'Text contains, case-insensitive',
-      limit: `1–${LIMITS.listMaxLimit}, default ${LIMITS.listDefaultLimit}`,
-      cursor: 'nextCursor of the previous page',
-    }[name],
-  }));
+/**
+ * The render request: the contract's schema, with template and voice ids from the catalog and,
+ * per template, the aspect ratios it supports (anyOf), so only renderable requests are valid.
+ */
+function renderRequestSchema(catalog: Catalog): Json {
+  const base = schema(RenderRequest, 'input') as Json & { properties: Record<string, Json> };
+  const voiceIds = catalog.voices.flatMap((v) => [v.id, ...(v.aliases ?? [])]);
+  const first = catalog.templates[0]!;
+  return {
+    ...base,
+    properties: {
+      ...base.properties,
+      text: { ...base.properties.text, description: `The narration: at most ${LIMITS.textMaxChars} characters after trimming, with at least one letter or digit` },
+      templateId: { ...base.properties.templateId, enum: catalog.templates.map((t) => t.id), description: 'A template id (GET /api/templates)' },
+      voiceId: { ...base.properties.voiceId, enum: voiceIds, description: 'A voice id or alias (GET /api/voices)' },
+    },
+    anyOf: catalog.templates.map((t) => ({
+      properties: { templateId: { const: t.id }, params: { properties: { aspectRatio: { enum: t.aspectRatios } } } },
+    })),
+    examples: [
+      { text: 'Welcome to the quarterly update.', templateId: first.id, voiceId: catalog.voices[0]!.id },
+      {
+        text: 'Hello! Here is what changed this week.',
+        templateId: first.id,
+        voiceId: voiceIds[voiceIds.length - 1]!,
+        params: { aspectRatio: first.aspectRatios[first.aspectRatios.length - 1]!, avatar: { scale: 0.8, x: 0.25, y: 0.9 } },
+      },
+    ],
+  };
+}
+
+export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()): Json {
+  // Query values arrive as strings; documented here by what they mean (JobListQuery checks them).
+  const statuses = `(${JOB_STATUSES.join('|')})`;
+  const listParams = [
+    { name: 'status', schema: { type: 'string', pattern: `^${statuses}(,${statuses})*$` }, description: 'Comma list of statuses', example: 'queued,rendering' },
+    { name: 'q', schema: { type: 'string', maxLength: 500 }, description: 'Text contains, case-insensitive', example: 'quarterly' },
+    {
+      name: 'limit',
+      schema: { type: 'integer', minimum: 1, maximum: LIMITS.listMaxLimit, default: LIMITS.listDefaultLimit },
+      description: `Jobs per page, 1–${LIMITS.listMaxLimit}`,
+      example: LIMITS.listDefaultLimit,
+    },
+    { name: 'cursor', schema: { type: 'string', maxLength: 200 }, description: 'Opaque: the nextCursor of the previous page, nothing else' },
+  ].map((p) => ({ ...p, in: 'query', required: false }));
   const media = (type: string, summary: string, ranges: boolean) => ({
     get: {
       summary,
@@ -88,7 +125,7 @@ export function buildOpenApi(version: string): Json {
       title: 'Presenter Studio render API',
       version,
       description:
-        'Render jobs for AI presenter videos. Generated from shared/contract (zod). Refinement of the contract: each voice lists its other id forms in `aliases`; SSE also sends `job_deleted` events.',
+        'Render jobs for AI presenter videos. Generated from shared/contract (zod) and the shipped catalog. Authenticate with either `Authorization: Bearer <key>` or `X-API-Key: <key>` (one of the two security schemes). Refinement of the contract: each voice lists its other id forms in `aliases`; SSE also sends `job_deleted` events.',
     },
     servers: [{ url: 'http://127.0.0.1:4510' }],
     security: [{ bearer: [] }, { apiKey: [] }],
@@ -136,8 +173,12 @@ export function buildOpenApi(version: string): Json {
       '/api/events': {
         get: {
           summary: "Server-sent events: `job` with the Job JSON on every change to the caller's jobs; comment heartbeat every 15 s",
+          description: `Open streams are capped (defaults: ${EVENT_STREAM_LIMITS.perUser} per user, ${EVENT_STREAM_LIMITS.total} in all; 429 rate_limited past them).`,
           parameters: [userHeader],
-          responses: { '200': { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errors('user_required', 'forbidden') },
+          responses: {
+            '200': { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+            ...errors('user_required', 'forbidden', 'rate_limited'),
+          },
         },
       },
       '/api/templates': {
@@ -148,7 +189,7 @@ export function buildOpenApi(version: string): Json {
           summary: 'A still of a template',
           parameters: [
             { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
-            { name: 'aspectRatio', in: 'query', required: false, schema: { type: 'string' } },
+            { name: 'aspectRatio', in: 'query', required: false, schema: schema(AspectRatio), description: "One of the template's aspectRatios (default: its default)" },
           ],
           responses: {
             '200': { description: 'JPEG', content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } } },
@@ -176,11 +217,11 @@ export function buildOpenApi(version: string): Json {
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer' },
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same key as the bearer scheme, as a header' },
       },
       headers: retryAfter,
       schemas: {
-        RenderRequest: schema(RenderRequest, 'input'),
+        RenderRequest: renderRequestSchema(catalog),
         Job: schema(Job),
         JobList: schema(JobList),
         TemplateList: schema(TemplateList),

@@ -10,9 +10,9 @@ import { createEngine } from './engine/index.js';
 import type { RenderEngine } from './engine/types.js';
 import { buildApp } from './http/app.js';
 import type { Limits } from './http/context.js';
-import { EventHub } from './http/events.js';
+import { EVENT_STREAM_LIMITS, EventHub } from './http/events.js';
 import { ListCache } from './http/list-cache.js';
-import { SlidingWindowLimiter } from './http/rate-limit.js';
+import { SlidingWindowLimiter } from '../shared/sliding-window.js';
 import { WorkerQueue } from './jobs/queue.js';
 import { openDatabase, SqliteJobStore } from './jobs/sqlite-store.js';
 import type { JobStore } from './jobs/store.js';
@@ -21,6 +21,7 @@ import { SqliteKeyStore } from './keys/sqlite-key-store.js';
 import { LocalOutputStorage } from './storage/local-storage.js';
 import { SharedDirOutputStorage } from './storage/shared-dir-storage.js';
 import { openPostgres } from './jobs/pg-backend.js';
+import { lockDataDir, type DataDirLock } from './data-lock.js';
 
 export interface ServerOptions {
   /** Holds studio.db (jobs and key hashes), media/, cache/ and work/. */
@@ -41,6 +42,8 @@ export interface ServerOptions {
   listCache?: boolean;
   /** SSE heartbeat period (15 s by the contract; tests shorten it). */
   heartbeatMs?: number;
+  /** Open event streams per user and in total (EVENT_STREAM_LIMITS by default). */
+  eventStreams?: Partial<typeof EVENT_STREAM_LIMITS>;
   /** How long SIGTERM waits for running renders before requeueing them. */
   shutdownGraceMs?: number;
   shortSide?: ShortSide;
@@ -76,6 +79,19 @@ export function openKeyStore(dataDir: string): { keys: KeyStore; close(): void }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const dataDir = options.dataDir;
+  mkdirSync(dataDir, { recursive: true });
+  // Before anything touches the folder: another server's live renders must not be re-queued.
+  const lock = lockDataDir(dataDir);
+  try {
+    return await startLocked(options, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<RunningServer> {
+  const dataDir = options.dataDir;
   const workRoot = join(dataDir, 'work');
   rmSync(workRoot, { recursive: true, force: true }); // attempts that died with a previous process
   for (const d of ['media', 'cache', 'work']) mkdirSync(join(dataDir, d), { recursive: true });
@@ -93,7 +109,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     activeJobsPerUser: options.limits?.activeJobsPerUser ?? LIMITS.activeJobsPerUser,
     bodyMaxBytes: options.limits?.bodyMaxBytes ?? LIMITS.bodyMaxBytes,
   };
-  const hub = new EventHub(store, options.heartbeatMs ?? 15_000);
+  const hub = new EventHub(store, options.heartbeatMs ?? 15_000, options.eventStreams);
   const limiter = new SlidingWindowLimiter(limits.createsPerMinute);
   const logger = {
     level: options.logLevel ?? 'info',
@@ -156,6 +172,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await engine?.close?.();
         await store.close();
         db?.close();
+        lock.release();
       })()),
   };
 }

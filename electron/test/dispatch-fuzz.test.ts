@@ -12,63 +12,8 @@ import { dispatch } from '../services/dispatch.js';
 import { ProfileStore } from '../services/profiles.js';
 import { MemorySecretStore } from '../services/secrets.js';
 import { createStudio } from '../services/studio.js';
+import { arbitrary, type Schema } from '../../server/test/json-schema-arbitrary.js';
 import { ROOT, tempDir } from './helpers.js';
-
-type Schema = {
-  type?: string | string[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  items?: Schema;
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: Schema[];
-  oneOf?: Schema[];
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  format?: string;
-  minimum?: number;
-  maximum?: number;
-  minItems?: number;
-  maxItems?: number;
-};
-
-/** A fast-check arbitrary of values a JSON Schema describes (the subset zod emits for the bridge). */
-function arbitrary(s: Schema): fc.Arbitrary<unknown> {
-  if (s.const !== undefined) return fc.constant(s.const);
-  if (s.enum) return fc.constantFrom(...s.enum);
-  const alts = s.anyOf ?? s.oneOf;
-  if (alts) return fc.oneof(...alts.map(arbitrary));
-  switch (s.type) {
-    case 'object': {
-      const props = s.properties ?? {};
-      const required = new Set(s.required ?? []);
-      const keys = Object.keys(props);
-      return fc.record(Object.fromEntries(keys.map((k) => [k, arbitrary(props[k]!)])), { requiredKeys: keys.filter((k) => required.has(k)) });
-    }
-    case 'array':
-      return fc.array(arbitrary(s.items ?? {}), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 4, 4) });
-    case 'string': {
-      if (s.pattern) return fc.stringMatching(new RegExp(s.pattern));
-      if (s.format === 'uri') return fc.webUrl();
-      const min = s.minLength ?? 0;
-      const max = Math.min(s.maxLength ?? 40, Math.max(min, 40));
-      // Words as well as any text: scripts must contain a letter or digit.
-      return fc.oneof(fc.string({ minLength: min, maxLength: max }), fc.lorem({ maxCount: 3 }).filter((t) => t.length >= min && t.length <= max));
-    }
-    case 'integer':
-      return fc.integer({ min: s.minimum ?? -1000, max: s.maximum ?? 1000 });
-    case 'number':
-      // Placements are fractions: most generated numbers fall where they are valid.
-      return fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: s.minimum ?? -10, max: s.maximum ?? 10, noNaN: true }));
-    case 'boolean':
-      return fc.boolean();
-    case 'null':
-      return fc.constant(null);
-    default:
-      return fc.anything();
-  }
-}
 
 /** Breaks a valid input one way; the schema then says whether it is still valid. */
 const mutation = fc.constantFrom('drop', 'typo', 'wrong-type', 'replace');

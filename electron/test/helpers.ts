@@ -1,10 +1,11 @@
 // Test helpers: the real render API (server/ CLI) as a child process, temp folders, waiting.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { WebShellOptions } from '../web/server.js';
 
 export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 export const SERVER_CLI = join(ROOT, 'server/cli.ts');
@@ -93,4 +94,27 @@ export function filesUnder(dir: string): { path: string; content: string }[] {
   };
   walk(dir);
   return out;
+}
+
+/**
+ * Options for a web shell in front of a render API (a service key), serving a tiny stand-in for
+ * the built renderer (index.html loading assets/app.js), so no build is needed.
+ */
+export function webShellOptions(apiUrl: string, serviceKey: string, extra: Partial<WebShellOptions> = {}): WebShellOptions {
+  const rendererDir = tempDir('ps-renderer-');
+  mkdirSync(join(rendererDir, 'assets'));
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body><script type="module" src="./assets/app.js"></script></body></html>');
+  writeFileSync(join(rendererDir, 'assets/app.js'), 'console.log(window.studio)');
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    root: ROOT,
+    rendererDir,
+    dataDir: tempDir('ps-web-'),
+    version: '0.1.0',
+    env: { baseUrl: apiUrl, key: serviceKey, keyHeader: 'bearer' },
+    localStudio: null,
+    log: () => undefined,
+    ...extra,
+  };
 }

@@ -3,11 +3,9 @@
 // profiles and keys cannot be changed from a browser, media streams through /media, and the
 // render API key appears in no response and no log line.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Job } from '../../shared/contract/index.js';
 import { startWebShell, type WebShell } from '../web/server.js';
-import { ROOT, createKey, startApi, tempDir, waitFor, type RunningApi } from './helpers.js';
+import { createKey, startApi, tempDir, waitFor, webShellOptions, type RunningApi } from './helpers.js';
 
 const logs: string[] = [];
 const seen: string[] = []; // every header block and body a browser received
@@ -36,21 +34,7 @@ beforeAll(async () => {
   const apiData = tempDir('ps-api-');
   serviceKey = createKey(apiData, { service: true });
   api = await startApi(apiData);
-  const rendererDir = tempDir('ps-renderer-');
-  mkdirSync(join(rendererDir, 'assets'));
-  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body><script type="module" src="./assets/app.js"></script></body></html>');
-  writeFileSync(join(rendererDir, 'assets/app.js'), 'console.log(window.studio)');
-  shell = await startWebShell({
-    port: 0,
-    host: '127.0.0.1',
-    root: ROOT,
-    rendererDir,
-    dataDir: tempDir('ps-web-'),
-    version: '0.1.0',
-    env: { baseUrl: api.url, key: serviceKey, keyHeader: 'bearer' },
-    localStudio: null,
-    log: (l) => logs.push(l),
-  });
+  shell = await startWebShell(webShellOptions(api.url, serviceKey, { log: (l) => logs.push(l) }));
 });
 
 afterAll(async () => {

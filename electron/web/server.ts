@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { StudioEvent } from '../../shared/bridge/index.js';
+import type { Job } from '../../shared/contract/index.js';
 import { dispatch } from '../services/dispatch.js';
 import { EventHub } from '../services/events.js';
 import type { LocalStudio } from '../services/local-studio.js';
@@ -19,6 +20,10 @@ import { CLIENT_SCRIPT_PATH, StaticFiles } from './static-files.js';
 import { loadClientScript } from './client-script.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { UserCookies } from './user-cookie.js';
+import { allowedHostnames, hostAllowed, hostnameOf } from './host-check.js';
+import { ShellGuard, type Refusal, type ShellLimits } from './shell-limits.js';
+import { isJson } from '../../shared/media-type.js';
+import type { SubmitResult, CsvRowReport } from '../../shared/bridge/index.js';
 
 export interface WebShellOptions {
   port: number;
@@ -36,6 +41,16 @@ export interface WebShellOptions {
   rendererDir?: string;
   /** How long an anonymous user's services stay in memory unused (default 30 minutes). */
   idleMs?: number;
+  /** Host names to answer to besides localhost, 127.0.0.1, [::1] and the bound address. */
+  allowedHosts?: string[];
+  /**
+   * Behind a reverse proxy: trust its X-Forwarded-Proto (Secure cookie) and X-Forwarded-For
+   * (the client address for per-address limits). Off: both headers are ignored.
+   */
+  trustProxy?: boolean;
+  limits?: Partial<ShellLimits>;
+  /** Event stream heartbeat period (15 s; tests shorten it). */
+  heartbeatMs?: number;
 }
 
 export interface WebShell {
@@ -68,6 +83,34 @@ function sameOrigin(origin: string | undefined, host: string | undefined): boole
   }
 }
 
+/** Bridge methods that create render jobs, and how many a call may create. */
+function createsOf(method: string, input: unknown): number {
+  if (method === 'jobs.submit' || method === 'jobs.retry') return 1;
+  if (method === 'jobs.importCsv' && (input as { mode?: unknown } | undefined)?.mode === 'jobs') {
+    const csv = (input as { csv?: unknown }).csv;
+    // At most one job per non-empty line after the header (a quoted line break only overcounts).
+    return typeof csv === 'string' ? Math.max(0, csv.split('\n').filter((l) => l.trim()).length - 1) : 0;
+  }
+  return 0;
+}
+
+/** The jobs a successful create call made. */
+function createdJobs(method: string, value: unknown): Pick<Job, 'id' | 'status'>[] {
+  if (method === 'jobs.importCsv') {
+    return ((value as { rows?: CsvRowReport[] }).rows ?? []).flatMap((r) => (r.jobId ? [{ id: r.jobId, status: 'queued' as const }] : []));
+  }
+  const job = (value as SubmitResult | undefined)?.job;
+  return job ? [job] : [];
+}
+
+/** Jobs in a bridge answer (a job, or a list of them), for the active-job count. */
+function jobsIn(value: unknown): Pick<Job, 'id' | 'status'>[] {
+  const isJob = (v: unknown): v is Job => typeof v === 'object' && v !== null && typeof (v as Job).id === 'string' && typeof (v as Job).status === 'string';
+  if (isJob(value)) return [value];
+  const list = (value as { jobs?: unknown } | null | undefined)?.jobs;
+  return Array.isArray(list) ? list.filter(isJob) : [];
+}
+
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let size = 0;
@@ -89,6 +132,8 @@ function readBody(req: IncomingMessage): Promise<string> {
 export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
   await mkdir(o.dataDir, { recursive: true });
   const cookies = new UserCookies(o.cookieSecret ?? (await cookieSecret(o.dataDir)));
+  const hosts = allowedHostnames(o.host, o.allowedHosts);
+  const guard = new ShellGuard(o.limits);
   const files = new StaticFiles(o.rendererDir ?? join(o.root, 'dist/renderer'));
   const clientJs = await loadClientScript(o.root);
   const studios = new Map<string, Studio>();
@@ -105,6 +150,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
       listeners.delete(id);
       void s.close();
     }
+    guard.sweep();
   }, Math.min(o.idleMs ?? 5 * 60_000, 5 * 60_000));
   sweep.unref();
   // Browsers cannot change profiles or keys here; this store is never written.
@@ -127,6 +173,11 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
         mediaBase: '/media',
         events: new EventHub(),
       });
+      // Jobs seen finished (or deleted) no longer count against the shell's active cap.
+      s.events.subscribe((e: StudioEvent) => {
+        if (e.type === 'job') guard.seen(e.job);
+        else if (e.type === 'job-removed') guard.jobGone(e.jobId);
+      });
       studios.set(userId, s);
     }
     return s;
@@ -139,13 +190,31 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
   const sendJson = (res: ServerResponse, status: number, value: unknown, extra: Record<string, string> = {}) =>
     send(res, status, JSON.stringify(value), 'application/json; charset=utf-8', { 'cache-control': 'no-store', ...extra });
 
+  const refuse = (res: ServerResponse, r: Refusal, extra: Record<string, string> = {}) =>
+    sendJson(res, 429, { ok: false, error: { code: r.code, message: r.message, retryAfterSeconds: r.retryAfterSeconds } }, { ...extra, 'retry-after': String(r.retryAfterSeconds) });
+
+  /** The client's address: the socket's, or the one our proxy appended to X-Forwarded-For. */
+  function clientAddress(req: IncomingMessage): string {
+    const forwarded = o.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',').pop()?.trim() : '';
+    return forwarded || req.socket.remoteAddress || 'unknown';
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Before anything else: a request for another host name is a DNS-rebinding page (or a mistake).
+    if (!hostAllowed(req.headers.host, hosts)) {
+      const name = hostnameOf(req.headers.host) ?? '(none)';
+      return sendJson(res, 421, { ok: false, error: { code: 'forbidden', message: `this studio does not answer to the host name ${JSON.stringify(name).slice(0, 100)}; add it with --allowed-host` } });
+    }
     const url = new URL(req.url ?? '/', 'http://shell');
     const path = url.pathname;
-    const secure = req.headers['x-forwarded-proto'] === 'https';
+    const secure = o.trustProxy === true && req.headers['x-forwarded-proto'] === 'https';
     let userId = cookies.read(req.headers.cookie);
     const setCookie: Record<string, string> = {};
-    if (!userId) {
+    // Built files need no user; everything else gets one, within the per-address budget.
+    const needsUser = !path.startsWith('/assets/') && path !== CLIENT_SCRIPT_PATH;
+    if (!userId && needsUser) {
+      const refused = guard.newIdentity(clientAddress(req));
+      if (refused) return refuse(res, refused);
       const issued = cookies.issue(secure);
       userId = issued.id;
       setCookie['set-cookie'] = issued.header;
@@ -154,7 +223,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
     if (path.startsWith('/bridge/') && path !== CLIENT_SCRIPT_PATH && path !== '/bridge/events') {
       if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { code: 'invalid_input', message: 'bridge calls are POST requests' } }, setCookie);
       // JSON only: a cross-site form cannot send it without a CORS preflight we never grant.
-      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+      if (!isJson(req.headers['content-type'])) {
         return sendJson(res, 415, { ok: false, error: { code: 'invalid_input', message: 'send the input as application/json' } }, setCookie);
       }
       if (!sameOrigin(req.headers.origin, req.headers.host)) return sendJson(res, 403, { ok: false, error: { code: 'forbidden', message: 'cross-origin bridge calls are refused' } });
@@ -179,20 +248,36 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
       } catch {
         method = '';
       }
-      const out = await dispatch(studioFor(userId).handlers, method, input);
+      const creates = createsOf(method, input);
+      if (creates) {
+        const refused = guard.admitCreates(creates);
+        if (refused) return refuse(res, refused, setCookie);
+      }
+      const out = await dispatch(studioFor(userId!).handlers, method, input);
+      if (creates) {
+        const made = out.ok ? createdJobs(method, out.value) : [];
+        for (const job of made) guard.created(job);
+        // A request waiting in the outbox still creates its job later: it keeps its slot.
+        const queued = out.ok && method !== 'jobs.importCsv' && made.length === 0 ? 1 : 0;
+        guard.refundCreates(creates - made.length - queued);
+      }
+      if (out.ok) for (const job of jobsIn(out.value)) guard.seen(job); // e.g. a cancel or a list: finished jobs stop counting
       return sendJson(res, 200, out, setCookie);
     }
 
     if (path === '/bridge/events' && req.method === 'GET') {
-      const studio = studioFor(userId);
+      const slot = guard.openStream(userId!);
+      if ('code' in slot) return refuse(res, slot, setCookie);
+      const studio = studioFor(userId!);
       res.writeHead(200, { ...SECURITY_HEADERS, ...setCookie, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
       res.write(': connected\n\n');
       const un = studio.events.subscribe((e: StudioEvent) => res.write(`data: ${JSON.stringify(e)}\n\n`));
-      const beat = setInterval(() => res.write(': heartbeat\n\n'), 15_000);
-      listeners.set(userId, (listeners.get(userId) ?? 0) + 1);
+      const beat = setInterval(() => res.write(': heartbeat\n\n'), o.heartbeatMs ?? 15_000);
+      listeners.set(userId!, (listeners.get(userId!) ?? 0) + 1);
       studio.setLive(true);
-      const uid = userId;
+      const uid = userId!;
       req.on('close', () => {
+        slot.release();
         clearInterval(beat);
         un();
         const n = (listeners.get(uid) ?? 1) - 1;
@@ -207,7 +292,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
     if (path.startsWith('/media/') && (req.method === 'GET' || req.method === 'HEAD')) {
       const ctl = new AbortController();
       res.on('close', () => ctl.abort());
-      const r = await studioFor(userId).openMedia(path.slice('/media/'.length), { range: req.headers.range ?? null, ifNoneMatch: req.headers['if-none-match'] ?? null }, ctl.signal);
+      const r = await studioFor(userId!).openMedia(path.slice('/media/'.length), { range: req.headers.range ?? null, ifNoneMatch: req.headers['if-none-match'] ?? null }, ctl.signal);
       const headers: Record<string, string> = { ...SECURITY_HEADERS, ...setCookie };
       r.headers.forEach((v, k) => (headers[k] = v));
       if (url.searchParams.get('download') === '1' && r.ok) headers['content-disposition'] = 'attachment';

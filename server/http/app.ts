@@ -12,6 +12,7 @@ import { catalogRoutes } from './routes-catalog.js';
 import { jobRoutes } from './routes-jobs.js';
 import { mediaRoutes } from './routes-media.js';
 import { renderRoutes } from './routes-render.js';
+import { parseJsonBody } from './json-body.js';
 
 /** Method lists of the contract's paths, for 405 answers to a known path with another method. */
 const PATHS: [RegExp, string[]][] = [
@@ -25,6 +26,22 @@ const PATHS: [RegExp, string[]][] = [
   [/^\/api\/voices\/[^/]+\/sample$/, ['GET', 'HEAD']],
 ];
 
+const STREAM_RETRY_SECONDS = 10;
+
+/** Every method a path of the contract takes, for a 405 to a method nobody here knows. */
+const ALL_METHODS = 'GET, HEAD, POST, DELETE';
+const allowedFor = (path: string) => PATHS.find(([re]) => re.test(path))?.[1].join(', ') ?? ALL_METHODS;
+const isHealth = (url: string) => url === '/api/health' || url.startsWith('/api/health?');
+
+/** A raw 405 for requests Node's parser or Fastify's router never hand to a route. */
+function rawMethodNotAllowed(socket: import('node:stream').Duplex, method: string, path: string): void {
+  const allow = allowedFor(path);
+  const body = JSON.stringify(errorBody('method_not_allowed', `${method.slice(0, 32)} is not allowed here; use ${allow}`, genReqId()));
+  socket.end(
+    `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${allow}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 // Request ids: a random prefix per process and a counter (unique, cheap, sortable within a process).
 const REQ_PREFIX = `req_${randomBytes(4).toString('hex')}`;
 let reqCounter = 0;
@@ -37,7 +54,8 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
     logger,
     genReqId,
     requestIdHeader: false,
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    // Health checks come every few seconds from the desktop app and the web shell: logged at debug (onResponse below).
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: (req: { url?: string }) => isHealth(req.url ?? '') }),
     bodyLimit: ctx.limits.bodyMaxBytes,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -45,6 +63,11 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
     // Malformed HTTP (bad request line, oversized headers) still gets the contract's body.
     clientErrorHandler: (err, socket) => {
       if ((err as { code?: string }).code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+      // A method Node's parser does not know (FOO /api/jobs): 405 with the path's methods, as for PUT.
+      const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP\/\d\.\d\r\n/.exec(
+        ((err as unknown as { rawPacket?: Buffer }).rawPacket ?? Buffer.alloc(0)).toString('latin1'),
+      );
+      if ((err as { code?: string }).code === 'HPE_INVALID_METHOD' && line) return rawMethodNotAllowed(socket, line[1]!, line[2]!.split('?')[0]!);
       const message =
         (err as { code?: string }).code === 'HPE_HEADER_OVERFLOW' ? 'the request headers are too large' : 'the request is not valid HTTP';
       const body = JSON.stringify(errorBody('bad_request', message, genReqId()));
@@ -54,14 +77,30 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
     },
     // Errors before routing (bad URL, content-type parser setup) keep the contract's body.
     frameworkErrors: (err, request, reply) => {
+      reply.header('X-Request-Id', request.id); // no onRequest hook runs for these
       void sendError(reply, toApiError(err));
       request.log.info({ code: err.code }, 'framework error');
     },
   });
 
+  // CONNECT never reaches a route (Node hands it to a 'connect' listener or drops the socket).
+  app.server.on('connect', (req: import('node:http').IncomingMessage, socket: import('node:stream').Duplex) => rawMethodNotAllowed(socket, 'CONNECT', req.url ?? ''));
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (isHealth(request.url)) request.log.debug({ res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'health check');
+  });
+
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    if (request.is404 || request.url === '/api/health' || request.url.startsWith('/api/health?')) return;
+    if (request.is404 || isHealth(request.url)) return;
     setKey(request, await authenticate(request, ctx.keys));
   });
 
@@ -85,6 +124,18 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
   app.get('/api/events', async (request, reply) => {
     const userId = userOf(request);
     if (request.method === 'HEAD') return reply.type('text/event-stream; charset=utf-8').send(); // no stream for HEAD
+    const slot = ctx.hub.reserve(userId);
+    if (!slot.ok) {
+      const { caps } = ctx.hub;
+      throw new ApiError(
+        'rate_limited',
+        slot.reason === 'user'
+          ? `at most ${caps.perUser} open event streams per user; close one first`
+          : `the server has ${caps.max} open event streams, its limit; try again shortly`,
+        undefined,
+        { 'Retry-After': String(STREAM_RETRY_SECONDS) },
+      );
+    }
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -95,7 +146,7 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
       'X-Request-Id': String(request.id),
     });
     res.write('retry: 3000\n: connected\n\n');
-    ctx.hub.add(userId, res);
+    ctx.hub.add(userId, res, slot.release);
     request.log.info({ userId }, 'event stream opened');
   });
 

@@ -6,7 +6,7 @@ import type { KeyStore } from '../keys/key-store.js';
 import type { OutputStorage } from '../storage/output-storage.js';
 import type { EventHub } from './events.js';
 import type { ListCache } from './list-cache.js';
-import type { SlidingWindowLimiter } from './rate-limit.js';
+import type { SlidingWindowLimiter } from '../../shared/sliding-window.js';
 
 export interface Limits {
   createsPerMinute: number;

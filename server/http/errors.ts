@@ -47,6 +47,8 @@ export function toApiError(err: FastifyError | Error): ApiError {
       return e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
         ? new ApiError('unsupported_media_type', 'send Content-Type: application/json')
         : new ApiError('bad_request', 'the Content-Length does not match the body');
+    case 'FST_ERR_MAX_PARAM_LENGTH': // an id longer than any we hand out: unknown, like any other
+      return new ApiError('not_found', 'nothing here has that id');
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_ASYNC_CONSTRAINT':
       return new ApiError('bad_request', 'the URL is malformed');

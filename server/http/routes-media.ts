@@ -9,7 +9,11 @@ import { userOf } from './principal.js';
 
 type Range = { start: number; end: number };
 
-/** Parses a single `bytes=` range; null: serve the whole file; 'unsatisfiable': 416. */
+/**
+ * Parses a single `bytes=` range; null: serve the whole file; 'unsatisfiable': 416. An invalid
+ * range (last before first, `bytes=5-1`) is ignored, as RFC 9110 says; one starting past the end
+ * is unsatisfiable.
+ */
 export function parseRange(header: string | undefined, size: number): Range | null | 'unsatisfiable' {
   if (!header) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
@@ -20,8 +24,9 @@ export function parseRange(header: string | undefined, size: number): Range | nu
     return { start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(m[1]);
+  if (m[2] !== '' && Number(m[2]) < start) return null;
   const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  if (start >= size || end < start) return 'unsatisfiable';
+  if (start >= size) return 'unsatisfiable';
   return { start, end };
 }
 

@@ -5,16 +5,13 @@ import { issuesToDetails, LIMITS, RenderRequest } from '../../shared/contract/in
 import type { ErrorDetail, RenderParams } from '../../shared/contract/index.js';
 import { toJob } from '../jobs/store.js';
 import type { NewJob } from '../jobs/store.js';
+import { isJson } from '../../shared/media-type.js';
 import { bodyHash } from './canonical-json.js';
 import type { ServerContext } from './context.js';
 import { ApiError } from './errors.js';
 import { userOf } from './principal.js';
 
 const QUOTA_RETRY_SECONDS = 30;
-
-export function isJson(contentType: string | undefined): boolean {
-  return typeof contentType === 'string' && /^application\/json\s*(;|$)/i.test(contentType.trim());
-}
 
 function validate(ctx: ServerContext, body: unknown, userId: string): NewJob {
   const parsed = RenderRequest.safeParse(body, { reportInput: true });

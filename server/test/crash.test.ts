@@ -30,18 +30,24 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Starts `server/cli.ts serve` (node itself, so SIGKILL hits the server) and waits for its ready line. */
-async function serve(renderMs: number, extra: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+/** Spawns `server/cli.ts serve` on the shared data folder (node itself, so SIGKILL hits the server). */
+function spawnServe(renderMs: number, extra: string[] = [], stderr: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'server/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--concurrency', '1', '--log-level', 'warn', ...extra],
     {
       cwd: ROOT,
       env: { ...process.env, PRESENTER_STUDIO_TEST_ENGINE: ENGINE, PRESENTER_STUDIO_TEST_ENGINE_MS: String(renderMs) },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', stderr],
     },
   );
   children.push(child);
+  return child;
+}
+
+/** Starts a server and waits for its ready line. */
+async function serve(renderMs: number, extra: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawnServe(renderMs, extra);
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -59,6 +65,16 @@ function kill9(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGKILL');
   });
+}
+
+/** Creates a job on a server; returns its id. */
+async function submit(url: string, text: string): Promise<string> {
+  const res = await fetch(`${url}/api/render`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...validRequest, text }),
+  });
+  return ((await res.json()) as Job).id;
 }
 
 const get = async (url: string, id: string) =>
@@ -111,12 +127,7 @@ it('keeps every accepted job across kill -9 while creating, queued and rendering
 
 it('fails a job with worker_lost after its render died 3 times', { timeout: 90_000 }, async () => {
   let server = await serve(60_000);
-  const res = await fetch(`${server.url}/api/render`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ ...validRequest, text: 'doomed' }),
-  });
-  const id = ((await res.json()) as Job).id;
+  const id = await submit(server.url, 'doomed');
   for (let attempt = 1; attempt <= 3; attempt++) {
     await waitFor(async () => (await get(server.url, id)).status === 'rendering', 20_000);
     await kill9(server.child);
@@ -130,12 +141,7 @@ it('fails a job with worker_lost after its render died 3 times', { timeout: 90_0
 
 it('on SIGTERM stops accepting, requeues the running render after the grace period and exits 0', { timeout: 60_000 }, async () => {
   const server = await serve(60_000, ['--grace-ms', '300']);
-  const res = await fetch(`${server.url}/api/render`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ ...validRequest, text: 'interrupted politely' }),
-  });
-  const id = ((await res.json()) as Job).id;
+  const id = await submit(server.url, 'interrupted politely');
   await waitFor(async () => (await get(server.url, id)).status === 'rendering', 20_000);
   const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
   server.child.kill('SIGTERM');
@@ -148,4 +154,47 @@ it('on SIGTERM stops accepting, requeues the running render after the grace peri
   }, 30_000);
   expect(job.output).not.toBeNull();
   await kill9(again.child);
+});
+
+it('refuses a second server on the same data folder while the first renders, and takes over a dead one\'s lock', { timeout: 90_000 }, async () => {
+  const first = await serve(60_000);
+  const id = await submit(first.url, 'rendered once');
+  const rendering = await waitFor(async () => {
+    const j = await get(first.url, id);
+    return j.status === 'rendering' ? j : null;
+  }, 20_000);
+
+  // Same port too: a second server that would fail to listen must not have touched the store either.
+  const port = new URL(first.url).port;
+  for (const extra of [[], ['--port', port]]) {
+    const second = spawnServe(20, extra, 'pipe');
+    let out = '';
+    let err = '';
+    second.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null | 'listening'>((resolve) => {
+      second.once('exit', (c) => resolve(c));
+      second.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('listening')) resolve('listening');
+      });
+    });
+    expect(code, out + err).toBe(1);
+    expect(out).not.toContain('listening');
+    expect(err).toContain(`in use by another server (pid ${first.child.pid}`);
+  }
+  // The first server's render is untouched: still the same attempt, still rendering.
+  const after = await get(first.url, id);
+  expect(after.status).toBe('rendering');
+  expect(after.startedAt).toBe(rendering.startedAt);
+  expect(after.error).toBeNull();
+
+  // The holder dies: its lock goes with it, and the next server takes the folder over.
+  await kill9(first.child);
+  const third = await serve(20);
+  const done = await waitFor(async () => {
+    const j = await get(third.url, id);
+    return j.status === 'completed' ? j : null;
+  }, 30_000);
+  expect(done.output).not.toBeNull();
+  await kill9(third.child);
 });

@@ -1,11 +1,14 @@
 // Property test: random and malformed methods, paths, query strings, headers and bodies get
 // only contract answers (never a 500, never a stack trace), the server stays up, and every
-// job it accepted (202) is still there.
+// job it accepted (202) is still there; and every request the published OpenAPI document calls
+// valid (generated from its own schemas) is accepted.
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ERROR_STATUS, ErrorBody } from '../../shared/contract/index.js';
 import { testServer, validRequest } from './helpers.js';
 import type { TestServer } from './helpers.js';
+import { arbitrary, matches, type Schema } from './json-schema-arbitrary.js';
 
 let s: TestServer;
 let userKey: string;
@@ -138,5 +141,45 @@ it('answers a service key and random X-User-Id values only with contract codes',
       else expect(JSON.parse(text).error.code).toBe('user_required');
     }),
     { numRuns: 100 },
+  );
+});
+
+// Driven by the published document: every request docs/openapi.json calls valid is accepted.
+const doc = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')) as {
+  components: { schemas: Record<string, Schema> };
+  paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema: Schema }[] }>>;
+};
+
+it('accepts every render request the OpenAPI document calls valid (202, never 4xx/5xx)', { timeout: 120_000 }, async () => {
+  const schema = doc.components.schemas.RenderRequest!;
+  await fc.assert(
+    fc.asyncProperty(arbitrary(schema), async (body) => {
+      expect(matches(schema, body)).toBe(true);
+      const res = await fetch(`${s.url}/api/render`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${userKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      expect(res.status, `${JSON.stringify(body)} → ${text.slice(0, 300)}`).toBe(202);
+    }),
+    { numRuns: 300, seed: Number(process.env.FC_SEED ?? Date.now() % 1_000_000) },
+  );
+});
+
+it('answers every job-list query and X-User-Id the document calls valid with 200', { timeout: 60_000 }, async () => {
+  const params = doc.paths['/api/jobs']!.get!.parameters!;
+  // The cursor is opaque (only a nextCursor from an earlier page is valid): not fuzzed.
+  const query = params.filter((p) => p.in === 'query' && p.name !== 'cursor');
+  const userId = params.find((p) => p.name === 'X-User-Id')!.schema;
+  const queryArb = fc.record(Object.fromEntries(query.map((p) => [p.name, arbitrary(p.schema)])), { requiredKeys: [] });
+  await fc.assert(
+    fc.asyncProperty(queryArb, arbitrary(userId), async (q, user) => {
+      const search = new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]));
+      const res = await fetch(`${s.url}/api/jobs?${search}`, { headers: { authorization: `Bearer ${serviceKey}`, 'x-user-id': String(user) } });
+      const text = await res.text();
+      expect(res.status, `?${search} as ${String(user)} → ${text.slice(0, 300)}`).toBe(200);
+    }),
+    { numRuns: 200, seed: Number(process.env.FC_SEED ?? Date.now() % 1_000_000) },
   );
 });

@@ -25,12 +25,12 @@ export const AVATAR_RANGES = {
   y: { min: 0, max: 1 },
 } as const;
 
+// As checks (not refinements), so the OpenAPI document carries the bounds (minimum/maximum).
+// z.number() refuses NaN and ±Infinity by itself.
 const bounded = (name: keyof typeof AVATAR_RANGES) => {
   const { min, max } = AVATAR_RANGES[name];
-  return z
-    .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number') })
-    .refine(Number.isFinite, 'must be a finite number')
-    .refine((v) => v >= min && v <= max, `must be between ${min} and ${max}`);
+  const message = `must be between ${min} and ${max}`;
+  return z.number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number') }).min(min, message).max(max, message);
 };
 
 export const Avatar = z.strictObject({ scale: bounded('scale'), x: bounded('x'), y: bounded('y') });
@@ -52,11 +52,14 @@ export type RenderParamsInput = z.infer<typeof RenderParamsInput>;
 export const VOICE_ID_LOCALE_PATTERN = /^[a-z]{2,3}-[A-Z]{2}-[A-Za-z]+$/;
 export const VOICE_ID_DIGITS_PATTERN = /^[0-9]+$/;
 
+// The length counts the trimmed text; the OpenAPI document states the (stricter) untrimmed
+// bound, and the letter rule as a pattern, so whatever it calls valid is valid here.
 export const ScriptText = z
   .string({ error: 'must be a string' })
   .refine((s) => s.trim().length >= 1, 'must not be empty')
   .refine((s) => s.trim().length <= LIMITS.textMaxChars, `must be at most ${LIMITS.textMaxChars} characters`)
-  .refine((s) => /[\p{L}\p{N}]/u.test(s), 'must contain at least one letter or digit');
+  .regex(/[\p{L}\p{N}]/u, 'must contain at least one letter or digit')
+  .meta({ minLength: 1, maxLength: LIMITS.textMaxChars });
 
 export const RenderRequest = z.strictObject({
   text: ScriptText,

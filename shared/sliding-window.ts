@@ -1,5 +1,5 @@
-// Per-user create limit: a sliding one-minute window. In memory: one server process owns its
-// users' limits (a fleet would move this into the shared store).
+// A sliding-window rate limit per key (a user, a client address, the whole web shell). In memory:
+// one process owns its limits (a fleet would move this into the shared store).
 export class SlidingWindowLimiter {
   private readonly hits = new Map<string, number[]>();
 

@@ -1,0 +1,98 @@
+// Test helper: values a JSON Schema (the subset docs/openapi.json uses) calls valid, as
+// fast-check arbitraries, and a checker for the same subset. Lets the property suite fuzz the
+// server with exactly what the published document promises is accepted.
+import fc from 'fast-check';
+
+export interface Schema {
+  type?: string;
+  enum?: unknown[];
+  const?: unknown;
+  pattern?: string;
+  format?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: boolean;
+  anyOf?: Schema[];
+  items?: Schema;
+}
+
+const TYPE_CHECKS: Record<string, (v: unknown) => boolean> = {
+  string: (v) => typeof v === 'string',
+  number: (v) => typeof v === 'number' && Number.isFinite(v),
+  integer: (v) => Number.isInteger(v),
+  boolean: (v) => typeof v === 'boolean',
+  null: (v) => v === null,
+  array: (v) => Array.isArray(v),
+  object: (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+};
+
+/** Does the value satisfy the schema (the subset above)? */
+export function matches(schema: Schema, value: unknown): boolean {
+  if (schema.const !== undefined && value !== schema.const) return false;
+  if (schema.enum && !schema.enum.includes(value)) return false;
+  if (schema.anyOf && !schema.anyOf.some((s) => matches(s, value))) return false;
+  if (schema.type && !TYPE_CHECKS[schema.type]?.(value)) return false;
+  if (schema.type === 'string' || typeof value === 'string') {
+    if (typeof value !== 'string') return false;
+    const chars = [...value].length; // JSON Schema counts code points
+    if (schema.minLength !== undefined && chars < schema.minLength) return false;
+    if (schema.maxLength !== undefined && chars > schema.maxLength) return false;
+    if (schema.pattern && !new RegExp(schema.pattern, 'u').test(value)) return false;
+  }
+  if (typeof value === 'number') {
+    if (schema.minimum !== undefined && value < schema.minimum) return false;
+    if (schema.maximum !== undefined && value > schema.maximum) return false;
+  }
+  if (schema.properties && value && typeof value === 'object') {
+    for (const [k, s] of Object.entries(schema.properties)) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined && !matches(s, v)) return false;
+    }
+  }
+  return true;
+}
+
+/** An arbitrary of values the schema accepts. Strings stay short unless the schema needs them long. */
+export function arbitrary(schema: Schema): fc.Arbitrary<unknown> {
+  const base = baseArbitrary(schema);
+  return schema.anyOf ? base.filter((v) => matches(schema, v)) : base;
+}
+
+function baseArbitrary(schema: Schema): fc.Arbitrary<unknown> {
+  if (schema.const !== undefined) return fc.constant(schema.const);
+  if (schema.enum) return fc.constantFrom(...schema.enum);
+  // A bare anyOf (e.g. a string or null) is one of its alternatives; next to a type, it narrows it (see arbitrary).
+  if (schema.anyOf && !schema.type) return fc.oneof(...schema.anyOf.map(arbitrary));
+  switch (schema.type) {
+    case 'null':
+      return fc.constant(null);
+    case 'string': {
+      // An anchored pattern describes the whole string: generate from it; otherwise filter.
+      if (schema.pattern?.startsWith('^') && schema.pattern.endsWith('$')) return fc.stringMatching(new RegExp(schema.pattern)).filter((v) => matches(schema, v));
+      if (schema.format === 'uri') return fc.webUrl();
+      const minLength = schema.minLength ?? 0;
+      const maxLength = Math.min(schema.maxLength ?? 60, Math.max(minLength, 60));
+      const s = fc.oneof(fc.string({ minLength, maxLength }), fc.string({ unit: 'binary', minLength, maxLength }));
+      return schema.pattern ? s.filter((v) => matches(schema, v)) : s;
+    }
+    case 'number':
+      return fc.double({ min: schema.minimum ?? -1e9, max: schema.maximum ?? 1e9, noNaN: true, noDefaultInfinity: true });
+    case 'integer':
+      return fc.integer({ min: schema.minimum ?? -1e9, max: schema.maximum ?? 1e9 });
+    case 'boolean':
+      return fc.boolean();
+    case 'array':
+      return fc.array(arbitrary(schema.items ?? {}), { maxLength: 5 });
+    case 'object': {
+      const props = schema.properties ?? {};
+      const model = Object.fromEntries(Object.entries(props).map(([k, s]) => [k, arbitrary(s)]));
+      return fc.record(model, { requiredKeys: (schema.required ?? []).filter((k) => k in props) });
+    }
+    default:
+      return fc.jsonValue();
+  }
+}
