@@ -10,7 +10,7 @@ import { leaveCurrentDraft } from './draftNav.js';
 import { useDrafts } from '../store/drafts.js';
 
 const fail = (what: string, e: unknown) => useUi.getState().notify({ kind: 'error', text: `${what}: ${describeError(e)}` }, 8000);
-const excerpt = (job: Job) => (job.text.length > 40 ? `${job.text.slice(0, 40)}…` : job.text);
+const excerpt = (job: Job) => job.title || (job.text.length > 40 ? `${job.text.slice(0, 40)}…` : job.text);
 
 export async function cancelJob(job: Job): Promise<boolean> {
   try {

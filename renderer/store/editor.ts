@@ -43,6 +43,7 @@ interface EditorState {
 }
 
 const BACKUP_KEY = 'presenter-studio.unsaved-draft';
+export const UNTITLED = 'Untitled script';
 const FALLBACK_PARAMS: RenderParams = { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.5, y: 0.58 } };
 
 export function blankDraft(): EditorDraft {
@@ -50,7 +51,7 @@ export function blankDraft(): EditorDraft {
   const t = templates[0] ?? null;
   return {
     id: null,
-    name: 'Untitled script',
+    name: UNTITLED,
     text: '',
     templateId: t?.id ?? null,
     voiceId: voices[0]?.id ?? null,
@@ -112,7 +113,7 @@ export const useEditor = create<EditorState>((set, get) => {
     saveTimer = setTimeout(() => void get().saveNow(), SAVE_DELAY_MS);
   };
   return {
-    draft: { id: null, name: 'Untitled script', text: '', templateId: null, voiceId: null, params: FALLBACK_PARAMS },
+    draft: { id: null, name: UNTITLED, text: '', templateId: null, voiceId: null, params: FALLBACK_PARAMS },
     saveState: 'saved',
     saveError: null,
     submitting: false,
@@ -202,8 +203,11 @@ export const useEditor = create<EditorState>((set, get) => {
     async submit() {
       const d = get().draft;
       if (get().submitting) return false;
+      const title = d.name.trim();
       const parsed = RenderRequest.safeParse({
         text: d.text,
+        // The draft's name names its jobs (the title extension); a default name says nothing.
+        ...(title && title !== UNTITLED ? { title } : {}),
         templateId: d.templateId ?? '',
         voiceId: d.voiceId ?? '',
         params: d.params,

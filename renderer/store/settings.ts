@@ -61,7 +61,7 @@ export const useSettings = create<SettingsState>((set, get) => ({
           [profileId]: {
             ok: false,
             version: null,
-            capabilities: { cancel: false, delete: false, events: false, catalogs: false, media: false, idempotency: false },
+            capabilities: { cancel: false, delete: false, events: false, catalogs: false, media: false, idempotency: false, title: false },
             error: { code: 'error', message: describeError(e) },
           },
         },

@@ -52,6 +52,8 @@ export interface Capabilities {
   catalogs: boolean;
   media: boolean;
   idempotency: boolean;
+  /** The `title` extension (docs/server.md): the API keeps a job's name. */
+  title: boolean;
 }
 export interface Profile {
   id: string;
@@ -145,6 +147,8 @@ export interface DownloadResult {
   /** Where the file is being written (desktop); null in the browser or when the user canceled. */
   path: string | null;
   canceled: boolean;
+  /** The file's name: the job's title (or first words) and date, safe on every OS. */
+  fileName: string;
 }
 
 export interface AppInfo {
