@@ -41,10 +41,10 @@ export interface RunningApi {
   stop(): Promise<void>;
 }
 
-/** The real render API on a given port (0 = any); resolves once it prints its ready line. */
-export function startApi(dataDir: string, port = 0): Promise<RunningApi> {
+/** The real render API on a given port (0 = any), with extra `serve` flags; resolves once it prints its ready line. */
+export function startApi(dataDir: string, port = 0, extraArgs: string[] = []): Promise<RunningApi> {
   return new Promise((res, rej) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', SERVER_CLI, 'serve', '--port', String(port), '--data', dataDir, '--log-level', 'warn'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', SERVER_CLI, 'serve', '--port', String(port), '--data', dataDir, '--log-level', 'warn', ...extraArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const log: string[] = [];
     const timer = setTimeout(() => rej(new Error(`server did not start: ${log.join('\n')}`)), 60_000);
     createInterface({ input: proc.stderr! }).on('line', (l) => log.push(l));

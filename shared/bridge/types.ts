@@ -171,7 +171,8 @@ export type StudioEvent =
   | { type: 'jobs-stale'; profileId: string }
   | { type: 'outbox'; items: OutboxItem[] }
   | { type: 'studio'; status: StudioStatus }
-  | { type: 'connection'; profileId: string; online: boolean }
+  /** `problem`: why the API is not usable (offline, key refused, not authorised, server error); null when online. */
+  | { type: 'connection'; profileId: string; online: boolean; problem?: BridgeError | null }
   | { type: 'download'; downloadId: string; receivedBytes: number; totalBytes: number | null; done: boolean; error: BridgeError | null };
 
 export const JobsListInput = z.strictObject({
