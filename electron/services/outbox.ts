@@ -8,7 +8,7 @@ import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Job, RenderRequest } from '../../shared/contract/index.js';
-import type { OutboxItem } from '../../shared/bridge/index.js';
+import { isRetryable, type OutboxItem } from '../../shared/bridge/index.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 import { BridgeFailure, toBridgeError } from './errors.js';
 import type { RenderApiClient } from './api-client.js';
@@ -22,9 +22,6 @@ export interface OutboxOptions {
   prepare?: (profileId: string, request: RenderRequest) => Promise<RenderRequest>;
 }
 
-/** Failures worth sending again by themselves: not reachable, busy, or failing on its side. */
-const RETRYABLE = new Set(['offline', 'rate_limited', 'quota_exceeded', 'internal_error', 'unavailable']);
-export const isRetryable = (code: string): boolean => RETRYABLE.has(code);
 const MAX_DELAY_MS = 30_000;
 
 export class Outbox {

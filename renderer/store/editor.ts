@@ -20,6 +20,15 @@ export interface EditorDraft {
   params: RenderParams;
 }
 
+/** What a template switch changed: the scene before it, and the aspect ratio it could not keep. */
+export interface TemplateSwitch {
+  templateId: string | null;
+  params: RenderParams;
+  aspectRatioFrom: AspectRatio | null;
+}
+
+const sameAvatar = (a: Avatar, b: Avatar) => a.scale === b.scale && a.x === b.x && a.y === b.y;
+
 export type SaveState = 'saved' | 'saving' | 'unsaved' | 'error';
 export type FieldErrors = Record<string, string>;
 
@@ -32,7 +41,10 @@ interface EditorState {
   fieldErrors: FieldErrors;
   lastSubmit: { job: Job | null; queued: OutboxItem | null } | null;
   update(patch: Partial<Omit<EditorDraft, 'id' | 'params'>>): void;
-  setTemplate(t: Template): void;
+  /** Switches template, keeping the creator's choices where the new one allows them; says what changed. */
+  setTemplate(t: Template): TemplateSwitch;
+  /** Puts back a template and parameters (the Undo of a template switch). */
+  restoreScene(templateId: string | null, params: RenderParams): void;
   setAspectRatio(a: AspectRatio): void;
   setAvatar(a: Avatar): void;
   resetPlacement(): void;
@@ -125,8 +137,20 @@ export const useEditor = create<EditorState>((set, get) => {
     },
     setTemplate(t) {
       const d = get().draft;
-      const aspectRatio = t.aspectRatios.includes(d.params.aspectRatio) ? d.params.aspectRatio : t.defaults.aspectRatio;
-      change({ ...d, templateId: t.id, params: { aspectRatio, avatar: { ...t.defaults.avatar } } });
+      const before = { templateId: d.templateId, params: structuredClone(d.params) };
+      if (t.id === d.templateId) return { ...before, aspectRatioFrom: null };
+      // A placement the creator chose stays (any placement in range is valid for every
+      // template); one still at the old template's defaults follows the new template's.
+      const old = findTemplate(useCatalogs.getState().templates, d.templateId);
+      const untouched = !old || sameAvatar(d.params.avatar, old.defaults.avatar);
+      const keepsRatio = t.aspectRatios.includes(d.params.aspectRatio);
+      const aspectRatio = keepsRatio ? d.params.aspectRatio : t.defaults.aspectRatio;
+      change({ ...d, templateId: t.id, params: { aspectRatio, avatar: untouched ? { ...t.defaults.avatar } : { ...d.params.avatar } } });
+      return { ...before, aspectRatioFrom: keepsRatio ? null : d.params.aspectRatio };
+    },
+    restoreScene(templateId, params) {
+      dropLive();
+      change({ ...get().draft, templateId, params: structuredClone(params) });
     },
     setAspectRatio(aspectRatio) {
       const d = get().draft;

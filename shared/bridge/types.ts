@@ -112,6 +112,13 @@ export interface DraftSummary {
   updatedAt: string;
 }
 
+/**
+ * Outbox failures worth sending again by themselves: not reachable, busy (429), or failing on
+ * the API's side. Any other answer is a refusal that waits for "Send again" or new settings.
+ */
+export const RETRYABLE_OUTBOX_ERRORS: readonly string[] = ['offline', 'rate_limited', 'quota_exceeded', 'internal_error', 'unavailable'];
+export const isRetryable = (code: string): boolean => RETRYABLE_OUTBOX_ERRORS.includes(code);
+
 export interface OutboxItem {
   /** Also the Idempotency-Key sent with the request, so a resend never makes a second job. */
   id: string;
