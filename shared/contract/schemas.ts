@@ -64,7 +64,8 @@ export const ScriptText = z
 export const JobTitle = z
   .string({ error: 'must be a string' })
   .refine((s) => s.trim().length >= 1, 'must not be empty')
-  .refine((s) => s.trim().length <= LIMITS.titleMaxChars, `must be at most ${LIMITS.titleMaxChars} characters`);
+  .refine((s) => s.trim().length <= LIMITS.titleMaxChars, `must be at most ${LIMITS.titleMaxChars} characters`)
+  .describe(`Extension "title": the job's name, 1–${LIMITS.titleMaxChars} characters after trimming (docs/server.md)`);
 
 export const RenderRequest = z.strictObject({
   text: ScriptText,
@@ -101,7 +102,7 @@ export const Job = z.object({
   id: z.string(),
   status: JobStatus,
   /** Extension `title`: null when the request had none; absent from APIs without the extension. */
-  title: z.string().nullable().optional(),
+  title: z.string().nullable().optional().describe('Extension "title": the job\'s name, or null (docs/server.md)'),
   text: z.string(),
   templateId: z.string(),
   voiceId: z.string(),
@@ -184,7 +185,7 @@ export type VoiceList = z.infer<typeof VoiceList>;
 
 /** Extensions of the contract this implementation offers (docs/server.md); clients read them from GET /api/health. */
 export const API_EXTENSIONS = ['title'] as const;
-export const Health = z.object({ status: z.literal('ok'), version: z.string(), extensions: z.array(z.string()).optional() });
+export const Health = z.object({ status: z.literal('ok'), version: z.string(), extensions: z.array(z.string()).optional().describe('Extensions of the contract offered, e.g. "title"') });
 export type Health = z.infer<typeof Health>;
 
 export const ERROR_STATUS = {
