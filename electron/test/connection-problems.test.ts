@@ -4,14 +4,11 @@
 // item stays removed; and the connection state says why the API cannot be used.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server, type Socket } from 'node:net';
-import { join } from 'node:path';
 import type { Job } from '../../shared/contract/index.js';
 import type { OutboxItem, StudioEvent } from '../../shared/bridge/index.js';
 import { dispatch } from '../services/dispatch.js';
-import { ProfileStore } from '../services/profiles.js';
-import { MemorySecretStore } from '../services/secrets.js';
-import { createStudio, type Studio } from '../services/studio.js';
-import { ROOT, createKey, freePort, startApi, tempDir, waitFor, type RunningApi } from './helpers.js';
+import type { Studio } from '../services/studio.js';
+import { createKey, freePort, remoteOnlyStudio, startApi, tempDir, waitFor, type RunningApi } from './helpers.js';
 
 const apiData = tempDir('ps-api-');
 let api: RunningApi | null = null;
@@ -19,20 +16,8 @@ let port: number;
 let goodKey: string;
 const studios: Studio[] = [];
 
-function newStudio(events: StudioEvent[] = []): Studio {
-  const dataDir = tempDir();
-  const studio = createStudio({
-    shell: 'electron',
-    version: '0.1.0',
-    dataDir,
-    resourcesDir: join(ROOT, 'resources'),
-    profiles: new ProfileStore({ dataDir, secrets: new MemorySecretStore(), env: null, editable: true, local: false }),
-    env: null,
-    localStudio: null,
-    userId: null,
-    mediaBase: 'studio-media://app',
-    clientOptions: { timeoutMs: 1500, retries: 0, backoffMs: 50 },
-  });
+async function newStudio(events: StudioEvent[] = []): Promise<Studio> {
+  const studio = await remoteOnlyStudio(tempDir(), { timeoutMs: 1500, retries: 0, backoffMs: 50 });
   studio.events.subscribe((e) => events.push(e));
   studios.push(studio);
   return studio;
@@ -69,7 +54,7 @@ afterAll(async () => {
 describe('point 3: outbox items refused by the server', () => {
   it('are sent again by themselves once the key is fixed in Settings', async () => {
     await api?.stop();
-    const studio = newStudio();
+    const studio = await newStudio();
     const id = await profile(studio, 'psk_wrong_key');
     // Waits in the outbox while the API is down…
     const r = await ok<{ queued: OutboxItem | null }>(studio, 'jobs.submit', request('Refused, then sent after the key is fixed.'));
@@ -87,7 +72,7 @@ describe('point 3: outbox items refused by the server', () => {
 
   it('"Send again" sends a refused item once its cause is fixed on the server', async () => {
     await api?.stop();
-    const studio = newStudio();
+    const studio = await newStudio();
     await profile(studio, goodKey);
     await ok(studio, 'jobs.submit', request('Sent again by hand.'));
     // The API comes back from another data folder, where this key is unknown: refused…
@@ -107,7 +92,7 @@ describe('point 3: outbox items refused by the server', () => {
   it('keeps retrying a 429, no sooner than its Retry-After', async () => {
     await api?.stop();
     const key = createKey(apiData, { user: 'busy' });
-    const studio = newStudio();
+    const studio = await newStudio();
     await profile(studio, key);
     await ok(studio, 'jobs.submit', request('Waits for the rate limit.'));
     api = await startApi(apiData, port, ['--creates-per-minute', '1']);
@@ -142,7 +127,7 @@ describe('point 3: outbox items refused by the server', () => {
     });
     const stalledPort = await new Promise<number>((r) => stalled.listen(0, '127.0.0.1', () => r((stalled.address() as { port: number }).port)));
     try {
-      const studio = newStudio();
+      const studio = await newStudio();
       await profile(studio, goodKey, `http://127.0.0.1:${stalledPort}`);
       const r = await ok<{ queued: OutboxItem }>(studio, 'jobs.submit', request('Removed while sending.'));
       const before = posts;
@@ -161,7 +146,7 @@ describe('point 4: the connection state says why the API cannot be used', () => 
   it('reports a refused key as such, not as offline, and offline when it is down', async () => {
     if (!api) api = await startApi(apiData, port);
     const events: StudioEvent[] = [];
-    const studio = newStudio(events);
+    const studio = await newStudio(events);
     const id = await profile(studio, 'psk_wrong_key');
     studio.setLive(true);
     const refused = await waitFor(() => events.find((e) => e.type === 'connection' && !e.online), 'a connection event');

@@ -5,6 +5,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { ClientOptions } from '../services/api-client.js';
+import type { Studio } from '../services/studio.js';
 
 export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 export const SERVER_CLI = join(ROOT, 'server/cli.ts');
@@ -93,4 +95,23 @@ export function filesUnder(dir: string): { path: string; content: string }[] {
   };
   walk(dir);
   return out;
+}
+
+/** The desktop's privileged side for remote render APIs only (no local studio), keys in memory. */
+export async function remoteOnlyStudio(dataDir: string, clientOptions: ClientOptions): Promise<Studio> {
+  const { createStudio } = await import('../services/studio.js');
+  const { ProfileStore } = await import('../services/profiles.js');
+  const { MemorySecretStore } = await import('../services/secrets.js');
+  return createStudio({
+    shell: 'electron',
+    version: '0.1.0',
+    dataDir,
+    resourcesDir: join(ROOT, 'resources'),
+    profiles: new ProfileStore({ dataDir, secrets: new MemorySecretStore(), env: null, editable: true, local: false }),
+    env: null,
+    localStudio: null,
+    userId: null,
+    mediaBase: 'studio-media://app',
+    clientOptions,
+  });
 }
