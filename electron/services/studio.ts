@@ -285,9 +285,10 @@ export function createStudio(deps: StudioDeps): Studio {
       await jobsCache.loadTitles(profileId).catch(() => undefined);
       try {
         const list = await (await clientFor(profileId)).listJobs(q);
-        const jobs = list.jobs.map((j) => present(profileId, j));
+        // Cached as the API gave them (plus remembered titles); media URLs are rewritten on the way out.
+        const jobs = list.jobs.map((j) => jobsCache.withTitle(profileId, j));
         if (!q.status?.length && !q.q && !q.cursor) await jobsCache.write(profileId, jobs).catch(() => undefined);
-        return { ...list, jobs, fromCache: false };
+        return { ...list, jobs: jobs.map((j) => present(profileId, j)), fromCache: false };
       } catch (e) {
         if (!(e instanceof BridgeFailure) || e.code !== 'offline') throw e;
         const cached = await jobsCache.list(profileId, q);
