@@ -140,13 +140,13 @@ export class RenderApiClient {
     }
   }
 
-  async health(): Promise<{ ours: boolean; version: string | null }> {
+  async health(): Promise<{ ours: boolean; version: string | null; extensions: string[] }> {
     const raw = await this.json('GET', '/api/health', { retries: 0, timeoutMs: 3000 }, false).catch((e: unknown) => {
       if (e instanceof BridgeFailure && e.code !== 'offline') return null; // a foreign API may have no health route
       throw e;
     });
     const h = Health.safeParse(raw);
-    return h.success ? { ours: true, version: h.data.version } : { ours: false, version: null };
+    return h.success ? { ours: true, version: h.data.version, extensions: h.data.extensions ?? [] } : { ours: false, version: null, extensions: [] };
   }
 
   async listJobs(input: JobsListInput = {}): Promise<JobList> {

@@ -3,8 +3,9 @@
 // reporting progress many times a second costs the UI one update per tick. Going offline and
 // coming back is reported, and coming back flushes the outbox and marks the list stale.
 import type { Job } from '../../shared/contract/index.js';
-import type { StudioEvent } from '../../shared/bridge/index.js';
+import type { BridgeError, StudioEvent } from '../../shared/bridge/index.js';
 import type { RenderApiClient } from './api-client.js';
+import { BridgeFailure, toBridgeError } from './errors.js';
 import { normalizeJob } from './normalize.js';
 import { readSse } from './sse.js';
 
@@ -67,11 +68,16 @@ export class JobSync {
     }
   }
 
-  private setOnline(online: boolean): void {
-    if (this.online === online) return;
+  private problemCode: string | null = null;
+
+  /** Reports a change of reachability, or of the reason the API cannot be used (a refused key is not "offline"). */
+  private setOnline(online: boolean, problem: BridgeError | null = null): void {
+    const code = online ? null : (problem?.code ?? 'offline');
+    if (this.online === online && this.problemCode === code) return;
     const wasOffline = this.online === false;
     this.online = online;
-    this.o.emit({ type: 'connection', profileId: this.o.profileId, online });
+    this.problemCode = code;
+    this.o.emit({ type: 'connection', profileId: this.o.profileId, online, problem: online ? null : (problem ?? { code: 'offline', message: 'the render API could not be reached' }) });
     if (online && wasOffline) {
       this.o.emit({ type: 'jobs-stale', profileId: this.o.profileId });
       this.o.onOnline();
@@ -93,9 +99,9 @@ export class JobSync {
         }
         changed = await this.poll(client);
         this.setOnline(true);
-      } catch {
+      } catch (e) {
         if (signal.aborted) return;
-        this.setOnline(false);
+        this.setOnline(false, toBridgeError(e));
       }
       delay = changed ? min : Math.min(max, delay * 2);
       await sleep(delay, signal);
@@ -117,7 +123,7 @@ export class JobSync {
         // a malformed event is skipped; the next poll or event brings the truth
       }
     }
-    throw new Error('event stream ended');
+    throw new BridgeFailure('offline', 'the event stream ended');
   }
 
   private async poll(client: RenderApiClient): Promise<boolean> {

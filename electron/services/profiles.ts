@@ -25,6 +25,18 @@ export function envProfileFrom(env: NodeJS.ProcessEnv): EnvProfileConfig | null 
   return { baseUrl: baseUrl.replace(/\/+$/, ''), key, keyHeader };
 }
 
+/**
+ * What the key's storage means for this profile, or null when nothing needs doing. The local
+ * studio makes a fresh key for itself at every start, so keeping it in memory costs nothing;
+ * a remote profile's key kept in memory must be pasted again after a restart.
+ */
+function keyWarning(p: Profile, set: boolean, storage: SecretStore['storage']): string | null {
+  if (storage !== 'memory' || p.kind !== 'remote') return null;
+  return set
+    ? `No keychain is available on this computer: the key for “${p.name}” is kept only while the app runs. Paste it again after the app restarts.`
+    : `No keychain is available on this computer: a key pasted for “${p.name}” is kept only while the app runs.`;
+}
+
 interface StoredRemote {
   id: string;
   name: string;
@@ -151,7 +163,7 @@ export class ProfileStore {
     } catch {
       throw new BridgeFailure('keychain_unavailable', 'the keychain could not be read');
     }
-    return { profileId, set, storage: set ? secrets.storage : 'none', warning: secrets.warning };
+    return { profileId, set, storage: set ? secrets.storage : 'none', warning: keyWarning(p, set, secrets.storage) };
   }
 
   async setKey(profileId: string, key: string): Promise<KeyStatus> {

@@ -6,9 +6,8 @@ import type { KeyStorage } from '../../shared/bridge/index.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 
 export interface SecretStore {
+  /** 'memory' means keys last only while the app runs (ProfileStore says what that means per profile). */
   readonly storage: Exclude<KeyStorage, 'environment' | 'none'>;
-  /** Shown next to the key status, e.g. when keys only live in memory. */
-  readonly warning: string | null;
   get(account: string): Promise<string | null>;
   set(account: string, secret: string): Promise<void>;
   delete(account: string): Promise<boolean>;
@@ -20,7 +19,6 @@ type Keytar = typeof import('keytar');
 
 export class KeytarSecretStore implements SecretStore {
   readonly storage = 'keychain' as const;
-  readonly warning = null;
   constructor(
     private readonly keytar: Keytar,
     private readonly service = APP_SECRET_SERVICE,
@@ -47,7 +45,6 @@ export interface SafeStorageLike {
 /** Keys encrypted by the OS keyring through safeStorage; the file holds ciphertext only. */
 export class SafeStorageSecretStore implements SecretStore {
   readonly storage = 'safe-storage' as const;
-  readonly warning = null;
   constructor(
     private readonly safe: SafeStorageLike,
     private readonly file: string,
@@ -73,12 +70,8 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 }
 
-export const MEMORY_WARNING =
-  'No keychain is available: the key is kept in memory for this session only and must be entered again after a restart.';
-
 export class MemorySecretStore implements SecretStore {
   readonly storage = 'memory' as const;
-  readonly warning = MEMORY_WARNING;
   private readonly secrets = new Map<string, string>();
   async get(account: string) {
     return this.secrets.get(account) ?? null;

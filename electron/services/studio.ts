@@ -15,6 +15,7 @@ import { readCsvRequests } from './csv.js';
 import { DraftStore } from './drafts.js';
 import { BridgeFailure, toBridgeError } from './errors.js';
 import { EventHub } from './events.js';
+import { downloadFileName, firstWords } from './file-names.js';
 import { JobSync } from './job-sync.js';
 import { JobsCache } from './jobs-cache.js';
 import type { LocalStudio } from './local-studio.js';
@@ -41,10 +42,9 @@ export interface StudioDeps {
   clientOptions?: ClientOptions;
 }
 
-const ALL: Capabilities = { cancel: true, delete: true, events: true, catalogs: true, media: true, idempotency: true };
-const FOREIGN: Capabilities = { cancel: false, delete: false, events: false, catalogs: false, media: false, idempotency: false };
+const ALL: Capabilities = { cancel: true, delete: true, events: true, catalogs: true, media: true, idempotency: true, title: true };
+const FOREIGN: Capabilities = { cancel: false, delete: false, events: false, catalogs: false, media: false, idempotency: false, title: false };
 const DISABLED: StudioStatus = { state: 'disabled', baseUrl: null, restarts: 0, error: null };
-const EXT: Record<MediaKind, string> = { video: 'mp4', captions: 'vtt', thumbnail: 'jpg' };
 
 export interface Studio {
   handlers: StudioHandlers;
@@ -96,7 +96,7 @@ export function createStudio(deps: StudioDeps): Studio {
     const p = await deps.profiles.get(profileId);
     if (p.kind === 'local') return ALL;
     const h = await (client ?? (await clientFor(profileId))).health();
-    const caps = h.ours ? ALL : FOREIGN;
+    const caps = h.ours ? { ...ALL, title: h.extensions.includes('title') } : FOREIGN;
     capabilities.set(profileId, caps);
     return caps;
   }
@@ -107,7 +107,8 @@ export function createStudio(deps: StudioDeps): Studio {
 
   const activeId = async () => (await deps.profiles.state()).activeId;
 
-  function present(profileId: string, job: Job): Job {
+  function present(profileId: string, given: Job): Job {
+    const job = jobsCache.withTitle(profileId, given);
     if (job.output) {
       knownOutputs.set(`${profileId}/${job.id}`, job.output);
       if (knownOutputs.size > 5000) knownOutputs.delete(knownOutputs.keys().next().value!);
@@ -115,18 +116,34 @@ export function createStudio(deps: StudioDeps): Studio {
     return media.rewriteJob(profileId, job);
   }
 
+  /** The title goes only to APIs with the extension; for the others the client remembers it. */
+  async function withoutUnsupported(profileId: string, request: RenderRequest): Promise<RenderRequest> {
+    if (request.title === undefined || (await capsFor(profileId).catch(() => null))?.title) return request;
+    const { title: _title, ...rest } = request;
+    return rest;
+  }
+  async function remember(profileId: string, job: Job, request: RenderRequest): Promise<Job> {
+    const title = request.title?.trim();
+    if (title && !job.title) await jobsCache.rememberTitle(profileId, job.id, title).catch(() => undefined);
+    return present(profileId, job);
+  }
+
   const outbox = new Outbox({
     dir: join(deps.dataDir, 'outbox'),
     clientFor,
+    prepare: withoutUnsupported,
     onChange: (items) => events.emit({ type: 'outbox', items }),
-    onSent: (profileId, job) => events.emit({ type: 'job', profileId, job: present(profileId, job) }),
+    onSent: (profileId, job, request) => void remember(profileId, job, request).then((j) => events.emit({ type: 'job', profileId, job: j })),
   });
+  /** A connection's settings changed: what its API refused may go through now. */
+  const resendRefused = (profileId: string) => void outbox.resend({ profileId }).catch(() => undefined);
 
   async function restartSync() {
     sync?.stop();
     sync = null;
     if (!live) return;
     const profileId = await activeId();
+    await jobsCache.loadTitles(profileId).catch(() => undefined);
     sync = new JobSync({
       profileId,
       client: () => clientFor(profileId),
@@ -141,7 +158,7 @@ export function createStudio(deps: StudioDeps): Studio {
   async function submit(request: RenderRequest) {
     const profileId = await activeId();
     const r = await outbox.submit(profileId, request);
-    return { job: r.job && present(profileId, r.job), queued: r.queued };
+    return { job: r.job && (await remember(profileId, r.job, request)), queued: r.queued };
   }
 
   async function catalogs(): Promise<{ raw: RawCatalogs; fromCache: boolean; profileId: string }> {
@@ -210,6 +227,7 @@ export function createStudio(deps: StudioDeps): Studio {
     'profiles.save': async (input) => {
       const p = await deps.profiles.save(input);
       capabilities.delete(p.id);
+      resendRefused(p.id);
       return p;
     },
     'profiles.remove': async ({ id }) => {
@@ -239,7 +257,9 @@ export function createStudio(deps: StudioDeps): Studio {
     'key.status': ({ profileId }) => deps.profiles.keyStatus(profileId),
     'key.set': async ({ profileId, key }) => {
       capabilities.delete(profileId);
-      return deps.profiles.setKey(profileId, key);
+      const status = await deps.profiles.setKey(profileId, key);
+      resendRefused(profileId);
+      return status;
     },
     'key.clear': ({ profileId }) => deps.profiles.clearKey(profileId),
     'catalogs.get': async () => {
@@ -262,10 +282,13 @@ export function createStudio(deps: StudioDeps): Studio {
     'jobs.list': async (input) => {
       const profileId = await activeId();
       const q = input ?? {};
+      await jobsCache.loadTitles(profileId).catch(() => undefined);
       try {
         const list = await (await clientFor(profileId)).listJobs(q);
-        if (!q.status?.length && !q.q && !q.cursor) await jobsCache.write(profileId, list.jobs).catch(() => undefined);
-        return { ...list, jobs: list.jobs.map((j) => present(profileId, j)), fromCache: false };
+        // Cached as the API gave them (plus remembered titles); media URLs are rewritten on the way out.
+        const jobs = list.jobs.map((j) => jobsCache.withTitle(profileId, j));
+        if (!q.status?.length && !q.q && !q.cursor) await jobsCache.write(profileId, jobs).catch(() => undefined);
+        return { ...list, jobs: jobs.map((j) => present(profileId, j)), fromCache: false };
       } catch (e) {
         if (!(e instanceof BridgeFailure) || e.code !== 'offline') throw e;
         const cached = await jobsCache.list(profileId, q);
@@ -275,6 +298,7 @@ export function createStudio(deps: StudioDeps): Studio {
     },
     'jobs.get': async ({ id }) => {
       const profileId = await activeId();
+      await jobsCache.loadTitles(profileId).catch(() => undefined);
       return present(profileId, await (await clientFor(profileId)).getJob(id));
     },
     'jobs.cancel': async ({ id }) => {
@@ -293,13 +317,15 @@ export function createStudio(deps: StudioDeps): Studio {
     },
     'jobs.retry': async ({ id }) => {
       const profileId = await activeId();
-      const job = await (await clientFor(profileId)).getJob(id);
-      return submit({ text: job.text, templateId: job.templateId, voiceId: job.voiceId, params: job.params });
+      await jobsCache.loadTitles(profileId).catch(() => undefined);
+      const job = jobsCache.withTitle(profileId, await (await clientFor(profileId)).getJob(id));
+      return submit({ text: job.text, ...(job.title ? { title: job.title } : {}), templateId: job.templateId, voiceId: job.voiceId, params: job.params });
     },
     'jobs.duplicate': async ({ id }) => {
       const profileId = await activeId();
-      const job = await (await clientFor(profileId)).getJob(id);
-      const name = `Copy of ${job.text.replace(/\s+/g, ' ').trim().slice(0, 40)}`;
+      await jobsCache.loadTitles(profileId).catch(() => undefined);
+      const job = jobsCache.withTitle(profileId, await (await clientFor(profileId)).getJob(id));
+      const name = `${job.title?.trim() || firstWords(job.text, 60) || 'Untitled script'} (copy)`;
       return drafts.save({ name, text: job.text, templateId: job.templateId || null, voiceId: job.voiceId || null, params: job.params });
     },
     'jobs.importCsv': async ({ csv, mode }) => {
@@ -331,19 +357,26 @@ export function createStudio(deps: StudioDeps): Studio {
       await outbox.remove(id);
       return { ok: true as const };
     },
+    'outbox.resend': async ({ id }) => {
+      await outbox.resend({ id });
+      return { ok: true as const };
+    },
     'media.url': async ({ jobId, kind }) => ({ url: media.job(await activeId(), jobId, kind) }),
     'voices.sampleUrl': async ({ voiceId }) => ({ url: media.voice(await activeId(), voiceId) }),
     'download.start': async ({ jobId, kind }) => {
-      // The web shell has no save dialog: the browser downloads from the media URL itself.
-      if (!deps.chooseSavePath) return { downloadId: null, path: null, canceled: false };
       const profileId = await activeId();
-      const path = await deps.chooseSavePath(`${jobId}.${EXT[kind]}`);
-      if (!path) return { downloadId: null, path: null, canceled: true };
+      await jobsCache.loadTitles(profileId).catch(() => undefined);
+      const job = jobsCache.withTitle(profileId, await (await clientFor(profileId)).getJob(jobId));
+      const fileName = downloadFileName(job, kind);
+      // The web shell has no save dialog: the browser downloads from the media URL itself.
+      if (!deps.chooseSavePath) return { downloadId: null, path: null, canceled: false, fileName };
+      const path = await deps.chooseSavePath(fileName);
+      if (!path) return { downloadId: null, path: null, canceled: true, fileName };
       const id = randomUUID();
       const ctl = new AbortController();
       downloads.set(id, ctl);
       void startDownload(profileId, jobId, kind, path, id, ctl);
-      return { downloadId: id, path, canceled: false };
+      return { downloadId: id, path, canceled: false, fileName };
     },
     'download.cancel': async ({ downloadId }) => {
       const ctl = downloads.get(downloadId);

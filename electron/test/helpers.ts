@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { WebShellOptions } from '../web/server.js';
+import type { ClientOptions } from '../services/api-client.js';
+import type { Studio } from '../services/studio.js';
 
 export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 export const SERVER_CLI = join(ROOT, 'server/cli.ts');
@@ -42,10 +44,10 @@ export interface RunningApi {
   stop(): Promise<void>;
 }
 
-/** The real render API on a given port (0 = any); resolves once it prints its ready line. */
-export function startApi(dataDir: string, port = 0): Promise<RunningApi> {
+/** The real render API on a given port (0 = any), with extra `serve` flags; resolves once it prints its ready line. */
+export function startApi(dataDir: string, port = 0, extraArgs: string[] = []): Promise<RunningApi> {
   return new Promise((res, rej) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', SERVER_CLI, 'serve', '--port', String(port), '--data', dataDir, '--log-level', 'warn'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', SERVER_CLI, 'serve', '--port', String(port), '--data', dataDir, '--log-level', 'warn', ...extraArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const log: string[] = [];
     const timer = setTimeout(() => rej(new Error(`server did not start: ${log.join('\n')}`)), 60_000);
     createInterface({ input: proc.stderr! }).on('line', (l) => log.push(l));
@@ -117,4 +119,23 @@ export function webShellOptions(apiUrl: string, serviceKey: string, extra: Parti
     log: () => undefined,
     ...extra,
   };
+}
+
+/** The desktop's privileged side for remote render APIs only (no local studio), keys in memory. */
+export async function remoteOnlyStudio(dataDir: string, clientOptions: ClientOptions): Promise<Studio> {
+  const { createStudio } = await import('../services/studio.js');
+  const { ProfileStore } = await import('../services/profiles.js');
+  const { MemorySecretStore } = await import('../services/secrets.js');
+  return createStudio({
+    shell: 'electron',
+    version: '0.1.0',
+    dataDir,
+    resourcesDir: join(ROOT, 'resources'),
+    profiles: new ProfileStore({ dataDir, secrets: new MemorySecretStore(), env: null, editable: true, local: false }),
+    env: null,
+    localStudio: null,
+    userId: null,
+    mediaBase: 'studio-media://app',
+    clientOptions,
+  });
 }

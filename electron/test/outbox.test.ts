@@ -2,14 +2,11 @@
 // Idempotency-Keys; when the API is back each is sent and makes exactly one job. The job list
 // and the catalogs stay viewable from the disk cache meanwhile.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
 import type { Job } from '../../shared/contract/index.js';
 import type { OutboxItem, StudioEvent } from '../../shared/bridge/index.js';
 import { dispatch } from '../services/dispatch.js';
-import { ProfileStore } from '../services/profiles.js';
-import { MemorySecretStore } from '../services/secrets.js';
-import { createStudio, type Studio } from '../services/studio.js';
-import { ROOT, createKey, freePort, startApi, tempDir, waitFor, type RunningApi } from './helpers.js';
+import type { Studio } from '../services/studio.js';
+import { createKey, freePort, remoteOnlyStudio, startApi, tempDir, waitFor, type RunningApi } from './helpers.js';
 
 const apiData = tempDir('ps-api-');
 const dataDir = tempDir();
@@ -28,18 +25,7 @@ beforeAll(async () => {
   const key = createKey(apiData, { user: 'alice' });
   port = await freePort();
   api = await startApi(apiData, port);
-  studio = createStudio({
-    shell: 'electron',
-    version: '0.1.0',
-    dataDir,
-    resourcesDir: join(ROOT, 'resources'),
-    profiles: new ProfileStore({ dataDir, secrets: new MemorySecretStore(), env: null, editable: true, local: false }),
-    env: null,
-    localStudio: null,
-    userId: null,
-    mediaBase: 'studio-media://app',
-    clientOptions: { timeoutMs: 3000, retries: 1, backoffMs: 50 },
-  });
+  studio = await remoteOnlyStudio(dataDir, { timeoutMs: 3000, retries: 1, backoffMs: 50 });
   studio.events.subscribe((e) => events.push(e));
   const p = await ok<{ id: string }>('profiles.save', { name: 'Team API', baseUrl: `http://127.0.0.1:${port}`, keyHeader: 'x-api-key', key });
   await ok('profiles.select', { id: p.id });

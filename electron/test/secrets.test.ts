@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import keytar from 'keytar';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSecretStore, MEMORY_WARNING, type SafeStorageLike } from '../services/secrets.js';
+import { createSecretStore, type SafeStorageLike } from '../services/secrets.js';
 import { ProfileStore } from '../services/profiles.js';
 import { tempDir } from './helpers.js';
 
@@ -62,9 +62,21 @@ describe('fallbacks without a keychain', () => {
     const profiles = new ProfileStore({ dataDir, secrets: store, env: null, editable: true, local: true });
     const p = await profiles.save({ name: 'Team', baseUrl: 'http://127.0.0.1:9', keyHeader: 'bearer', key: 'mem-key-abcdef' });
     const status = await profiles.keyStatus(p.id);
-    expect(status).toMatchObject({ set: true, storage: 'memory', warning: MEMORY_WARNING });
+    expect(status).toMatchObject({ set: true, storage: 'memory' });
+    expect(status.warning).toContain('“Team” is kept only while the app runs');
     expect(existsSync(join(dataDir, 'keys.enc.json'))).toBe(false);
     expect(readFileSync(join(dataDir, 'profiles.json'), 'utf8')).not.toContain('mem-key-abcdef');
+  });
+
+  it('point 6: warns about a key kept in memory only where something must be entered again', async () => {
+    const dataDir = tempDir();
+    const secrets = await createSecretStore({ dataDir, keytar: null });
+    const profiles = new ProfileStore({ dataDir, secrets, env: null, editable: true, local: true });
+    // The local studio makes its own key at every start: nothing to enter, nothing to warn about.
+    await secrets.set('local', 'studio-made-key');
+    expect(await profiles.keyStatus('local')).toMatchObject({ set: true, warning: null });
+    const p = await profiles.save({ name: 'Team', baseUrl: 'http://127.0.0.1:9', keyHeader: 'bearer' });
+    expect((await profiles.keyStatus(p.id)).warning).toMatch(/a key pasted for “Team” is kept only while the app runs/);
   });
 
   it('does not trust safeStorage on basic_text (no real keyring)', async () => {

@@ -115,6 +115,8 @@ describe('the local studio through the bridge', () => {
       const d = await ok<{ downloadId: string; path: string }>('download.start', { jobId: r.job.id, kind: 'video' });
       await waitFor(() => events.some((e) => e.type === 'download' && e.downloadId === d.downloadId && e.done), 'the download');
       expect(readFileSync(d.path).subarray(4, 8).toString()).toBe('ftyp');
+      // Named from the job (no title here: the script's first words) and its date.
+      expect(d.path).toBe(join(downloads, `Welcome to the quarterly update – ${r.job.createdAt.slice(0, 10)}.mp4`));
     } else {
       expect(['failed', 'canceled']).toContain(last.status);
       const res = await studio.openMedia(`local/jobs/${r.job.id}/video`, {});

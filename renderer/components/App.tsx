@@ -2,6 +2,8 @@
 // Marks the root `data-app-state="loaded"` once catalogs, settings and the first draft are in.
 import { useEffect, useState } from 'react';
 import { call } from '../lib/bridge.js';
+import { connectionLabel } from '../lib/connection.js';
+import { sendPendingDeletes } from '../lib/jobActions.js';
 import { findTemplate, useCatalogs } from '../store/catalogs.js';
 import { useDrafts } from '../store/drafts.js';
 import { blankDraft, readBackup, useEditor } from '../store/editor.js';
@@ -56,6 +58,15 @@ function useTheme() {
   }, [theme]);
 }
 
+/** The first Tab stop: straight to the script, on the Create screen. */
+function skipToEditor(e: React.MouseEvent) {
+  e.preventDefault();
+  useUi.getState().setView('create');
+  const focus = () => document.getElementById('script-text')?.focus();
+  if (document.getElementById('script-text')) focus();
+  else requestAnimationFrame(() => requestAnimationFrame(focus));
+}
+
 const VIEWS: [View, string][] = [
   ['create', 'Create'],
   ['jobs', 'Jobs'],
@@ -67,6 +78,11 @@ export function App() {
   const setView = useUi((s) => s.setView);
   const [loaded, setLoaded] = useState(false);
   useTheme();
+  useEffect(() => {
+    // Deletions still inside their Undo window are sent when the window closes.
+    window.addEventListener('pagehide', sendPendingDeletes);
+    return () => window.removeEventListener('pagehide', sendPendingDeletes);
+  }, []);
   useEffect(() => {
     const off = connectEvents();
     void bootOnce().finally(() => setLoaded(true));
@@ -85,6 +101,9 @@ export function App() {
 
   return (
     <div className="app" data-app-state={loaded ? 'loaded' : 'loading'}>
+      <a className="skip-link" href="#script-text" onClick={skipToEditor}>
+        Skip to editor
+      </a>
       <header className="topbar">
         <div className="brand">
           <span className="logo" aria-hidden="true">
@@ -122,15 +141,23 @@ function ActiveBadge() {
 
 function ConnectionPill() {
   const online = useSettings((s) => s.online);
+  const problem = useSettings((s) => s.problem);
   const studio = useSettings((s) => s.studio);
   const profile = useSettings((s) => s.profiles.find((p) => p.id === s.activeId));
-  const starting = studio && (studio.state === 'starting' || studio.state === 'restarting');
-  const label = !online ? 'Offline' : starting ? 'Studio starting…' : 'Connected';
+  const starting = !!studio && (studio.state === 'starting' || studio.state === 'restarting');
+  const label = connectionLabel(online, problem, starting);
   return (
-    <button type="button" className={`conn ${!online ? 'off' : starting ? 'wait' : 'on'}`} onClick={() => useUi.getState().setView('settings')} title="Render API settings" data-testid="connection">
+    <button
+      type="button"
+      className={`conn ${label.tone}`}
+      onClick={() => useUi.getState().setView('settings')}
+      title={problem && !online ? `${problem.message} — open Settings` : 'Render API settings'}
+      data-testid="connection"
+    >
       <span className="dot" aria-hidden="true" />
-      {label}
+      {label.text}
       {profile ? <span className="muted"> · {profile.name}</span> : null}
+      {label.settings ? <span className="conn-fix">Fix in Settings</span> : null}
     </button>
   );
 }

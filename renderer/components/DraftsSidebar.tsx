@@ -1,5 +1,6 @@
-// Drafts: new, open, rename (double-click or F2), delete with undo, search.
-import { useEffect, useState } from 'react';
+// Drafts: new, open, rename (double-click or F2), delete with undo (Delete key), search. The
+// list is one Tab stop; arrow keys move between drafts.
+import { useEffect, useRef, useState } from 'react';
 import type { DraftSummary } from '../../shared/bridge/index.js';
 import { call, describeError } from '../lib/bridge.js';
 import { relativeTime } from '../lib/time.js';
@@ -9,12 +10,21 @@ import { useUi } from '../store/ui.js';
 import { ErrorNote } from './ErrorNote.js';
 import { Icon } from './Icon.js';
 import { leaveCurrentDraft, openDraft } from '../lib/draftNav.js';
+import { moveFocus, tabStop } from '../lib/roving.js';
 
 export function DraftsSidebar() {
   const { items, q, error, setQuery, load } = useDrafts();
   const currentId = useEditor((s) => s.draft.id);
   const currentName = useEditor((s) => s.draft.name);
   const [renaming, setRenaming] = useState<string | null>(null);
+  // One Tab stop for the whole list; arrow keys move between drafts.
+  const [focused, setFocused] = useState<string | null>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const stop = tabStop(
+    items.map((d) => d.id),
+    focused,
+    currentId,
+  );
 
   useEffect(() => {
     void load();
@@ -43,7 +53,7 @@ export function DraftsSidebar() {
         onChange={(e) => setQuery(e.target.value)}
       />
       <ErrorNote message={error} onRetry={() => void load()} />
-      <ul className="draft-list" role="list">
+      <ul className="draft-list" role="list" ref={list} onKeyDown={(e) => moveFocus(e, list.current, '.draft-open')}>
         {currentId === null && (
           <li className="draft-item active">
             <span className="draft-name">{currentName || 'Untitled script'}</span>
@@ -54,7 +64,7 @@ export function DraftsSidebar() {
           renaming === d.id ? (
             <RenameRow key={d.id} draft={d} onDone={() => setRenaming(null)} />
           ) : (
-            <DraftRow key={d.id} draft={d} active={d.id === currentId} onRename={() => setRenaming(d.id)} />
+            <DraftRow key={d.id} draft={d} active={d.id === currentId} tabbable={d.id === stop} onFocus={() => setFocused(d.id)} onRename={() => setRenaming(d.id)} />
           ),
         )}
         {items.length === 0 && currentId !== null && <li className="muted small pad">{q ? 'No drafts match.' : 'No drafts yet.'}</li>}
@@ -63,7 +73,7 @@ export function DraftsSidebar() {
   );
 }
 
-function DraftRow({ draft, active, onRename }: { draft: DraftSummary; active: boolean; onRename(): void }) {
+function DraftRow({ draft, active, tabbable, onFocus, onRename }: { draft: DraftSummary; active: boolean; tabbable: boolean; onFocus(): void; onRename(): void }) {
   const remove = async () => {
     try {
       const full = await call('drafts.get', { id: draft.id });
@@ -95,6 +105,9 @@ function DraftRow({ draft, active, onRename }: { draft: DraftSummary; active: bo
         type="button"
         className="draft-open"
         aria-current={active ? 'true' : undefined}
+        aria-keyshortcuts="F2 Delete"
+        tabIndex={tabbable ? 0 : -1}
+        onFocus={onFocus}
         onClick={() => void openDraft(draft.id)}
         onDoubleClick={onRename}
         onKeyDown={(e) => {
@@ -109,10 +122,10 @@ function DraftRow({ draft, active, onRename }: { draft: DraftSummary; active: bo
         </span>
       </button>
       <div className="draft-actions">
-        <button type="button" className="icon-btn" aria-label={`Rename ${draft.name}`} title="Rename (F2)" onClick={onRename}>
+        <button type="button" className="icon-btn" tabIndex={-1} aria-label={`Rename ${draft.name}`} title="Rename (F2)" onClick={onRename}>
           <Icon name="edit" size={14} />
         </button>
-        <button type="button" className="icon-btn" aria-label={`Delete ${draft.name}`} title="Delete" onClick={() => void remove()}>
+        <button type="button" className="icon-btn" tabIndex={-1} aria-label={`Delete ${draft.name}`} title="Delete (Delete key)" onClick={() => void remove()}>
           <Icon name="trash" size={14} />
         </button>
       </div>

@@ -28,7 +28,9 @@ interface Props {
 
 export const JobRow = memo(function JobRow({ job, templateName, selected, now, onToggle, onPlay }: Props) {
   const pct = Math.round(job.progress * 100);
-  const title = job.text.length > 140 ? `${job.text.slice(0, 140)}…` : job.text;
+  const excerpt = job.text.length > 140 ? `${job.text.slice(0, 140)}…` : job.text;
+  // The draft's name where the job has one (title extension), else the script's first words.
+  const title = job.title || excerpt;
   const done = job.status === 'completed';
   return (
     <div className={`job-row status-${job.status}${selected ? ' selected' : ''}`} data-job-id={job.id} data-status={job.status} role="row" aria-selected={selected}>
@@ -42,8 +44,9 @@ export const JobRow = memo(function JobRow({ job, templateName, selected, now, o
       </span>
       <JobThumb job={job} />
       <span role="gridcell" className="cell-main">
-        <span className="job-text" title={job.text}>
+        <span className="job-text" title={job.text} data-testid="job-title">
           {title || <em className="muted">(empty)</em>}
+          {job.title && excerpt ? <span className="job-excerpt muted"> — {excerpt}</span> : null}
         </span>
         <span className="job-meta muted small">
           {templateName} · {job.voiceId} · {job.params.aspectRatio}

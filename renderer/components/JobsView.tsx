@@ -1,6 +1,7 @@
 // Jobs: status chips with counts, search, bulk actions, CSV import, the outbox, the list.
 import { useEffect, useState } from 'react';
 import type { Job } from '../../shared/contract/index.js';
+import { isRetryable, type OutboxItem } from '../../shared/bridge/index.js';
 import { JOB_STATUSES } from '../../shared/contract/index.js';
 import { Icon } from './Icon.js';
 import { call, describeError } from '../lib/bridge.js';
@@ -113,6 +114,9 @@ export function JobsView() {
   );
 }
 
+/** Refused by the API (a bad key, a 4xx): waits for "Send again" or new settings. */
+const refused = (o: OutboxItem) => !!o.lastError && !isRetryable(o.lastError.code);
+
 function Outbox() {
   const items = useJobs((s) => s.outbox);
   if (!items.length) return null;
@@ -124,13 +128,29 @@ function Outbox() {
       <ul>
         {items.map((o) => (
           <li key={o.id} className="outbox-row" data-testid="outbox-item">
-            <span className="chip status waiting">Waiting to send</span>
-            <span className="job-text">{o.request.text.slice(0, 100)}</span>
+            <span className={`chip status ${refused(o) ? 'failed' : 'waiting'}`}>{refused(o) ? 'Refused' : 'Waiting to send'}</span>
+            <span className="job-text">{o.request.title ?? o.request.text.slice(0, 100)}</span>
             <span className="muted small">
               {relativeTime(o.createdAt)}
               {o.attempts ? ` · ${o.attempts} attempt${o.attempts === 1 ? '' : 's'}` : ''}
               {o.lastError ? ` · ${o.lastError.message}` : ''}
             </span>
+            {refused(o) && (
+              <button
+                type="button"
+                className="btn small"
+                title="Send it again now (it is also sent again when this connection's settings change)"
+                onClick={async () => {
+                  try {
+                    await call('outbox.resend', { id: o.id });
+                  } catch (e) {
+                    useUi.getState().notify({ kind: 'error', text: `Could not send it again: ${describeError(e)}` });
+                  }
+                }}
+              >
+                Send again
+              </button>
+            )}
             <button
               type="button"
               className="icon-btn"

@@ -16,7 +16,7 @@ export function Notices() {
               className="link"
               onClick={() => {
                 n.action!.run();
-                dismiss(n.id);
+                dismiss(n.id, true);
               }}
             >
               {n.action.label}

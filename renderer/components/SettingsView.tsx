@@ -11,6 +11,7 @@ import { ErrorNote } from './ErrorNote.js';
 
 export function SettingsView() {
   const { profiles, activeId, error, load } = useSettings();
+  const web = useSettings((s) => s.info?.shell === 'web');
   useEffect(() => {
     void load();
   }, [load]);
@@ -26,7 +27,7 @@ export function SettingsView() {
             <ProfileRow key={p.id} profile={p} active={p.id === activeId} />
           ))}
         </ul>
-        <AddProfile />
+        {web ? <ServerConfigured /> : <AddProfile />}
       </section>
       <div className="settings-side">
         <StudioPanel />
@@ -140,6 +141,20 @@ function ProfileRow({ profile: p, active }: { profile: Profile; active: boolean 
         </div>
       )}
     </li>
+  );
+}
+
+/** The web shell's connection is set where the server runs; a browser can only look at it. */
+function ServerConfigured() {
+  return (
+    <div className="server-configured" data-testid="server-configured">
+      <h3>Configured on the server</h3>
+      <p className="muted small">
+        In the web shell the render API is chosen where the web shell runs, not in the browser: it uses the render API named by{' '}
+        <code>RENDER_API_BASE_URL</code> with the service key in <code>RENDER_API_KEY</code>, or else the local studio it starts itself. To change it,
+        restart <code>npm run web</code> with other settings. The desktop app can add remote render APIs here.
+      </p>
+    </div>
   );
 }
 

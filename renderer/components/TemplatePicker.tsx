@@ -4,8 +4,24 @@ import { useRef } from 'react';
 import type { Template } from '../../shared/contract/index.js';
 import { useCatalogs } from '../store/catalogs.js';
 import { useEditor } from '../store/editor.js';
+import { useUi } from '../store/ui.js';
 import { ErrorNote } from './ErrorNote.js';
 import { TemplateThumb } from './TemplateThumb.js';
+
+/** Switches template; an aspect ratio the new template lacks is changed with a notice and Undo. */
+function chooseTemplate(t: Template) {
+  const r = useEditor.getState().setTemplate(t);
+  if (!r.aspectRatioFrom) return;
+  const to = useEditor.getState().draft.params.aspectRatio;
+  useUi.getState().notify(
+    {
+      kind: 'info',
+      text: `${t.name} has no ${r.aspectRatioFrom}: the video is now ${to}.`,
+      action: { label: 'Undo', run: () => useEditor.getState().restoreScene(r.templateId, r.params) },
+    },
+    10_000,
+  );
+}
 
 export function TemplatePicker() {
   const templates = useCatalogs((s) => s.templates);
@@ -13,13 +29,13 @@ export function TemplatePicker() {
   const fromCache = useCatalogs((s) => s.fromCache);
   const selectedId = useEditor((s) => s.draft.templateId);
   const fieldError = useEditor((s) => s.fieldErrors.templateId);
-  const setTemplate = useEditor((s) => s.setTemplate);
+  const choose = chooseTemplate;
   const grid = useRef<HTMLDivElement>(null);
 
   const focusIndex = (i: number) => {
     const t = templates[(i + templates.length) % templates.length];
     if (!t) return;
-    setTemplate(t);
+    choose(t);
     grid.current?.querySelector<HTMLElement>(`[data-template="${t.id}"]`)?.focus();
   };
   const columns = () => {
@@ -57,7 +73,7 @@ export function TemplatePicker() {
             template={t}
             selected={t.id === selectedId}
             tabbable={i === selectedIndex}
-            onChoose={() => setTemplate(t)}
+            onChoose={() => choose(t)}
             onKeyDown={(e) => onKey(e, i)}
           />
         ))}

@@ -5,6 +5,7 @@ import { findVoice, useCatalogs, voiceIds, type CatalogVoice } from '../store/ca
 import { useEditor } from '../store/editor.js';
 import { ErrorNote } from './ErrorNote.js';
 import { Icon } from './Icon.js';
+import { moveFocus, tabStop } from '../lib/roving.js';
 
 const localeName = (() => {
   const names = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'language' }) : null;
@@ -29,6 +30,9 @@ export function VoicePicker() {
   const [playing, setPlaying] = useState<string | null>(null);
   const [sampleError, setSampleError] = useState<string | null>(null);
   const audio = useRef<HTMLAudioElement>(null);
+  // The sample buttons are one Tab stop; arrow keys move between them.
+  const list = useRef<HTMLUListElement>(null);
+  const [sampleFocus, setSampleFocus] = useState<string | null>(null);
   const selected = findVoice(voices, voiceId);
 
   const locales = useMemo(() => [...new Set(voices.map((v) => v.locale))].sort(), [voices]);
@@ -41,6 +45,11 @@ export function VoicePicker() {
         (!needle || [v.name, v.locale, localeName(v.locale), ...voiceIds(v)].some((s) => s.toLowerCase().includes(needle))),
     );
   }, [voices, q, locale, gender]);
+  const sampleStop = tabStop(
+    shown.map((v) => v.id),
+    sampleFocus,
+    selected?.id ?? null,
+  );
 
   const play = async (v: CatalogVoice) => {
     const el = audio.current;
@@ -92,7 +101,7 @@ export function VoicePicker() {
       <ErrorNote message={catalogError && !voices.length ? `Voices could not be loaded: ${catalogError}` : null} onRetry={() => void useCatalogs.getState().load()} />
       <ErrorNote message={fieldError ? `Voice ${fieldError}.` : null} />
       <ErrorNote message={sampleError} />
-      <ul className="voice-list" role="radiogroup" aria-labelledby="voice-heading">
+      <ul className="voice-list" role="radiogroup" aria-labelledby="voice-heading" ref={list}>
         {shown.map((v) => {
           const checked = selected?.id === v.id;
           const alias = voiceIds(v).find((id) => id !== v.id);
@@ -113,6 +122,10 @@ export function VoicePicker() {
                 type="button"
                 className="icon-btn"
                 aria-label={playing === v.id ? `Stop ${v.name}'s sample` : `Play ${v.name}'s sample`}
+                data-sample
+                tabIndex={v.id === sampleStop ? 0 : -1}
+                onFocus={() => setSampleFocus(v.id)}
+                onKeyDown={(e) => moveFocus(e, list.current, '[data-sample]')}
                 onClick={() => void play(v)}
               >
                 <Icon name={playing === v.id ? 'stop' : 'play'} size={14} />

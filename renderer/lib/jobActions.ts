@@ -4,13 +4,13 @@ import { isTerminal, type Job } from '../../shared/contract/index.js';
 import { call, describeError } from './bridge.js';
 import { useDownloads } from '../store/downloads.js';
 import { useEditor } from '../store/editor.js';
-import { useJobs } from '../store/jobs.js';
+import { forgetHidden, hideJobs, showJobs, useJobs } from '../store/jobs.js';
 import { useUi } from '../store/ui.js';
 import { leaveCurrentDraft } from './draftNav.js';
 import { useDrafts } from '../store/drafts.js';
 
 const fail = (what: string, e: unknown) => useUi.getState().notify({ kind: 'error', text: `${what}: ${describeError(e)}` }, 8000);
-const excerpt = (job: Job) => (job.text.length > 40 ? `${job.text.slice(0, 40)}…` : job.text);
+const excerpt = (job: Job) => job.title || (job.text.length > 40 ? `${job.text.slice(0, 40)}…` : job.text);
 
 export async function cancelJob(job: Job): Promise<boolean> {
   try {
@@ -23,15 +23,67 @@ export async function cancelJob(job: Job): Promise<boolean> {
   }
 }
 
-export async function deleteJob(job: Job): Promise<boolean> {
-  try {
-    await call('jobs.delete', { id: job.id });
-    useJobs.getState().applyEvents([{ type: 'job-removed', profileId: '', jobId: job.id }]);
-    return true;
-  } catch (e) {
-    fail(`Could not delete “${excerpt(job)}”`, e);
-    return false;
-  }
+/** How long a deleted job can be brought back before its DELETE is sent. */
+export const UNDO_DELETE_MS = 8000;
+/** Deletions waiting out their Undo window; sent at once when the app closes. */
+const pendingDeletes = new Set<() => Promise<void>>();
+
+/**
+ * Deletes jobs with an Undo window: the rows hide at once; the DELETEs are sent when the
+ * notice times out or is dismissed (or the app closes); Undo brings the rows back.
+ */
+export function deleteJobs(jobs: Job[], note = ''): void {
+  if (!jobs.length) return;
+  hideJobs(jobs);
+  let settled = false;
+  const commit = async () => {
+    if (settled) return;
+    settled = true;
+    pendingDeletes.delete(commit);
+    const refused: Job[] = [];
+    let firstError: unknown = null;
+    await inPool(jobs, 4, async (job) => {
+      try {
+        await call('jobs.delete', { id: job.id });
+        forgetHidden(job.id);
+        return true;
+      } catch (e) {
+        refused.push(job);
+        firstError ??= e;
+        return false;
+      }
+    });
+    if (!refused.length) return;
+    showJobs(refused);
+    fail(refused.length === 1 ? `Could not delete “${excerpt(refused[0]!)}”` : `Could not delete ${refused.length} jobs`, firstError);
+  };
+  pendingDeletes.add(commit);
+  useUi.getState().notify(
+    {
+      kind: 'info',
+      text: `${jobs.length === 1 ? `Deleted “${excerpt(jobs[0]!)}”.` : `Deleted ${jobs.length} jobs.`}${note}`,
+      action: {
+        label: 'Undo',
+        run: () => {
+          if (settled) return;
+          settled = true;
+          pendingDeletes.delete(commit);
+          showJobs(jobs);
+        },
+      },
+      onExpire: () => void commit(),
+    },
+    UNDO_DELETE_MS,
+  );
+}
+
+export function deleteJob(job: Job): void {
+  deleteJobs([job]);
+}
+
+/** The app is closing: send the deletions still waiting for their Undo window. */
+export function sendPendingDeletes(): void {
+  for (const commit of [...pendingDeletes]) void commit();
 }
 
 export async function retryJob(job: Job): Promise<void> {
@@ -92,13 +144,17 @@ export async function bulk(action: 'cancel' | 'delete'): Promise<void> {
   const chosen = jobs.filter((j) => selected.has(j.id));
   const eligible = chosen.filter((j) => (action === 'cancel' ? !isTerminal(j.status) : isTerminal(j.status)));
   const skipped = chosen.length - eligible.length;
-  const failed = await inPool(eligible, 4, action === 'cancel' ? cancelJob : deleteJob);
+  if (action === 'delete') {
+    useJobs.getState().clearSelection();
+    if (!eligible.length) useUi.getState().notify({ kind: 'error', text: `No job deleted: ${skipped} still running (cancel them first).` });
+    else deleteJobs(eligible, skipped ? ` ${skipped} skipped: still running (cancel them first).` : '');
+    return;
+  }
+  const failed = await inPool(eligible, 4, cancelJob);
   useJobs.getState().clearSelection();
   const done = eligible.length - failed;
-  const verb = action === 'cancel' ? 'Canceled' : 'Deleted';
-  const why = action === 'cancel' ? 'already finished' : 'still running (cancel them first)';
   useUi.getState().notify({
     kind: failed ? 'error' : 'success',
-    text: `${verb} ${done} job${done === 1 ? '' : 's'}.${skipped ? ` ${skipped} skipped: ${why}.` : ''}${failed ? ` ${failed} failed.` : ''}`,
+    text: `Canceled ${done} job${done === 1 ? '' : 's'}.${skipped ? ` ${skipped} skipped: already finished.` : ''}${failed ? ` ${failed} failed.` : ''}`,
   });
 }

@@ -20,6 +20,15 @@ export interface EditorDraft {
   params: RenderParams;
 }
 
+/** What a template switch changed: the scene before it, and the aspect ratio it could not keep. */
+export interface TemplateSwitch {
+  templateId: string | null;
+  params: RenderParams;
+  aspectRatioFrom: AspectRatio | null;
+}
+
+const sameAvatar = (a: Avatar, b: Avatar) => a.scale === b.scale && a.x === b.x && a.y === b.y;
+
 export type SaveState = 'saved' | 'saving' | 'unsaved' | 'error';
 export type FieldErrors = Record<string, string>;
 
@@ -32,7 +41,10 @@ interface EditorState {
   fieldErrors: FieldErrors;
   lastSubmit: { job: Job | null; queued: OutboxItem | null } | null;
   update(patch: Partial<Omit<EditorDraft, 'id' | 'params'>>): void;
-  setTemplate(t: Template): void;
+  /** Switches template, keeping the creator's choices where the new one allows them; says what changed. */
+  setTemplate(t: Template): TemplateSwitch;
+  /** Puts back a template and parameters (the Undo of a template switch). */
+  restoreScene(templateId: string | null, params: RenderParams): void;
   setAspectRatio(a: AspectRatio): void;
   setAvatar(a: Avatar): void;
   resetPlacement(): void;
@@ -43,6 +55,7 @@ interface EditorState {
 }
 
 const BACKUP_KEY = 'presenter-studio.unsaved-draft';
+export const UNTITLED = 'Untitled script';
 const FALLBACK_PARAMS: RenderParams = { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.5, y: 0.58 } };
 
 export function blankDraft(): EditorDraft {
@@ -50,7 +63,7 @@ export function blankDraft(): EditorDraft {
   const t = templates[0] ?? null;
   return {
     id: null,
-    name: 'Untitled script',
+    name: UNTITLED,
     text: '',
     templateId: t?.id ?? null,
     voiceId: voices[0]?.id ?? null,
@@ -112,7 +125,7 @@ export const useEditor = create<EditorState>((set, get) => {
     saveTimer = setTimeout(() => void get().saveNow(), SAVE_DELAY_MS);
   };
   return {
-    draft: { id: null, name: 'Untitled script', text: '', templateId: null, voiceId: null, params: FALLBACK_PARAMS },
+    draft: { id: null, name: UNTITLED, text: '', templateId: null, voiceId: null, params: FALLBACK_PARAMS },
     saveState: 'saved',
     saveError: null,
     submitting: false,
@@ -124,8 +137,20 @@ export const useEditor = create<EditorState>((set, get) => {
     },
     setTemplate(t) {
       const d = get().draft;
-      const aspectRatio = t.aspectRatios.includes(d.params.aspectRatio) ? d.params.aspectRatio : t.defaults.aspectRatio;
-      change({ ...d, templateId: t.id, params: { aspectRatio, avatar: { ...t.defaults.avatar } } });
+      const before = { templateId: d.templateId, params: structuredClone(d.params) };
+      if (t.id === d.templateId) return { ...before, aspectRatioFrom: null };
+      // A placement the creator chose stays (any placement in range is valid for every
+      // template); one still at the old template's defaults follows the new template's.
+      const old = findTemplate(useCatalogs.getState().templates, d.templateId);
+      const untouched = !old || sameAvatar(d.params.avatar, old.defaults.avatar);
+      const keepsRatio = t.aspectRatios.includes(d.params.aspectRatio);
+      const aspectRatio = keepsRatio ? d.params.aspectRatio : t.defaults.aspectRatio;
+      change({ ...d, templateId: t.id, params: { aspectRatio, avatar: untouched ? { ...t.defaults.avatar } : { ...d.params.avatar } } });
+      return { ...before, aspectRatioFrom: keepsRatio ? null : d.params.aspectRatio };
+    },
+    restoreScene(templateId, params) {
+      dropLive();
+      change({ ...get().draft, templateId, params: structuredClone(params) });
     },
     setAspectRatio(aspectRatio) {
       const d = get().draft;
@@ -202,8 +227,11 @@ export const useEditor = create<EditorState>((set, get) => {
     async submit() {
       const d = get().draft;
       if (get().submitting) return false;
+      const title = d.name.trim();
       const parsed = RenderRequest.safeParse({
         text: d.text,
+        // The draft's name names its jobs (the title extension); a default name says nothing.
+        ...(title && title !== UNTITLED ? { title } : {}),
         templateId: d.templateId ?? '',
         voiceId: d.voiceId ?? '',
         params: d.params,

@@ -36,7 +36,7 @@ export function connectEvents(): () => void {
         break;
       case 'connection': {
         const wasOnline = useSettings.getState().online;
-        useSettings.setState({ online: e.online });
+        useSettings.setState({ online: e.online, problem: e.online ? null : (e.problem ?? null) });
         if (e.online && !wasOnline) {
           void useJobs.getState().load();
           if (useCatalogs.getState().fromCache || useCatalogs.getState().error) void useCatalogs.getState().load();

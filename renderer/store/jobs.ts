@@ -43,6 +43,31 @@ export function matchesFilter(job: Job, status: JobStatus[], q: string): boolean
   return !needle || job.text.toLowerCase().includes(needle);
 }
 
+/** Jobs deleted in the UI whose DELETE waits out the Undo window: hidden from every list. */
+const hidden = new Map<string, Job>();
+
+/** Hides jobs at once (the list and counts lose them); `showJobs` brings them back. */
+export function hideJobs(jobs: Job[]): void {
+  for (const j of jobs) hidden.set(j.id, j);
+  useJobs.getState().applyEvents(jobs.map((j) => ({ type: 'job-removed', profileId: '', jobId: j.id })));
+}
+export function showJobs(jobs: Job[]): void {
+  for (const j of jobs) hidden.delete(j.id);
+  useJobs.getState().applyEvents(jobs.map((j) => ({ type: 'job', profileId: '', job: j })));
+}
+/** The job is gone for good: nothing to hide any more. */
+export function forgetHidden(id: string): void {
+  hidden.delete(id);
+}
+/** Counts as the API gives them, less the hidden jobs (still there until their DELETE). */
+function visibleCounts(counts: StatusCounts): StatusCounts {
+  if (!hidden.size) return counts;
+  const out = { ...counts };
+  for (const j of hidden.values()) out[j.status] = Math.max(0, out[j.status] - 1);
+  return out;
+}
+const visible = (jobs: Job[]) => (hidden.size ? jobs.filter((j) => !hidden.has(j.id)) : jobs);
+
 let seq = 0;
 /** Every job seen (loaded or by event), so an event knows the status it replaces. */
 const lastSeen = new Map<string, Job>();
@@ -55,7 +80,7 @@ function scheduleCountsRefresh() {
   countsTimer = setTimeout(async () => {
     try {
       const r = await call('jobs.list', { limit: 1 });
-      useJobs.setState({ counts: r.counts });
+      useJobs.setState({ counts: visibleCounts(r.counts) });
     } catch {
       /* keep the estimate */
     }
@@ -82,8 +107,8 @@ export const useJobs = create<JobsState>((set, get) => ({
     try {
       const r = await call('jobs.list', { limit: PAGE, ...(status.length ? { status } : {}), ...(q.trim() ? { q: q.trim() } : {}) });
       if (mine !== seq) return;
-      remember(r.jobs);
-      set({ jobs: r.jobs, counts: r.counts, nextCursor: r.nextCursor, fromCache: r.fromCache, loading: false, error: null });
+      remember(visible(r.jobs));
+      set({ jobs: visible(r.jobs), counts: visibleCounts(r.counts), nextCursor: r.nextCursor, fromCache: r.fromCache, loading: false, error: null });
     } catch (e) {
       if (mine === seq) set({ loading: false, error: describeError(e) });
     }
@@ -101,9 +126,9 @@ export const useJobs = create<JobsState>((set, get) => ({
         ...(q.trim() ? { q: q.trim() } : {}),
       });
       if (mine !== seq) return;
-      remember(r.jobs);
+      remember(visible(r.jobs));
       const known = new Set(get().jobs.map((j) => j.id));
-      set({ jobs: [...get().jobs, ...r.jobs.filter((j) => !known.has(j.id))], nextCursor: r.nextCursor, loadingMore: false });
+      set({ jobs: [...get().jobs, ...visible(r.jobs).filter((j) => !known.has(j.id))], nextCursor: r.nextCursor, loadingMore: false });
     } catch (e) {
       if (mine === seq) set({ loadingMore: false, error: describeError(e) });
     }
@@ -126,6 +151,7 @@ export const useJobs = create<JobsState>((set, get) => ({
     const changed = new Map<string, Job | null>();
     for (const e of events) {
       if (e.type === 'job') {
+        if (hidden.has(e.job.id)) continue;
         const before = lastSeen.get(e.job.id);
         if (before && before.updatedAt > e.job.updatedAt) continue;
         if (before) counts[before.status] = Math.max(0, counts[before.status] - 1);

@@ -1,7 +1,7 @@
 // Profiles (local studio, remote render APIs), key status per profile, local studio status.
 // Keys go in through key.set / profiles.save and are never read back.
 import { create } from 'zustand';
-import type { AppInfo, ConnectionTest, KeyStatus, Profile, StudioStatus } from '../../shared/bridge/index.js';
+import type { AppInfo, BridgeError, ConnectionTest, KeyStatus, Profile, StudioStatus } from '../../shared/bridge/index.js';
 import { call, describeError } from '../lib/bridge.js';
 
 interface SettingsState {
@@ -12,6 +12,8 @@ interface SettingsState {
   studio: StudioStatus | null;
   info: AppInfo | null;
   online: boolean;
+  /** Why the render API cannot be used (offline, key refused, …); null while online. */
+  problem: BridgeError | null;
   error: string | null;
   load(): Promise<void>;
   loadKey(profileId: string): Promise<void>;
@@ -26,6 +28,7 @@ export const useSettings = create<SettingsState>((set, get) => ({
   studio: null,
   info: null,
   online: true,
+  problem: null,
   error: null,
   async load() {
     const [profiles, studio, info] = await Promise.allSettled([
@@ -61,7 +64,7 @@ export const useSettings = create<SettingsState>((set, get) => ({
           [profileId]: {
             ok: false,
             version: null,
-            capabilities: { cancel: false, delete: false, events: false, catalogs: false, media: false, idempotency: false },
+            capabilities: { cancel: false, delete: false, events: false, catalogs: false, media: false, idempotency: false, title: false },
             error: { code: 'error', message: describeError(e) },
           },
         },

@@ -10,6 +10,8 @@ export interface Notice {
   kind: 'info' | 'error' | 'success';
   text: string;
   action?: { label: string; run(): void };
+  /** Runs when the notice goes without its action being used (timed out or dismissed). */
+  onExpire?: () => void;
 }
 
 interface UiState {
@@ -19,7 +21,8 @@ interface UiState {
   setView(v: View): void;
   setTheme(t: Theme): void;
   notify(n: Omit<Notice, 'id'>, ms?: number): void;
-  dismiss(id: number): void;
+  /** Removes a notice; `acted` when its action ran (then onExpire does not). */
+  dismiss(id: number, acted?: boolean): void;
 }
 
 const THEME_KEY = 'presenter-studio.theme';
@@ -48,10 +51,17 @@ export const useUi = create<UiState>((set, get) => ({
   },
   notify(n, ms = 5000) {
     const id = nextId++;
-    set({ notices: [...get().notices.slice(-3), { ...n, id }] });
+    const all = get().notices;
+    set({ notices: [...all.slice(-3), { ...n, id }] });
+    for (const old of all.slice(0, -3)) old.onExpire?.(); // pushed out: as if it timed out
     if (ms > 0) setTimeout(() => get().dismiss(id), ms);
   },
-  dismiss: (id) => set({ notices: get().notices.filter((n) => n.id !== id) }),
+  dismiss(id, acted = false) {
+    const n = get().notices.find((x) => x.id === id);
+    if (!n) return;
+    set({ notices: get().notices.filter((x) => x.id !== id) });
+    if (!acted) n.onExpire?.();
+  },
 }));
 
 export function resolvedTheme(t: Theme): 'light' | 'dark' {

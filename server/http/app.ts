@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import type { Health } from '../../shared/contract/index.js';
+import { API_EXTENSIONS, type Health } from '../../shared/contract/index.js';
 import { authenticate } from './auth.js';
 import type { ServerContext } from './context.js';
 import { ApiError, errorBody, handleError, sendError, toApiError } from './errors.js';
@@ -119,7 +119,7 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
     return sendError(reply, new ApiError('not_found', `no route ${request.method} ${path}`));
   });
 
-  app.get('/api/health', async (): Promise<Health> => ({ status: 'ok', version: ctx.version }));
+  app.get('/api/health', async (): Promise<Health> => ({ status: 'ok', version: ctx.version, extensions: [...API_EXTENSIONS] }));
 
   app.get('/api/events', async (request, reply) => {
     const userId = userOf(request);

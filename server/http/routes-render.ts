@@ -38,7 +38,7 @@ function validate(ctx: ServerContext, body: unknown, userId: string): NewJob {
   if (details.length || !template || !voice || !params) {
     throw new ApiError('validation_failed', `the render request is invalid: ${details.map((d) => d.path).join(', ')}`, details);
   }
-  return { userId, text: req.text.trim(), templateId: template.id, voiceId: voice.id, params };
+  return { userId, title: req.title?.trim() ?? null, text: req.text.trim(), templateId: template.id, voiceId: voice.id, params };
 }
 
 function idempotencyKey(request: FastifyRequest): string | undefined {

@@ -128,8 +128,8 @@ export class PostgresJobStore implements JobStore {
       const at = new Date(now).toISOString();
       const job = newStoredJob(this.ids.next(maxId), input, at);
       await c.query(
-        'INSERT INTO jobs (id, user_id, status, search, attempts, worker_id, lease_until, doc) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-        [job.id, job.userId, job.status, searchText(job.text), job.attempts, job.workerId, job.leaseUntil, JSON.stringify(toJob(job))],
+        'INSERT INTO jobs (id, user_id, status, search, attempts, worker_id, lease_until, doc, title) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+        [job.id, job.userId, job.status, searchText(job.text), job.attempts, job.workerId, job.leaseUntil, JSON.stringify(toJob(job)), job.title ?? null],
       );
       await this.bump(c, job.userId, [[job.status, 1]]);
       if (idem) {

@@ -64,7 +64,7 @@ export class SqliteJobStore implements JobStore {
     const sel = 'SELECT doc, user_id, attempts, worker_id, lease_until FROM jobs';
     this.s = {
       insert: db.prepare(
-        'INSERT INTO jobs (id, user_id, status, search, attempts, worker_id, lease_until, doc) VALUES (@id, @user_id, @status, @search, @attempts, @worker_id, @lease_until, @doc)',
+        'INSERT INTO jobs (id, user_id, status, title, search, attempts, worker_id, lease_until, doc) VALUES (@id, @user_id, @status, @title, @search, @attempts, @worker_id, @lease_until, @doc)',
       ),
       update: db.prepare(
         'UPDATE jobs SET status = @status, attempts = @attempts, worker_id = @worker_id, lease_until = @lease_until, doc = @doc WHERE id = @id AND status = @expected',
@@ -368,6 +368,7 @@ export class SqliteJobStore implements JobStore {
       id: job.id,
       user_id: job.userId,
       status: job.status,
+      title: job.title ?? null,
       search: job.text.toLowerCase(),
       attempts: job.attempts,
       worker_id: job.workerId,

@@ -16,6 +16,8 @@ export interface StoredJob extends Job {
 
 export interface NewJob {
   userId: string;
+  /** Extension `title`: the job's name; absent or null when the request had none. */
+  title?: string | null;
   text: string;
   templateId: string;
   /** Canonical (locale-and-name) voice id. */
@@ -122,9 +124,9 @@ export function toJob(s: StoredJob): Job {
 
 /** A new job as both stores create it: queued, nothing rendered, no attempt made yet. */
 export function newStoredJob(id: string, input: NewJob, at: string): StoredJob {
-  const { userId, text, templateId, voiceId, params } = input;
+  const { userId, title, text, templateId, voiceId, params } = input;
   return {
-    id, status: 'queued', text, templateId, voiceId, params, progress: 0,
+    id, status: 'queued', title: title ?? null, text, templateId, voiceId, params, progress: 0,
     createdAt: at, updatedAt: at, startedAt: null, finishedAt: null, output: null, error: null,
     userId, attempts: 0, workerId: null, leaseUntil: null,
   };

@@ -25,7 +25,7 @@ describe('health and keys', () => {
   it('answers health without a key', async () => {
     const r = await call(`${s.url}/api/health`);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ status: 'ok', version: expect.any(String) });
+    expect(r.body).toEqual({ status: 'ok', version: expect.any(String), extensions: ['title'] });
   });
 
   it('refuses a missing, unknown, malformed or revoked key with 401', async () => {
@@ -64,6 +64,22 @@ describe('health and keys', () => {
 });
 
 describe('POST /api/render', () => {
+  it('point 8: keeps the optional title (extension) on the job, in the list, and refuses a bad one', async () => {
+    const r = await post(alice, { ...validRequest, title: '  Quarterly update  ' });
+    expect(r.status).toBe(202);
+    const job = Job.parse(r.body);
+    expect(job.title).toBe('Quarterly update');
+    expect(Job.parse((await call(`${s.url}/api/jobs/${job.id}`, { key: alice })).body).title).toBe('Quarterly update');
+    const listed = JobList.parse((await call(`${s.url}/api/jobs?limit=100`, { key: alice })).body).jobs.find((j) => j.id === job.id);
+    expect(listed?.title).toBe('Quarterly update');
+    expect(Job.parse((await post(alice, validRequest)).body).title).toBeNull();
+    for (const title of ['', '   ', 'x'.repeat(LIMITS.titleMaxChars + 1), 42]) {
+      const bad = await post(alice, { ...validRequest, title });
+      expect(bad.status).toBe(422);
+      expect(ErrorBody.parse(bad.body).error.details?.[0]?.path).toBe('title');
+    }
+  });
+
   it('creates a queued job (202, Location) with params filled from the template', async () => {
     const r = await post(alice, { ...validRequest, templateId: 'classroom', params: { avatar: { x: 0.4 } } });
     expect(r.status).toBe(202);

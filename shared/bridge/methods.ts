@@ -57,6 +57,8 @@ export const bridgeInputs = {
   'jobs.importCsv': z.strictObject({ csv: z.string().max(5_000_000), mode: z.enum(['drafts', 'jobs']) }),
   'outbox.list': none,
   'outbox.remove': z.strictObject({ id }),
+  /** Sends a refused item again (after its cause was fixed). */
+  'outbox.resend': z.strictObject({ id }),
   'media.url': z.strictObject({ jobId: id, kind: z.enum(['video', 'captions', 'thumbnail']) }),
   'voices.sampleUrl': z.strictObject({ voiceId: id }),
   'download.start': z.strictObject({ jobId: id, kind: z.enum(['video', 'captions', 'thumbnail']) }),
@@ -92,6 +94,7 @@ export interface BridgeOutputs {
   'jobs.importCsv': { rows: CsvRowReport[] };
   'outbox.list': OutboxItem[];
   'outbox.remove': { ok: true };
+  'outbox.resend': { ok: true };
   'media.url': { url: string };
   'voices.sampleUrl': { url: string };
   'download.start': DownloadResult;

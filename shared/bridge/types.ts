@@ -52,6 +52,8 @@ export interface Capabilities {
   catalogs: boolean;
   media: boolean;
   idempotency: boolean;
+  /** The `title` extension (docs/server.md): the API keeps a job's name. */
+  title: boolean;
 }
 export interface Profile {
   id: string;
@@ -113,6 +115,13 @@ export interface DraftSummary {
   updatedAt: string;
 }
 
+/**
+ * Outbox failures worth sending again by themselves: not reachable, busy (429), or failing on
+ * the API's side. Any other answer is a refusal that waits for "Send again" or new settings.
+ */
+export const RETRYABLE_OUTBOX_ERRORS: readonly string[] = ['offline', 'rate_limited', 'quota_exceeded', 'internal_error', 'unavailable'];
+export const isRetryable = (code: string): boolean => RETRYABLE_OUTBOX_ERRORS.includes(code);
+
 export interface OutboxItem {
   /** Also the Idempotency-Key sent with the request, so a resend never makes a second job. */
   id: string;
@@ -148,6 +157,8 @@ export interface DownloadResult {
   /** Where the file is being written (desktop); null in the browser or when the user canceled. */
   path: string | null;
   canceled: boolean;
+  /** The file's name: the job's title (or first words) and date, safe on every OS. */
+  fileName: string;
 }
 
 export interface AppInfo {
@@ -170,7 +181,8 @@ export type StudioEvent =
   | { type: 'jobs-stale'; profileId: string }
   | { type: 'outbox'; items: OutboxItem[] }
   | { type: 'studio'; status: StudioStatus }
-  | { type: 'connection'; profileId: string; online: boolean }
+  /** `problem`: why the API is not usable (offline, key refused, not authorised, server error); null when online. */
+  | { type: 'connection'; profileId: string; online: boolean; problem?: BridgeError | null }
   | { type: 'download'; downloadId: string; receivedBytes: number; totalBytes: number | null; done: boolean; error: BridgeError | null };
 
 export const JobsListInput = z.strictObject({

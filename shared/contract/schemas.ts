@@ -10,6 +10,8 @@ export const LIMITS = {
   createsPerMinute: 60,
   activeJobsPerUser: 500,
   idempotencyKeyMaxChars: 255,
+  /** Extension `title`: a job's name (the draft's), shown in job lists and file names. */
+  titleMaxChars: 200,
   idempotencyTtlMs: 24 * 60 * 60 * 1000,
   userIdPattern: /^[A-Za-z0-9._:@-]{1,128}$/,
   maxAttempts: 3,
@@ -61,8 +63,16 @@ export const ScriptText = z
   .regex(/[\p{L}\p{N}]/u, 'must contain at least one letter or digit')
   .meta({ minLength: 1, maxLength: LIMITS.textMaxChars });
 
+/** Extension `title` (docs/server.md): optional; sent only to APIs whose health lists it. */
+export const JobTitle = z
+  .string({ error: 'must be a string' })
+  .refine((s) => s.trim().length >= 1, 'must not be empty')
+  .refine((s) => s.trim().length <= LIMITS.titleMaxChars, `must be at most ${LIMITS.titleMaxChars} characters`)
+  .describe(`Extension "title": the job's name, 1–${LIMITS.titleMaxChars} characters after trimming (docs/server.md)`);
+
 export const RenderRequest = z.strictObject({
   text: ScriptText,
+  title: JobTitle.optional(),
   templateId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
   voiceId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
   params: RenderParamsInput.optional(),
@@ -94,6 +104,8 @@ export const JOB_ID_PATTERN = /^job_[0-9A-HJKMNP-TV-Z]{26}$/;
 export const Job = z.object({
   id: z.string(),
   status: JobStatus,
+  /** Extension `title`: null when the request had none; absent from APIs without the extension. */
+  title: z.string().nullable().optional().describe('Extension "title": the job\'s name, or null (docs/server.md)'),
   text: z.string(),
   templateId: z.string(),
   voiceId: z.string(),
@@ -174,7 +186,9 @@ export type Voice = z.infer<typeof Voice>;
 export const VoiceList = z.object({ voices: z.array(Voice) });
 export type VoiceList = z.infer<typeof VoiceList>;
 
-export const Health = z.object({ status: z.literal('ok'), version: z.string() });
+/** Extensions of the contract this implementation offers (docs/server.md); clients read them from GET /api/health. */
+export const API_EXTENSIONS = ['title'] as const;
+export const Health = z.object({ status: z.literal('ok'), version: z.string(), extensions: z.array(z.string()).optional().describe('Extensions of the contract offered, e.g. "title"') });
 export type Health = z.infer<typeof Health>;
 
 export const ERROR_STATUS = {

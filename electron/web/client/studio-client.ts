@@ -76,7 +76,7 @@ const studio: StudioApi = {
       const { url } = (await post('media.url', { jobId, kind })) as { url: string };
       const a = document.createElement('a');
       a.href = `${url}?download=1`;
-      a.download = '';
+      a.download = (value as { fileName?: string }).fileName ?? ''; // the job's title and date
       document.body.appendChild(a);
       a.click();
       a.remove();

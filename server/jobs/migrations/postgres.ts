@@ -48,4 +48,10 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'job title (extension)',
+    // The title is also in doc; the column keeps it queryable without parsing the JSON.
+    sql: `ALTER TABLE jobs ADD COLUMN title text;`,
+  },
 ];

@@ -52,4 +52,10 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 3,
+    name: 'job title (extension)',
+    // The title is also in doc; the column keeps it queryable without parsing the JSON.
+    sql: `ALTER TABLE jobs ADD COLUMN title TEXT;`,
+  },
 ];
