@@ -48,6 +48,7 @@ export class LocalStudio {
   private healthTimer: NodeJS.Timeout | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
   private stopping = false;
+  private starting: Promise<void> | null = null;
   private quickFailures = 0;
   private readonly statusListeners = new Set<(s: StudioStatus) => void>();
 
@@ -148,22 +149,35 @@ export class LocalStudio {
     }
   }
 
-  async start(): Promise<void> {
-    if (this.child || this.st.state === 'starting') return;
+  /** Starts the studio (once: a second call shares the first); resolves when it runs or has failed. */
+  start(): Promise<void> {
+    if (this.starting) return this.starting;
+    if (this.child) return Promise.resolve();
     this.stopping = false;
+    this.starting = this.startOnce().finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  /** One start; after each step a stop() that came meanwhile wins (stop waits for this to end). */
+  private async startOnce(): Promise<void> {
     this.set({ state: this.st.restarts ? 'restarting' : 'starting', error: null });
     try {
       await this.reapOrphan();
+      if (this.stopping) return;
       if (!(await this.key())) await this.createKey();
+      if (this.stopping) return;
       const url = await this.spawnServer();
+      if (this.stopping) return;
       if (!(await this.keyWorks(url))) {
         // The data folder was reset since the key was made: make a new one.
         await this.createKey();
       }
+      if (this.stopping) return;
       this.quickFailures = 0;
       this.set({ state: 'running', baseUrl: url });
       this.watchHealth();
     } catch (e) {
+      if (this.stopping) return;
       this.o.log?.(`local studio: ${(e as Error).message}`);
       this.killChild();
       this.scheduleRestart((e as Error).message);
@@ -278,6 +292,8 @@ export class LocalStudio {
     this.stopping = true;
     this.stopHealth();
     if (this.restartTimer) clearTimeout(this.restartTimer);
+    // A start under way ends at its next step; whatever it spawned is this.child by then.
+    if (this.starting) await this.starting;
     const c = this.child;
     if (c && c.exitCode === null && c.signalCode === null) {
       await new Promise<void>((resolve) => {

@@ -238,6 +238,23 @@ describe('the studio never outlives the app', () => {
     expect(existsSync(join(dir, 'studio.pid'))).toBe(false);
   });
 
+  it('stops a studio whose start is still under way (the app quit while it started)', async () => {
+    for (const stopAfter of ['start', 'spawn'] as const) {
+      const dir = tempDir('ps-stopstart-');
+      const s = new LocalStudio({ command: serverCommandForTests(), dataDir: dir, secrets: new MemorySecretStore(), userId: 'desktop' });
+      const started = s.start();
+      // Right away (while its key is being made), or once the server process exists.
+      if (stopAfter === 'spawn') await waitFor(() => existsSync(join(dir, 'studio.pid')) || null, 'the studio process to be spawned', 30_000);
+      await s.stop();
+      await started;
+      await new Promise((r) => setTimeout(r, 1500)); // a start that went on would have spawned by now
+      expect(s.status().state, stopAfter).toBe('stopped');
+      expect(s.pid, stopAfter).toBeNull();
+      const pid = existsSync(join(dir, 'studio.pid')) ? Number(readFileSync(join(dir, 'studio.pid'), 'utf8')) : null;
+      if (pid) await waitFor(() => !alive(pid), 'the studio to be gone', 5000);
+    }
+  });
+
   it('stops a studio left running by an earlier session, found by its pid file', async () => {
     const dir = tempDir('ps-orphan-');
     // A studio that does not watch its parent (e.g. hung), as an earlier app left it.
