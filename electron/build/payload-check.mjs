@@ -18,6 +18,9 @@ const FORBIDDEN = [
   { why: 'a native build file', test: (p) => /\.(o|obj|gyp|gypi|cc|cpp|h|hpp|mk)$/.test(p) || /(^|\/)Makefile$/.test(p) },
 ];
 
+/** Shared libraries native modules load (e.g. onnxruntime's): they must match the target too. */
+const SHARED_LIBRARY = /\.(so(\.\d+)*|dylib|dll)$/;
+
 let nativeRoots = new Set();
 /** Packages that carry a .node file: only their deps/ src/ obj/ folders are build leftovers. */
 function nativePackage(p) {
@@ -91,8 +94,15 @@ export function checkPayload(appDir, target) {
     if (f.path.endsWith('.node')) {
       const why = nativeModuleProblem(join(appDir, f.path), target);
       if (why) problems.push(`${f.path}: would not load in Electron ${target.electronVersion} on ${target.platform}-${target.arch}: ${why}`);
+    } else if (SHARED_LIBRARY.test(f.path)) {
+      const built = binaryTarget(join(appDir, f.path));
+      if (built.os !== target.platform || (built.arch !== target.arch && built.arch !== 'universal')) {
+        problems.push(`${f.path}: a library for ${built.os}-${built.arch} cannot load on ${target.platform}-${target.arch}`);
+      }
     }
   }
+  const ffmpeg = `node_modules/@ffmpeg-installer/${target.platform}-${target.arch}/ffmpeg${target.platform === 'win32' ? '.exe' : ''}`;
+  if (!files.some((f) => f.path === ffmpeg)) problems.push(`${ffmpeg} is missing: the local studio cannot encode`);
   if (!files.some((f) => f.path === 'server/cli.js')) problems.push('server/cli.js is missing: the local studio cannot start');
   if (!files.some((f) => f.path === 'dist/renderer/index.html')) problems.push('dist/renderer/index.html is missing');
   return { problems, files, bytes: files.reduce((n, f) => n + f.size, 0) };

@@ -19,7 +19,7 @@ function elf(machine: number, symbols: string): Buffer {
 
 function app(files: Record<string, string | Buffer>): string {
   const dir = tempDir('ps-payload-');
-  const all = { 'server/cli.js': '', 'dist/renderer/index.html': '', ...files };
+  const all = { 'server/cli.js': '', 'dist/renderer/index.html': '', 'node_modules/@ffmpeg-installer/linux-x64/ffmpeg': '', ...files };
   for (const [path, content] of Object.entries(all)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);
@@ -43,6 +43,14 @@ describe('packaged native modules', () => {
     expect(checkPayload(dir, target).problems).toEqual([
       'node_modules/sqlite/build/Release/sqlite.node: would not load in Electron 41.7.1 on linux-x64: built for Node ABI 115, the target Electron needs 145 (not N-API)',
     ]);
+  });
+
+  it('refuses a shared library for another CPU, and an app without ffmpeg for its platform', () => {
+    const dir = app({ 'node_modules/onnxruntime-node/bin/napi-v6/linux/arm64/libonnxruntime.so.1': elf(0xb7, '') });
+    expect(checkPayload(dir, target).problems).toEqual([
+      'node_modules/onnxruntime-node/bin/napi-v6/linux/arm64/libonnxruntime.so.1: a library for linux-arm64 cannot load on linux-x64',
+    ]);
+    expect(checkPayload(dir, { ...target, arch: 'arm64' }).problems).toEqual(['node_modules/@ffmpeg-installer/linux-arm64/ffmpeg is missing: the local studio cannot encode']);
   });
 
   it('refuses a module for another CPU or OS', () => {
@@ -74,6 +82,9 @@ describe('packaged native modules', () => {
     const dir = tempDir('ps-payload-');
     mkdirSync(join(dir, 'dist/renderer'), { recursive: true });
     writeFileSync(join(dir, 'dist/renderer/index.html'), '');
-    expect(checkPayload(dir, target).problems).toEqual(['server/cli.js is missing: the local studio cannot start']);
+    expect(checkPayload(dir, target).problems).toEqual([
+      'node_modules/@ffmpeg-installer/linux-x64/ffmpeg is missing: the local studio cannot encode',
+      'server/cli.js is missing: the local studio cannot start',
+    ]);
   });
 });
