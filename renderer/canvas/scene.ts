@@ -20,7 +20,7 @@ import {
 } from '../../shared/scene/index.js';
 
 const svgUrls = import.meta.glob('../../resources/presenters/*/*.svg', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
-const fontUrls = import.meta.glob('../../resources/fonts/*.ttf', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
+const fontUrls = import.meta.glob('../../resources/fonts/*.{ttf,otf}', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
 
 const assets = new Map<string, PresenterAssets>();
 const loading = new Map<string, Promise<void>>();

@@ -4,6 +4,7 @@ import { drawBackground } from './backgrounds.js';
 import type { SceneLayout } from './layout.js';
 import { type PresenterAssets, type PresenterPart } from './presenters.js';
 import { PRESENTER_TORSO_RUNS } from './presenter-torso.js';
+import { visualOrder, wordGap } from './scripts.js';
 import { captionFont } from './styles.js';
 import type { CaptionView, Ctx2D, ImageLike, PresenterPose, Viseme } from './types.js';
 
@@ -98,13 +99,15 @@ export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView |
     ctx.font = captionFont(style, fontPx);
     const space = ctx.measureText(' ').width;
     const widths = words.map((l) => l.map((w) => ctx.measureText(w).width));
-    const lineWidths = widths.map((l) => l.reduce((a, b) => a + b, 0) + space * Math.max(0, l.length - 1));
-    return { space, widths, lineWidths, max: Math.max(...lineWidths) };
+    // The gap before each word: a space, or nothing inside Chinese and Japanese text.
+    const gaps = words.map((l) => l.map((w, i) => (i && wordGap(l[i - 1]!, w) === ' ' ? space : 0)));
+    const lineWidths = widths.map((l, li) => l.reduce((a, b, i) => a + b + gaps[li]![i]!, 0));
+    return { gaps, widths, lineWidths, max: Math.max(...lineWidths) };
   };
   let m = measure(px);
   // A word too long for the box (a URL, a long compound) shrinks this page's text to fit.
   if (m.max > avail) m = measure(Math.max(8, Math.floor((px * avail) / m.max)));
-  const { space, widths, lineWidths } = m;
+  const { gaps, widths, lineWidths } = m;
   const textBlockH = words.length * lh;
   const top = box.y + (box.height - textBlockH) / 2;
 
@@ -152,13 +155,19 @@ export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView |
 
   const leftAligned = style.caption === 'lowerThird' || style.caption === 'card';
   const textLeft = box.x + pad + inset;
-  let k = 0;
+  let first = 0;
   words.forEach((line, li) => {
     const y = top + lh * li + lh / 2;
-    let x = leftAligned ? textLeft : box.x + (box.width - lineWidths[li]!) / 2;
-    line.forEach((w, wi) => {
+    // Words are placed from the left in visual order: a right-to-left line (Arabic, Hebrew)
+    // starts at the right (aligned right in the left-aligned styles), its words reversed.
+    const { order, rtl } = visualOrder(line);
+    const textRight = box.x + box.width - pad - (style.caption === 'card' ? inset : 0);
+    let x = !leftAligned ? box.x + (box.width - lineWidths[li]!) / 2 : rtl ? textRight - lineWidths[li]! : textLeft;
+    ctx.direction = rtl ? 'rtl' : 'ltr';
+    order.forEach((wi, pos) => {
+      const w = line[wi]!;
       const ww = widths[li]![wi]!;
-      const active = k === view.activeIndex;
+      const active = first + wi === view.activeIndex;
       if (style.caption === 'lowerThird' && active) {
         ctx.fillStyle = c.accent;
         ctx.beginPath();
@@ -182,9 +191,11 @@ export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView |
       }
       ctx.fillStyle = active ? c.active : c.text;
       ctx.fillText(w, x, y);
-      x += ww + space;
-      k++;
+      // The gap after this word on screen is the one between it and its visual neighbour.
+      const next = order[pos + 1];
+      x += ww + (next === undefined ? 0 : gaps[li]![Math.max(wi, next)]!);
     });
+    first += line.length;
   });
   ctx.restore();
 }

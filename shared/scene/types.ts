@@ -100,6 +100,8 @@ export interface Ctx2D {
   font: string;
   textAlign: string;
   textBaseline: string;
+  /** Base direction of drawn text (the shaper's, for punctuation at a right-to-left word's ends). */
+  direction: string;
   globalAlpha: number;
   shadowColor: string;
   shadowBlur: number;
