@@ -216,6 +216,11 @@ function mouth(l: Look, v: string): string {
       return svg(open(19, 15, 6, true));
     case 'e':
       return svg(open(22, 8, 6, false));
+    case 'etc':
+      // Teeth together, lips just apart (t d n s z l k g): narrower and flatter than 'e'.
+      return svg(`<path d="M183,247 Q200,244 217,247 Q200,257 183,247 Z" fill="${dark}"/>
+<path d="M186,247 Q200,245 214,247 L212,251 Q200,253 188,251 Z" fill="${teeth}"/>
+<path d="M183,247 Q200,244 217,247 Q200,257 183,247 Z" fill="none" stroke="${lip}" stroke-width="4" stroke-linejoin="round"/>`);
     case 'o':
       return svg(open(12, 13, 0, true));
     case 'u':
