@@ -3,7 +3,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { outputSize } from '../../../shared/contract/index.js';
-import { computeLayout, drawBackground, drawCaption, drawPresenter, type CaptionView, type PresenterPose } from '../../../shared/scene/index.js';
+import { computeLayout, drawBackground, drawCaption, drawPresenter, VISEMES, type CaptionView, type PresenterPose } from '../../../shared/scene/index.js';
 import { loadPresenterNode } from '../assets.js';
 import { FrameCompositor } from '../frame-compositor.js';
 import { planRegions } from '../regions.js';
