@@ -95,13 +95,23 @@ export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView |
   const words = view.lines.map((l) => l.map((w) => (style.uppercase ? w.toUpperCase() : w)));
   const inset = style.caption === 'lowerThird' ? px * 1.6 : style.caption === 'card' ? px * 0.3 : 0;
   const avail = box.width - 2 * pad - inset;
+  // Words are placed from the left in visual order: a right-to-left line (Arabic, Hebrew) starts
+  // at the right (aligned right in the left-aligned styles), its words reversed.
+  const orders = words.map(visualOrder);
   const measure = (fontPx: number) => {
     ctx.font = captionFont(style, fontPx);
     const space = ctx.measureText(' ').width;
     const widths = words.map((l) => l.map((w) => ctx.measureText(w).width));
     // The gap before each word: a space, or nothing inside Chinese and Japanese text.
-    const gaps = words.map((l) => l.map((w, i) => (i && wordGap(l[i - 1]!, w) === ' ' ? space : 0)));
-    const lineWidths = widths.map((l, li) => l.reduce((a, b, i) => a + b + gaps[li]![i]!, 0));
+    // Between visual neighbours (logical order decides which word comes first).
+    const gaps = words.map((l, li) =>
+      orders[li]!.order.map((wi, p, o) => {
+        const next = o[p + 1];
+        if (next === undefined) return 0;
+        return wordGap(l[Math.min(wi, next)]!, l[Math.max(wi, next)]!) === ' ' ? space : 0;
+      }),
+    );
+    const lineWidths = widths.map((l, li) => l.reduce((a, b) => a + b, 0) + gaps[li]!.reduce((a, b) => a + b, 0));
     return { gaps, widths, lineWidths, max: Math.max(...lineWidths) };
   };
   let m = measure(px);
@@ -158,14 +168,13 @@ export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView |
   let first = 0;
   words.forEach((line, li) => {
     const y = top + lh * li + lh / 2;
-    // Words are placed from the left in visual order: a right-to-left line (Arabic, Hebrew)
-    // starts at the right (aligned right in the left-aligned styles), its words reversed.
-    const { order, rtl } = visualOrder(line);
+    const { order, rtl, dirs } = orders[li]!;
     const textRight = box.x + box.width - pad - (style.caption === 'card' ? inset : 0);
     let x = !leftAligned ? box.x + (box.width - lineWidths[li]!) / 2 : rtl ? textRight - lineWidths[li]! : textLeft;
-    ctx.direction = rtl ? 'rtl' : 'ltr';
     order.forEach((wi, pos) => {
       const w = line[wi]!;
+      // The word's own direction puts its punctuation on the right side ("世界。", "مرحبا.").
+      ctx.direction = dirs[wi]!;
       const ww = widths[li]![wi]!;
       const active = first + wi === view.activeIndex;
       if (style.caption === 'lowerThird' && active) {
@@ -191,9 +200,7 @@ export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView |
       }
       ctx.fillStyle = active ? c.active : c.text;
       ctx.fillText(w, x, y);
-      // The gap after this word on screen is the one between it and its visual neighbour.
-      const next = order[pos + 1];
-      x += ww + (next === undefined ? 0 : gaps[li]![Math.max(wi, next)]!);
+      x += ww + gaps[li]![pos]!;
     });
     first += line.length;
   });

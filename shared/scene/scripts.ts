@@ -50,8 +50,9 @@ export function joinWords(words: readonly string[]): string {
  * Visual left-to-right order of a line's words (word-level bidi): a line takes the direction of
  * its first strong word; in a right-to-left line the words run from the right, and a run of
  * left-to-right words inside it (a name, a number) keeps its own order, and vice versa.
+ * `dirs` is each word's resolved direction (a neutral word takes the one before it).
  */
-export function visualOrder(words: readonly string[]): { order: number[]; rtl: boolean } {
+export function visualOrder(words: readonly string[]): { order: number[]; rtl: boolean; dirs: ('ltr' | 'rtl')[] } {
   const dirs = words.map(wordDirection);
   const base = dirs.find((d) => d !== null) ?? 'ltr';
   const rtl = base === 'rtl';
@@ -67,7 +68,7 @@ export function visualOrder(words: readonly string[]): { order: number[]; rtl: b
   });
   // Embedded runs are reversed relative to the line; the whole line is reversed when RTL.
   const order = runs.flatMap((r) => (resolved[r[0]!] !== base ? [...r].reverse() : r));
-  return { order: rtl ? order.reverse() : order, rtl };
+  return { order: rtl ? order.reverse() : order, rtl, dirs: resolved };
 }
 
 const segmenters = new Map<string, Intl.Segmenter>();
