@@ -71,6 +71,7 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
           aria-label="Narration script"
           aria-invalid={textError ? true : undefined}
           aria-describedby="script-stats"
+          dir="auto"
           spellCheck
           onChange={(e) => update({ text: e.target.value })}
           onKeyDown={(e) => {
