@@ -45,7 +45,7 @@ const FUNCTION_WORDS: Record<string, string> = {
   fr: 'le la les et des est une du que qui dans pour pas sur au vous nous avec ce sont ont mais plus elle il je',
   es: 'el los las y que del se por una con para es está como pero sus más muy este esta hay fue también nosotros',
   it: 'il che di è gli della per non una sono con del anche questo nella come ma più alla dei ci siamo hanno',
-  pt: 'o os que não uma com para é do da dos das em um mais foi está são também ao nos muito você isso',
+  pt: 'o os e que não uma com para é do da dos das em um mais foi está são também ao nos muito você isso neste nesta na mas seu sua',
   nl: 'de het een en van is dat niet op te zijn voor met die ik je we er maar ook aan wordt bij zo',
   pl: 'i w nie się na że z to jest do jak co ale o tak jego już są przez dla po może czy tylko',
 };

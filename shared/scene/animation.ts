@@ -11,13 +11,13 @@ const VOWEL_SPREAD = /^(i|ɪ|e|ɛ|eɪ|ɨ)/;
 const POSTALVEOLAR = /^(ʃ|ʒ|tʃ|dʒ|ɹ|r)/;
 
 /** A phoneme without espeak's stress and length marks and punctuation ('' for a pause). */
-function bare(phoneme: string): string {
+export function barePhoneme(phoneme: string): string {
   return phoneme.replace(/[ˈˌːˑ'",.%=_-]|\u0303/g, '').trim();
 }
 
 /** The mouth shape for one espeak phoneme (IPA, with stress and length marks). */
 export function visemeOf(phoneme: string): Viseme {
-  const p = bare(phoneme);
+  const p = barePhoneme(phoneme);
   if (!p) return 'rest';
   if (/^[pbm]/.test(p)) return 'mbp';
   if (/^[fv]/.test(p)) return 'fv';
@@ -144,7 +144,7 @@ export function visemeAt(phonemes: readonly TimedPhoneme[], t: number): Viseme {
   const prev = i > 0 ? phonemes[i - 1] : undefined;
   if (
     prev && cur !== 'rest' && ph.start - prev.end < 0.02 && visemeOf(prev.phoneme) === cur &&
-    bare(prev.phoneme) !== bare(ph.phoneme) && t < ph.start + Math.min(LEAD_SECONDS, dur * LEAD_SHARE)
+    barePhoneme(prev.phoneme) !== barePhoneme(ph.phoneme) && t < ph.start + Math.min(LEAD_SECONDS, dur * LEAD_SHARE)
   ) {
     return RELAXED[cur];
   }

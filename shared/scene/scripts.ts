@@ -8,10 +8,7 @@ const NO_SPACE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u
 const RTL = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
 const STRONG = /\p{L}/u;
 
-/** Emoji (pictographs): spoken as nothing, still shown. */
-export const EMOJI = /\p{Extended_Pictographic}/u;
-
-/** True for a script token that captions show: letters, digits or emoji (not a lone dash or ellipsis). */
+/** True for a script token that captions show: letters, digits or emoji (spoken as nothing, still shown), not a lone dash or ellipsis. */
 export function isCaptionWord(text: string): boolean {
   return /[\p{L}\p{N}\p{Extended_Pictographic}]/u.test(text);
 }

@@ -2,7 +2,7 @@
 // moves towards the next sound before it starts (co-articulation) and never holds one shape
 // through a run of different sounds. Real espeak phonemes, a script none of the code was tuned on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { visemeAt, visemeOf, VISEMES, type SpeechTimeline } from '../../../shared/scene/index.js';
+import { barePhoneme, visemeAt, visemeOf, VISEMES, type SpeechTimeline } from '../../../shared/scene/index.js';
 import { SpeechSynth } from '../speech.js';
 import { espeakVoice } from '../voices.js';
 
@@ -10,7 +10,7 @@ const SCRIPT =
   'Our quarterly numbers came in ahead of plan. Revenue grew eleven percent, and the new studio opened on time in Lisbon. ' +
   'Thanks to everyone who stayed late to make it happen; next month we will share the roadmap with all of you.';
 const FPS = 30;
-const bare = (p: string) => p.replace(/[ˈˌːˑ'",.%=_-]|\u0303/g, '').trim();
+const bare = barePhoneme;
 
 let timeline: SpeechTimeline;
 const synth = new SpeechSynth();
