@@ -217,10 +217,11 @@ function mouth(l: Look, v: string): string {
     case 'e':
       return svg(open(22, 8, 6, false));
     case 'etc':
-      // Teeth together, lips just apart (t d n s z l k g): narrower and flatter than 'e'.
-      return svg(`<path d="M183,247 Q200,244 217,247 Q200,257 183,247 Z" fill="${dark}"/>
-<path d="M186,247 Q200,245 214,247 L212,251 Q200,253 188,251 Z" fill="${teeth}"/>
-<path d="M183,247 Q200,244 217,247 Q200,257 183,247 Z" fill="none" stroke="${lip}" stroke-width="4" stroke-linejoin="round"/>`);
+      // Teeth together, lips apart (t d n s z l k g): a flat opening showing both rows of teeth.
+      return svg(`<path d="M181,247 Q200,241 219,247 Q200,259 181,247 Z" fill="${dark}"/>
+<path d="M185,246.5 Q200,243 215,246.5 L214,251 Q200,254.5 186,251 Z" fill="${teeth}"/>
+<path d="M186,249 Q200,251.5 214,249" stroke="#d9d4cc" stroke-width="1" fill="none"/>
+<path d="M181,247 Q200,241 219,247 Q200,259 181,247 Z" fill="none" stroke="${lip}" stroke-width="4" stroke-linejoin="round"/>`);
     case 'o':
       return svg(open(12, 13, 0, true));
     case 'u':
