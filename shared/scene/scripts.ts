@@ -53,9 +53,16 @@ export function visualOrder(words: readonly string[]): { order: number[]; rtl: b
   const dirs = words.map(wordDirection);
   const base = dirs.find((d) => d !== null) ?? 'ltr';
   const rtl = base === 'rtl';
-  // Neutral words (digits, emoji) follow the word before them (the line's direction at the start).
-  let prev: 'ltr' | 'rtl' = base;
-  const resolved = dirs.map((d) => (prev = d ?? prev));
+  // Numbers follow the strong word before them (the line's direction at the start); other
+  // neutral words (emoji, dashes) take the direction of the words on both sides when those
+  // agree, else the line's (as the Unicode bidi algorithm resolves them).
+  const strongBefore = (i: number) => dirs.slice(0, i).reverse().find((d) => d !== null) ?? base;
+  const strongAfter = (i: number) => dirs.slice(i + 1).find((d) => d !== null) ?? base;
+  const resolved = dirs.map((d, i): 'ltr' | 'rtl' => {
+    if (d) return d;
+    if (/\p{N}/u.test(words[i]!)) return strongBefore(i);
+    return strongBefore(i) === strongAfter(i) ? strongBefore(i) : base;
+  });
   const runs: number[][] = [];
   resolved.forEach((d, i) => {
     const inRun = d !== base;

@@ -98,6 +98,10 @@ describe('caption layout of scripts', () => {
     expect(visualOrder(['שלום', 'לכולם,', 'זה', 'מבחן.'])).toMatchObject({ order: [3, 2, 1, 0], rtl: true });
     expect(visualOrder(['مرحبا', 'Presenter', 'Studio', 'اليوم'])).toMatchObject({ order: [3, 1, 2, 0], rtl: true });
     expect(visualOrder(['Hello', 'שלום', 'עולם', 'again'])).toMatchObject({ order: [0, 2, 1, 3], rtl: false });
+    // A number keeps to the word before it; an emoji between two directions takes the line's.
+    expect(visualOrder(['זה', 'Studio', '2026', 'עכשיו'])).toMatchObject({ order: [3, 1, 2, 0], rtl: true });
+    expect(visualOrder(['مرحبا', 'Presenter', '🎉', 'اليوم'])).toMatchObject({ order: [3, 2, 1, 0], rtl: true });
+    expect(visualOrder(['Launch', 'day', '🎉', 'today'])).toMatchObject({ order: [0, 1, 2, 3], rtl: false });
   });
 
   it('splits Chinese and Japanese into words, with their time shared out and punctuation kept', () => {
