@@ -92,6 +92,7 @@ export function normalizeJob(raw: unknown, path = 'job'): Job {
     voiceId: str(raw, path, ['voiceId', 'voice_id', 'voice'], ''),
     params: params(raw),
     progress: pr,
+    warnings: [],
     createdAt,
     updatedAt,
     startedAt: time(raw, ['startedAt', 'started_at']),

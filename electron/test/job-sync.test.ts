@@ -66,7 +66,7 @@ describe('job sync by polling', () => {
   it('coalesces a burst of updates to one event per job', async () => {
     const events: StudioEvent[] = [];
     sync = new JobSync({ profileId: 'p', client: async () => { throw new Error('unused'); }, hasEvents: async () => false, emit: (e) => events.push(e), present: (j) => j, onOnline: () => undefined, coalesceMs: 30 });
-    const base = { text: 't', templateId: 'newsroom', voiceId: 'en-US-Ava', params: { aspectRatio: '16:9' as const, avatar: { scale: 0.6, x: 0.5, y: 0.5 } }, createdAt: '', startedAt: null, finishedAt: null, output: null, error: null };
+    const base = { text: 't', templateId: 'newsroom', voiceId: 'en-US-Ava', params: { aspectRatio: '16:9' as const, avatar: { scale: 0.6, x: 0.5, y: 0.5 } }, createdAt: '', startedAt: null, finishedAt: null, output: null, error: null, warnings: [] };
     for (let i = 1; i <= 100; i++) {
       sync.push({ ...base, id: 'a', status: 'rendering', progress: i / 100, updatedAt: String(i) });
       if (i % 10 === 0) sync.push({ ...base, id: 'b', status: 'rendering', progress: i / 100, updatedAt: String(i) });

@@ -4,6 +4,7 @@
 // loaded once; until a presenter's art has loaded its box is shown as a silhouette.
 import type { RenderParams, Template } from '../../shared/contract/index.js';
 import {
+  captionWords,
   computeLayout,
   drawBackground,
   drawCaption,
@@ -20,7 +21,7 @@ import {
 } from '../../shared/scene/index.js';
 
 const svgUrls = import.meta.glob('../../resources/presenters/*/*.svg', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
-const fontUrls = import.meta.glob('../../resources/fonts/*.ttf', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
+const fontUrls = import.meta.glob('../../resources/fonts/*.{ttf,otf}', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
 
 const assets = new Map<string, PresenterAssets>();
 const loading = new Map<string, Promise<void>>();
@@ -116,9 +117,9 @@ export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): Scene
   else drawSilhouette(ctx, layout.presenterBounds);
   const words = o.caption?.trim().split(/\s+/).filter(Boolean).slice(0, 40) ?? [];
   if (words.length) {
-    const timed = words.map((text, i) => ({ text, start: i, end: i + 1 }));
+    const timed = captionWords(words.map((text, i) => ({ text, start: i, end: i + 1 })));
     const page = paginateCaptions(layout, timed, measureWith(ctx, layout))[0];
-    if (page) drawCaption(ctx, layout, { lines: page.lines.map((l) => l.map((i) => words[i]!)), activeIndex: 0 });
+    if (page) drawCaption(ctx, layout, { lines: page.lines.map((l) => l.map((i) => timed[i]!.text)), activeIndex: 0 });
   }
   return layout;
 }

@@ -2,6 +2,7 @@
 // the chosen voice, and a preview of the caption lines. Ctrl/Cmd+Enter renders.
 import { useDeferredValue, useMemo } from 'react';
 import { LIMITS } from '../../shared/contract/index.js';
+import { scriptWarnings } from '../../shared/language/detect.js';
 import { captionPages } from '../lib/captions.js';
 import { estimateSeconds, formatDuration, wordsPerMinute, countWords } from '../lib/speech.js';
 import { findTemplate, findVoice, useCatalogs } from '../store/catalogs.js';
@@ -47,6 +48,8 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
   const words = useMemo(() => countWords(deferred), [deferred]);
   const pages = useMemo(() => captionPages(deferred, template, params), [deferred, template, params]);
   const lineCount = pages.reduce((n, p) => n + p.length, 0);
+  // The same check the server stores on the job: a warning, never a block.
+  const warnings = useMemo(() => (voice ? scriptWarnings(deferred, voice.locale) : []), [deferred, voice]);
 
   return (
     <section className="panel script" aria-labelledby="script-heading">
@@ -68,6 +71,7 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
           aria-label="Narration script"
           aria-invalid={textError ? true : undefined}
           aria-describedby="script-stats"
+          dir="auto"
           spellCheck
           onChange={(e) => update({ text: e.target.value })}
           onKeyDown={(e) => {
@@ -87,6 +91,11 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
           ≈ {formatDuration(seconds)} spoken
         </span>
       </div>
+      {warnings.map((w) => (
+        <p key={w.code} className="warn-note" role="status" data-testid="language-warning">
+          {w.message}
+        </p>
+      ))}
       {textError && <ErrorNote message={`Script ${textError}.`} />}
       {saveState === 'error' && <ErrorNote message={`Not saved yet (${saveError}). Your text is kept and saving is retried.`} />}
       <div className="captions-preview">
@@ -100,7 +109,7 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
             {pages.slice(0, 200).map((p, i) => (
               <li key={i}>
                 {p.map((l, k) => (
-                  <span key={k} className="caption-line">
+                  <span key={k} className="caption-line" dir="auto">
                     {l}
                   </span>
                 ))}

@@ -2,7 +2,7 @@
 // box of the chosen template and aspect ratio, measured in the caption font), so the preview
 // lists exactly the lines the video will show.
 import type { RenderParams, Template } from '../../shared/contract/index.js';
-import { computeLayout, measureWith, paginateCaptions } from '../../shared/scene/index.js';
+import { captionWords, computeLayout, joinWords, measureWith, paginateCaptions } from '../../shared/scene/index.js';
 import { outputSize } from '../../shared/contract/index.js';
 
 let measureCtx: CanvasRenderingContext2D | null = null;
@@ -13,6 +13,6 @@ export function captionPages(text: string, template: Template | null, params: Re
   measureCtx ??= document.createElement('canvas').getContext('2d');
   if (!measureCtx) return [words.join(' ').split(/(?<=[.!?])\s+/)];
   const layout = computeLayout(template?.id ?? '', params, outputSize(params.aspectRatio));
-  const timed = words.map((w, i) => ({ text: w, start: i, end: i + 1 }));
-  return paginateCaptions(layout, timed, measureWith(measureCtx, layout)).map((p) => p.lines.map((l) => l.map((i) => words[i]!).join(' ')));
+  const timed = captionWords(words.map((w, i) => ({ text: w, start: i, end: i + 1 })));
+  return paginateCaptions(layout, timed, measureWith(measureCtx, layout)).map((p) => p.lines.map((l) => joinWords(l.map((i) => timed[i]!.text))));
 }

@@ -20,6 +20,7 @@ function job(id: string, status: JobStatus, extra: Partial<Job> = {}): Job {
     finishedAt: null,
     output: null,
     error: null,
+    warnings: [],
     ...extra,
   };
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Canvas, createCanvas } from '@napi-rs/canvas';
 import { outputSize, OUTPUT_FPS } from '../../shared/contract/index.js';
 import {
-  blinkTimes, captionAt, captionStateAt, computeLayout, createAnimation, createHeadCache, drawBackground, drawCaption, drawPresenter, measureWith,
+  blinkTimes, captionAt, captionWords, captionStateAt, computeLayout, createAnimation, createHeadCache, drawBackground, drawCaption, drawPresenter, measureWith,
   paginateCaptions, poseAt, SCENE_STYLES, type CaptionPage, type HeadCache, type PresenterAssets, type SceneLayout,
   type TimedWord, type Animation, type MeasureText,
 } from '../../shared/scene/index.js';
@@ -72,17 +72,20 @@ export async function prepareScene(templateId: string, task: Pick<RenderTask, 'p
   const bctx = background.getContext('2d');
   drawBackground(bctx, layout);
   const measure = measureWith(bctx, layout);
-  const scene: Scene = { layout, assets, background, pages: [], words, cache: headCacheNode(), measure };
-  addCaptionPages(scene, words, 0);
+  const scene: Scene = { layout, assets, background, pages: [], words: [], cache: headCacheNode(), measure };
+  addCaptionPages(scene, words);
   return scene;
 }
 
 /**
- * Adds the caption pages of words that joined scene.words at index `first`. They start a
- * sentence (narration chunks end at sentence ends, and a sentence ends a page), so pages made
- * chunk by chunk are the pages of the whole script.
+ * Adds the caption words and pages of newly spoken words (Chinese and Japanese split into their
+ * words, `captionWords`). They start a sentence (narration chunks end at sentence ends, and a
+ * sentence ends a page), so pages made chunk by chunk are the pages of the whole script.
  */
-function addCaptionPages(scene: Scene, words: TimedWord[], first: number): void {
+function addCaptionPages(scene: Scene, spoken: readonly TimedWord[]): void {
+  const words = captionWords(spoken);
+  const first = scene.words.length;
+  scene.words.push(...words);
   for (const page of paginateCaptions(scene.layout, words, scene.measure)) {
     scene.pages.push({ ...page, lines: page.lines.map((l) => l.map((i) => i + first)) });
   }
@@ -165,7 +168,7 @@ export async function renderVideo(
     // While the first sentence is spoken: lay out and cut the scene, and start ffmpeg (x264's
     // start-up), so the first frame goes out as soon as the first words are timed.
     const timeline = narration.timeline;
-    const scene = await prepareScene(task.templateId, task, timeline.words);
+    const scene = await prepareScene(task.templateId, task, []);
     if (signal.aborted) throw canceled();
     const anim = createAnimation(timeline);
     const { layout } = scene;
@@ -200,7 +203,7 @@ export async function renderVideo(
     // composed frames need none of the presenter's art (a few tens of MB of Skia bitmaps).
     let thumbnail: Promise<Buffer> | null = null;
     const addChunk = (c: NarrationChunk) => {
-      addCaptionPages(scene, c.words, c.firstWord);
+      addCaptionPages(scene, c.words);
       anim.blinks = blinkTimes(timeline.durationSeconds + 1);
       sendAudio(c);
       const words = scene.words;

@@ -2,7 +2,7 @@
 // One worker per engine, requests served in order; a cancel terminates the worker (espeak
 // cannot be interrupted mid-call) and the next request starts a fresh one.
 import { Worker } from 'node:worker_threads';
-import type { SpeechTimeline, TimedPhoneme, TimedWord } from '../../shared/scene/index.js';
+import { isCaptionWord, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../shared/scene/index.js';
 import { EngineError } from './types.js';
 import type { EspeakVoice } from './voices.js';
 
@@ -249,5 +249,5 @@ export function buildTimeline(text: string, events: EspeakEvent[], durationSecon
       at = end;
     }
   });
-  return { durationSeconds, words: words.filter((w) => /[\p{L}\p{N}]/u.test(w.text)), phonemes };
+  return { durationSeconds, words: words.filter((w) => isCaptionWord(w.text)), phonemes };
 }

@@ -1,8 +1,11 @@
-// WebVTT from the caption pages: one cue per page, the same text the video shows.
-import type { CaptionPage, TimedWord } from '../../shared/scene/index.js';
+// WebVTT from the caption pages: one cue per page with the same words the video shows, each
+// word after the first preceded by its inline timestamp (`<00:00:01.250>`), which players and
+// editors use for karaoke-style highlighting. The first word starts with the cue itself.
+// Text is escaped per the WebVTT spec (`&`, `<`, `>`), so a script can never close a tag, open
+// one, or put `-->` in a cue.
+import { wordGap, type CaptionPage, type TimedWord } from '../../shared/scene/index.js';
 
-const stamp = (s: number) => {
-  const ms = Math.max(0, Math.round(s * 1000));
+const stamp = (ms: number) => {
   const h = Math.floor(ms / 3600000);
   const m = Math.floor((ms % 3600000) / 60000);
   const sec = Math.floor((ms % 60000) / 1000);
@@ -10,12 +13,32 @@ const stamp = (s: number) => {
   return `${pad(h)}:${pad(m)}:${pad(sec)}.${pad(ms % 1000, 3)}`;
 };
 
+export function escapeVtt(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 export function toWebVtt(pages: readonly CaptionPage[], words: readonly TimedWord[], duration: number): string {
+  const ms = (s: number) => Math.max(0, Math.round(s * 1000));
   const cues = pages.map((p, i) => {
     const next = pages[i + 1];
-    const end = Math.min(duration, Math.max(p.end, next ? next.start : duration));
-    const text = p.lines.map((l) => l.map((w) => words[w]!.text).join(' ')).join('\n');
-    return `${i + 1}\n${stamp(p.start)} --> ${stamp(Math.max(end, p.start + 0.001))}\n${text.replace(/-->/g, '→')}\n`;
+    const start = ms(p.start);
+    // Inline timestamps must grow strictly inside the cue: equal times (a word espeak says in
+    // one breath with the one before, an emoji) are a millisecond apart.
+    let at = start;
+    const lines = p.lines.map((line, li) =>
+      line
+        .map((wi, k) => {
+          const text = escapeVtt(words[wi]!.text);
+          if (li === 0 && k === 0) return text;
+          at = Math.max(at + 1, ms(words[wi]!.start));
+          const gap = k ? wordGap(words[line[k - 1]!]!.text, words[wi]!.text) : '';
+          return `${gap}<${stamp(at)}>${text}`;
+        })
+        .join(''),
+    );
+    const end = Math.max(Math.min(ms(duration), Math.max(ms(p.end), next ? ms(next.start) : ms(duration))), at + 1);
+    return `${i + 1}\n${stamp(start)} --> ${stamp(end)}\n${lines.join('\n')}\n`;
   });
   return `WEBVTT\n\n${cues.join('\n')}`;
 }
+

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { issuesToDetails, LIMITS, RenderRequest } from '../../shared/contract/index.js';
 import type { ErrorDetail, RenderParams } from '../../shared/contract/index.js';
+import { scriptWarnings } from '../../shared/language/detect.js';
 import { toJob } from '../jobs/store.js';
 import type { NewJob } from '../jobs/store.js';
 import { isJson } from '../../shared/media-type.js';
@@ -38,7 +39,8 @@ function validate(ctx: ServerContext, body: unknown, userId: string): NewJob {
   if (details.length || !template || !voice || !params) {
     throw new ApiError('validation_failed', `the render request is invalid: ${details.map((d) => d.path).join(', ')}`, details);
   }
-  return { userId, title: req.title?.trim() ?? null, text: req.text.trim(), templateId: template.id, voiceId: voice.id, params };
+  const text = req.text.trim();
+  return { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params, warnings: scriptWarnings(text, voice.locale) };
 }
 
 function idempotencyKey(request: FastifyRequest): string | undefined {

@@ -303,6 +303,7 @@ export class SqliteJobStore implements JobStore {
       for (const input of jobs) {
         const job: StoredJob = {
           ...input,
+          warnings: input.warnings ?? [],
           id: this.ids.next(),
           status,
           progress: status === 'completed' ? 1 : 0,

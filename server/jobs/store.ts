@@ -1,7 +1,7 @@
 // The job store interface. Async on purpose: the embedded store is SQLite (sqlite-store.ts),
 // and a PostgreSQL store for teams implements the same interface. Anything SQL-specific stays
 // inside a store; callers (HTTP routes, the worker queue) only see this file.
-import type { Job, JobStatus, RenderParams, StatusCounts } from '../../shared/contract/index.js';
+import type { Job, JobStatus, JobWarning, RenderParams, StatusCounts } from '../../shared/contract/index.js';
 import type { TransitionRequest } from './state.js';
 
 /** A job as stored: the contract's Job plus what the server keeps to itself. */
@@ -23,6 +23,8 @@ export interface NewJob {
   /** Canonical (locale-and-name) voice id. */
   voiceId: string;
   params: RenderParams;
+  /** Found when the request was checked (the script's language against the voice's). */
+  warnings?: JobWarning[];
 }
 
 export interface IdempotencyInput {
@@ -124,10 +126,10 @@ export function toJob(s: StoredJob): Job {
 
 /** A new job as both stores create it: queued, nothing rendered, no attempt made yet. */
 export function newStoredJob(id: string, input: NewJob, at: string): StoredJob {
-  const { userId, title, text, templateId, voiceId, params } = input;
+  const { userId, title, text, templateId, voiceId, params, warnings = [] } = input;
   return {
     id, status: 'queued', title: title ?? null, text, templateId, voiceId, params, progress: 0,
-    createdAt: at, updatedAt: at, startedAt: null, finishedAt: null, output: null, error: null,
+    createdAt: at, updatedAt: at, startedAt: null, finishedAt: null, output: null, error: null, warnings,
     userId, attempts: 0, workerId: null, leaseUntil: null,
   };
 }

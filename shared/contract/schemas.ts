@@ -101,6 +101,19 @@ export type JobOutput = z.infer<typeof JobOutput>;
 export const JobError = z.object({ code: z.string(), message: z.string() });
 export type JobError = z.infer<typeof JobError>;
 
+/**
+ * Something about the request worth the creator's attention that does not stop the render:
+ * `language_mismatch` — the script's detected language (`language`, ISO 639-1) is not the
+ * voice's (it will be read with the voice's pronunciation).
+ */
+export const JobWarning = z.object({
+  code: z.enum(['language_mismatch']),
+  message: z.string(),
+  language: z.string(),
+  voiceLocale: z.string(),
+});
+export type JobWarning = z.infer<typeof JobWarning>;
+
 export const JOB_ID_PATTERN = /^job_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export const Job = z.object({
@@ -119,6 +132,8 @@ export const Job = z.object({
   finishedAt: z.string().nullable(),
   output: JobOutput.nullable(),
   error: JobError.nullable(),
+  /** Warnings found when the job was created (jobs stored before warnings existed read as none). */
+  warnings: z.array(JobWarning).default([]),
 });
 export type Job = z.infer<typeof Job>;
 

@@ -2,6 +2,7 @@
 // shows from its first word until the next page starts, and the word being spoken is marked.
 import type { SceneLayout } from './layout.js';
 import { captionFont } from './styles.js';
+import { wordGap } from './scripts.js';
 import type { CaptionView, TimedWord } from './types.js';
 
 export interface CaptionPage {
@@ -20,7 +21,7 @@ export function captionText(layout: SceneLayout, word: string): string {
 
 /** True for a word that ends a sentence ("done.", "why?\"", "(really!)"): it ends a caption page. */
 export function endsSentence(word: string): boolean {
-  return /[.!?…]["'»)\]]*$/u.test(word);
+  return /[.!?…。！？؟۔]["'»)\]」』”’）]*$/u.test(word);
 }
 
 /** Splits the narration's words into caption pages that fit the layout's caption box. */
@@ -32,6 +33,7 @@ export function paginateCaptions(layout: SceneLayout, words: readonly TimedWord[
   let lines: number[][] = [];
   let line: number[] = [];
   let lineWidth = 0;
+  let lineWords = 0;
   const flushPage = () => {
     if (line.length) lines.push(line);
     if (lines.length) {
@@ -43,17 +45,23 @@ export function paginateCaptions(layout: SceneLayout, words: readonly TimedWord[
     lines = [];
     line = [];
     lineWidth = 0;
+    lineWords = 0;
   };
   words.forEach((w, i) => {
     const width = measure(captionText(layout, w.text));
-    const fits = line.length === 0 || (lineWidth + space + width <= maxWidth && line.length < style.maxWordsPerLine);
+    // Chinese and Japanese pieces join without a space and count as one word per line.
+    const spaced = i === 0 || wordGap(words[i - 1]!.text, w.text) === ' ';
+    const gap = spaced ? space : 0;
+    const fits = line.length === 0 || (lineWidth + gap + width <= maxWidth && (!spaced || lineWords < style.maxWordsPerLine));
     if (!fits) {
       lines.push(line);
       line = [];
       lineWidth = 0;
+      lineWords = 0;
       if (lines.length >= style.captionLines) flushPage();
     }
-    lineWidth += (line.length ? space : 0) + width;
+    lineWidth += (line.length ? gap : 0) + width;
+    if (!line.length || spaced) lineWords++;
     line.push(i);
     // A sentence ends the page, so captions never run one thought into the next.
     if (endsSentence(w.text)) flushPage();

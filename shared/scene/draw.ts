@@ -4,6 +4,7 @@ import { drawBackground } from './backgrounds.js';
 import type { SceneLayout } from './layout.js';
 import { type PresenterAssets, type PresenterPart } from './presenters.js';
 import { PRESENTER_TORSO_RUNS } from './presenter-torso.js';
+import { visualOrder, wordGap } from './scripts.js';
 import { captionFont } from './styles.js';
 import type { CaptionView, Ctx2D, ImageLike, PresenterPose, Viseme } from './types.js';
 
@@ -94,17 +95,29 @@ export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView |
   const words = view.lines.map((l) => l.map((w) => (style.uppercase ? w.toUpperCase() : w)));
   const inset = style.caption === 'lowerThird' ? px * 1.6 : style.caption === 'card' ? px * 0.3 : 0;
   const avail = box.width - 2 * pad - inset;
+  // Words are placed from the left in visual order: a right-to-left line (Arabic, Hebrew) starts
+  // at the right (aligned right in the left-aligned styles), its words reversed.
+  const orders = words.map(visualOrder);
   const measure = (fontPx: number) => {
     ctx.font = captionFont(style, fontPx);
     const space = ctx.measureText(' ').width;
     const widths = words.map((l) => l.map((w) => ctx.measureText(w).width));
-    const lineWidths = widths.map((l) => l.reduce((a, b) => a + b, 0) + space * Math.max(0, l.length - 1));
-    return { space, widths, lineWidths, max: Math.max(...lineWidths) };
+    // The gap before each word: a space, or nothing inside Chinese and Japanese text.
+    // Between visual neighbours (logical order decides which word comes first).
+    const gaps = words.map((l, li) =>
+      orders[li]!.order.map((wi, p, o) => {
+        const next = o[p + 1];
+        if (next === undefined) return 0;
+        return wordGap(l[Math.min(wi, next)]!, l[Math.max(wi, next)]!) === ' ' ? space : 0;
+      }),
+    );
+    const lineWidths = widths.map((l, li) => l.reduce((a, b) => a + b, 0) + gaps[li]!.reduce((a, b) => a + b, 0));
+    return { gaps, widths, lineWidths, max: Math.max(...lineWidths) };
   };
   let m = measure(px);
   // A word too long for the box (a URL, a long compound) shrinks this page's text to fit.
   if (m.max > avail) m = measure(Math.max(8, Math.floor((px * avail) / m.max)));
-  const { space, widths, lineWidths } = m;
+  const { gaps, widths, lineWidths } = m;
   const textBlockH = words.length * lh;
   const top = box.y + (box.height - textBlockH) / 2;
 
@@ -152,13 +165,18 @@ export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView |
 
   const leftAligned = style.caption === 'lowerThird' || style.caption === 'card';
   const textLeft = box.x + pad + inset;
-  let k = 0;
+  let first = 0;
   words.forEach((line, li) => {
     const y = top + lh * li + lh / 2;
-    let x = leftAligned ? textLeft : box.x + (box.width - lineWidths[li]!) / 2;
-    line.forEach((w, wi) => {
+    const { order, rtl, dirs } = orders[li]!;
+    const textRight = box.x + box.width - pad - (style.caption === 'card' ? inset : 0);
+    let x = !leftAligned ? box.x + (box.width - lineWidths[li]!) / 2 : rtl ? textRight - lineWidths[li]! : textLeft;
+    order.forEach((wi, pos) => {
+      const w = line[wi]!;
+      // The word's own direction puts its punctuation on the right side ("世界。", "مرحبا.").
+      ctx.direction = dirs[wi]!;
       const ww = widths[li]![wi]!;
-      const active = k === view.activeIndex;
+      const active = first + wi === view.activeIndex;
       if (style.caption === 'lowerThird' && active) {
         ctx.fillStyle = c.accent;
         ctx.beginPath();
@@ -182,9 +200,9 @@ export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView |
       }
       ctx.fillStyle = active ? c.active : c.text;
       ctx.fillText(w, x, y);
-      x += ww + space;
-      k++;
+      x += ww + gaps[li]![pos]!;
     });
+    first += line.length;
   });
   ctx.restore();
 }

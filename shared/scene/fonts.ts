@@ -1,6 +1,11 @@
 // Fonts the scene uses, bundled under resources/fonts (no system fonts), so captions look
 // the same in the video and in the browser preview. Node registers them with
 // GlobalFonts.registerFromPath, the browser with FontFace (see docs/engine.md).
+//
+// A caption's font is a list (`fontStack`): emoji, Arabic and Hebrew first (their subsets hold
+// only their own scripts, so they never take Latin text from DejaVu), then the style's DejaVu
+// face (Latin, Cyrillic, Greek), then CJK. Both Skia and the browser pick, per character, the
+// first font of the list that has it, and shape the text (Arabic joining, right to left).
 
 export interface SceneFont {
   family: string;
@@ -9,8 +14,24 @@ export interface SceneFont {
   style: 'normal' | 'italic';
 }
 
+/** Family names of the script fonts (prefixed, so an installed Noto font of the same name never stands in). */
+export const SCRIPT_FAMILIES = { emoji: 'PS Emoji', arabic: 'PS Arabic', hebrew: 'PS Hebrew', cjk: 'PS CJK' } as const;
+
 export const SCENE_FONTS: readonly SceneFont[] = [
   { family: 'DejaVu Sans', file: 'DejaVuSans.ttf', weight: 'normal', style: 'normal' },
   { family: 'DejaVu Sans', file: 'DejaVuSans-Bold.ttf', weight: 'bold', style: 'normal' },
   { family: 'DejaVu Serif', file: 'DejaVuSerif-Italic.ttf', weight: 'normal', style: 'italic' },
+  { family: SCRIPT_FAMILIES.arabic, file: 'NotoSansArabic-Regular.ttf', weight: 'normal', style: 'normal' },
+  { family: SCRIPT_FAMILIES.arabic, file: 'NotoSansArabic-Bold.ttf', weight: 'bold', style: 'normal' },
+  { family: SCRIPT_FAMILIES.hebrew, file: 'NotoSansHebrew-Regular.ttf', weight: 'normal', style: 'normal' },
+  { family: SCRIPT_FAMILIES.hebrew, file: 'NotoSansHebrew-Bold.ttf', weight: 'bold', style: 'normal' },
+  // One weight of CJK keeps the app small (see docs/engine.md); lighter styles use it too.
+  { family: SCRIPT_FAMILIES.cjk, file: 'NotoSansCJKsc-Bold-subset.otf', weight: 'bold', style: 'normal' },
+  { family: SCRIPT_FAMILIES.emoji, file: 'NotoColorEmoji-single.ttf', weight: 'normal', style: 'normal' },
 ];
+
+/** The CSS font-family list for text in a style's own family, covering every bundled script. */
+export function fontStack(family: string): string {
+  const { emoji, arabic, hebrew, cjk } = SCRIPT_FAMILIES;
+  return [emoji, arabic, hebrew, family, cjk].map((f) => `"${f}"`).join(', ');
+}

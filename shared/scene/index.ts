@@ -7,5 +7,6 @@ export * from './presenters.js';
 export * from './layout.js';
 export * from './animation.js';
 export * from './captions.js';
+export * from './scripts.js';
 export * from './backgrounds.js';
 export * from './draw.js';

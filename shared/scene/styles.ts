@@ -1,5 +1,6 @@
 // The look of each template: background painter, caption style and palette. Keyed by
 // template id (resources/templates.json); an unknown id falls back to the studio look.
+import { fontStack } from './fonts.js';
 
 export type BackgroundKind = 'newsroom' | 'chalkboard' | 'stage' | 'social' | 'studio' | 'office';
 export type CaptionKind = 'lowerThird' | 'chalk' | 'pill' | 'big' | 'subtitleBox' | 'card';
@@ -62,5 +63,5 @@ export function sceneStyle(templateId: string): SceneStyle {
 /** CSS font string for a caption style at a pixel size. */
 export function captionFont(style: SceneStyle, px: number): string {
   const { family, weight, style: fs } = style.font;
-  return `${fs === 'italic' ? 'italic ' : ''}${weight === 'bold' ? 'bold ' : ''}${Math.round(px)}px "${family}"`;
+  return `${fs === 'italic' ? 'italic ' : ''}${weight === 'bold' ? 'bold ' : ''}${Math.round(px)}px ${fontStack(family)}`;
 }

@@ -13,8 +13,11 @@ export interface Rect {
   height: number;
 }
 
-/** Mouth shapes. `rest` is the closed, relaxed mouth shown in pauses. */
-export const VISEMES = ['rest', 'mbp', 'ai', 'e', 'o', 'u', 'fv'] as const;
+/**
+ * Mouth shapes. `rest` is the closed, relaxed mouth shown in pauses; `etc` is teeth together with
+ * the lips just apart (t d n s z l k g), `e` the wider spread of front vowels.
+ */
+export const VISEMES = ['rest', 'mbp', 'ai', 'e', 'o', 'u', 'fv', 'etc'] as const;
 export type Viseme = (typeof VISEMES)[number];
 
 /** What the presenter is doing in one frame. */
@@ -100,6 +103,8 @@ export interface Ctx2D {
   font: string;
   textAlign: string;
   textBaseline: string;
+  /** Base direction of drawn text (the shaper's, for punctuation at a right-to-left word's ends). */
+  direction: string;
   globalAlpha: number;
   shadowColor: string;
   shadowBlur: number;

@@ -13,6 +13,7 @@ import { Narration } from '../narration.js';
 import { headCacheNode, prepareScene } from '../render.js';
 import { SpeechSynth } from '../speech.js';
 import { espeakVoice } from '../voices.js';
+import { parseVttWords } from './vtt-words.js';
 import { childFfmpegPids, childPids, decodeFrames, diffBounds, medianPitch, probe, regionDiff } from './media.js';
 
 const TEXT = 'Good evening, and welcome. Tonight we make a video in seconds.';
@@ -144,18 +145,19 @@ describe('a 16:9 newsroom render', () => {
     expect(matching / speaking.length).toBeGreaterThan(0.8);
   });
 
-  it('writes WebVTT cues whose times only grow and lie inside the audio', () => {
+  it('writes word-timed WebVTT: the words the video shows, each at the time it is spoken', () => {
     const vtt = readFileSync(join(t.workDir, 'captions.vtt'), 'utf8');
-    expect(vtt.startsWith('WEBVTT\n')).toBe(true);
-    const secs = (s: string) => s.split(':').reduce((a, b) => a * 60 + Number(b), 0);
-    const cues = [...vtt.matchAll(/(\d\d:\d\d:\d\d\.\d{3}) --> (\d\d:\d\d:\d\d\.\d{3})\n([^\n]+)/g)].map((m) => ({
-      start: secs(m[1]!), end: secs(m[2]!), text: m[3]!,
-    }));
-    expect(cues.map((c) => c.text).join(' ')).toBe(TEXT);
-    for (const [i, c] of cues.entries()) {
+    const parsed = parseVttWords(vtt);
+    expect(parsed.errors).toEqual([]);
+    const words = parsed.cues.flatMap((c) => c.words);
+    expect(words.map((w) => w.text).join(' ')).toBe(TEXT);
+    // One time per word: the narration's own word times (the first of a cue is the cue's start).
+    expect(words).toHaveLength(timeline.words.length);
+    words.forEach((w, i) => expect(Math.abs(w.start - timeline.words[i]!.start), w.text).toBeLessThanOrEqual(0.0015));
+    for (const [i, c] of parsed.cues.entries()) {
       expect(c.end).toBeGreaterThan(c.start);
       expect(c.end).toBeLessThanOrEqual(speechSeconds + 0.001);
-      if (i) expect(c.start).toBeGreaterThanOrEqual(cues[i - 1]!.end);
+      if (i) expect(c.start).toBeGreaterThanOrEqual(parsed.cues[i - 1]!.end);
     }
     // And the word timings the captions follow.
     for (const [i, w] of timeline.words.entries()) {

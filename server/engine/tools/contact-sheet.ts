@@ -8,6 +8,7 @@ import { loadPresenterNode } from '../assets.js';
 const poses: { viseme: Viseme; blink: boolean }[] = [
   { viseme: 'rest', blink: false }, { viseme: 'ai', blink: false }, { viseme: 'e', blink: false },
   { viseme: 'o', blink: false }, { viseme: 'u', blink: false }, { viseme: 'mbp', blink: false }, { viseme: 'fv', blink: true },
+  { viseme: 'etc', blink: false },
 ];
 const cw = 200;
 const chh = 240;

@@ -216,6 +216,12 @@ function mouth(l: Look, v: string): string {
       return svg(open(19, 15, 6, true));
     case 'e':
       return svg(open(22, 8, 6, false));
+    case 'etc':
+      // Teeth together, lips apart (t d n s z l k g): a flat opening showing both rows of teeth.
+      return svg(`<path d="M181,247 Q200,241 219,247 Q200,259 181,247 Z" fill="${dark}"/>
+<path d="M185,246.5 Q200,243 215,246.5 L214,251 Q200,254.5 186,251 Z" fill="${teeth}"/>
+<path d="M186,249 Q200,251.5 214,249" stroke="#d9d4cc" stroke-width="1" fill="none"/>
+<path d="M181,247 Q200,241 219,247 Q200,259 181,247 Z" fill="none" stroke="${lip}" stroke-width="4" stroke-linejoin="round"/>`);
     case 'o':
       return svg(open(12, 13, 0, true));
     case 'u':

@@ -1,0 +1,51 @@
+// The language check a creator sees: which scripts are recognised, which voices they warn
+// about, and that ordinary English (with a foreign name or two) never does.
+import { describe, expect, it } from 'vitest';
+import { detectLanguage, scriptWarnings } from '../detect.js';
+
+const SCRIPTS: [string, string][] = [
+  ['Good evening and welcome. Tonight we look at what changed this quarter and why it matters.', 'en'],
+  ['Guten Abend und willkommen. Heute zeigen wir, was sich in diesem Quartal geändert hat und warum es wichtig ist.', 'de'],
+  ['Bonsoir et bienvenue. Ce soir nous regardons ce qui a changé ce trimestre et pourquoi cela compte pour vous.', 'fr'],
+  ['Buenas noches y bienvenidos. Esta noche vemos lo que ha cambiado este trimestre y por qué es importante para los clientes.', 'es'],
+  ['Buonasera e benvenuti. Questa sera vediamo che cosa è cambiato in questo trimestre e perché è importante per tutti.', 'it'],
+  ['Boa noite e bem-vindos. Esta noite vemos o que mudou neste trimestre e por que isso é importante para você.', 'pt'],
+  ['Goedenavond en welkom. Vanavond kijken we naar wat er dit kwartaal is veranderd en waarom dat voor je belangrijk is.', 'nl'],
+  ['Dobry wieczór i witamy. Dziś wieczorem zobaczymy, co się zmieniło w tym kwartale i dlaczego to jest ważne.', 'pl'],
+  ['今天天气很好，我们去公园散步吧。欢迎收看本期节目。', 'zh'],
+  ['こんにちは、皆さん。今日は今期の変更点についてお話しします。', 'ja'],
+  ['안녕하세요 여러분, 이번 분기의 변경 사항을 알려 드립니다.', 'ko'],
+  ['مرحبا بكم في الاستوديو، هذا هو التحديث الفصلي للشركة.', 'ar'],
+  ['שלום לכולם, זה העדכון הרבעוני של החברה שלנו.', 'he'],
+  ['Добрый вечер и добро пожаловать. Сегодня мы расскажем, что изменилось.', 'ru'],
+  ['Καλησπέρα και καλώς ήρθατε. Απόψε βλέπουμε τι άλλαξε αυτό το τρίμηνο.', 'el'],
+];
+
+describe('script language detection', () => {
+  it.each(SCRIPTS)('recognises %s', (text, language) => {
+    expect(detectLanguage(text)?.language).toBe(language);
+  });
+
+  it('warns for every script in another language than the voice, never for its own', () => {
+    for (const [text, language] of SCRIPTS) {
+      expect(scriptWarnings(text, `${language}-XX`), text).toEqual([]);
+      const other = language === 'en' ? 'de-DE' : 'en-US';
+      expect(scriptWarnings(text, other), text).toEqual([
+        { code: 'language_mismatch', language, voiceLocale: other, message: expect.stringContaining('render anyway') },
+      ]);
+    }
+  });
+
+  it('says nothing when unsure: short text, names, numbers, mixed scripts', () => {
+    for (const text of ['Hello Bob!', 'München, Zürich, São Paulo.', '2026: 42 % up', 'Hi 🎉', 'Presenter Studio 東京 Tokyo مرحبا office']) {
+      expect(scriptWarnings(text, 'en-US'), text).toEqual([]);
+    }
+    // English naming a German city is still English.
+    expect(scriptWarnings('The new studio opened in München on time, and the whole team was there for it.', 'en-US')).toEqual([]);
+  });
+
+  it('does not tell apart languages sharing a script it cannot separate (Cyrillic, Arabic)', () => {
+    expect(scriptWarnings('Добрый вечер и добро пожаловать. Сегодня мы расскажем, что изменилось.', 'uk-UA')).toEqual([]);
+    expect(scriptWarnings('مرحبا بكم في الاستوديو، هذا هو التحديث الفصلي للشركة.', 'fa-IR')).toEqual([]);
+  });
+});

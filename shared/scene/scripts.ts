@@ -1,0 +1,110 @@
+// Writing systems in captions: which scripts run right to left, which are written without
+// spaces (Chinese, Japanese), and how such text splits into caption words. One definition for
+// the video, the preview and the WebVTT file.
+import type { TimedWord } from './types.js';
+
+/** Characters of scripts written without spaces between words (Han, kana, CJK punctuation, fullwidth forms). */
+const NO_SPACE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef\u30fc]/u;
+const RTL = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
+const STRONG = /\p{L}/u;
+
+/** True for a script token that captions show: letters, digits or emoji (spoken as nothing, still shown), not a lone dash or ellipsis. */
+export function isCaptionWord(text: string): boolean {
+  return /[\p{L}\p{N}\p{Extended_Pictographic}]/u.test(text);
+}
+
+export function hasNoSpaceScript(text: string): boolean {
+  return NO_SPACE.test(text);
+}
+
+/** The direction of a word's first strong (letter) character; null for digits, emoji, punctuation. */
+export function wordDirection(text: string): 'ltr' | 'rtl' | null {
+  for (const ch of text) {
+    if (RTL.test(ch)) return 'rtl';
+    if (STRONG.test(ch)) return 'ltr';
+  }
+  return null;
+}
+
+/** What separates two caption words: nothing between two characters of a no-space script, else a space. */
+export function wordGap(before: string, after: string): '' | ' ' {
+  const a = Array.from(before);
+  const last = a[a.length - 1] ?? '';
+  const first = Array.from(after)[0] ?? '';
+  return NO_SPACE.test(last) && NO_SPACE.test(first) ? '' : ' ';
+}
+
+/** Words joined as they read: spaces only where the script has them. */
+export function joinWords(words: readonly string[]): string {
+  let out = '';
+  words.forEach((w, i) => {
+    out += (i ? wordGap(words[i - 1]!, w) : '') + w;
+  });
+  return out;
+}
+
+/**
+ * Visual left-to-right order of a line's words (word-level bidi): a line takes the direction of
+ * its first strong word; in a right-to-left line the words run from the right, and a run of
+ * left-to-right words inside it (a name, a number) keeps its own order, and vice versa.
+ * `dirs` is each word's resolved direction (a neutral word takes the one before it).
+ */
+export function visualOrder(words: readonly string[]): { order: number[]; rtl: boolean; dirs: ('ltr' | 'rtl')[] } {
+  const dirs = words.map(wordDirection);
+  const base = dirs.find((d) => d !== null) ?? 'ltr';
+  const rtl = base === 'rtl';
+  // Numbers follow the strong word before them (the line's direction at the start); other
+  // neutral words (emoji, dashes) take the direction of the words on both sides when those
+  // agree, else the line's (as the Unicode bidi algorithm resolves them).
+  const strongBefore = (i: number) => dirs.slice(0, i).reverse().find((d) => d !== null) ?? base;
+  const strongAfter = (i: number) => dirs.slice(i + 1).find((d) => d !== null) ?? base;
+  const resolved = dirs.map((d, i): 'ltr' | 'rtl' => {
+    if (d) return d;
+    if (/\p{N}/u.test(words[i]!)) return strongBefore(i);
+    return strongBefore(i) === strongAfter(i) ? strongBefore(i) : base;
+  });
+  const runs: number[][] = [];
+  resolved.forEach((d, i) => {
+    const inRun = d !== base;
+    const last = runs[runs.length - 1];
+    if (inRun && last && resolved[last[last.length - 1]!] !== base) last.push(i);
+    else runs.push([i]);
+  });
+  // Embedded runs are reversed relative to the line; the whole line is reversed when RTL.
+  const order = runs.flatMap((r) => (resolved[r[0]!] !== base ? [...r].reverse() : r));
+  return { order: rtl ? order.reverse() : order, rtl, dirs: resolved };
+}
+
+const segmenters = new Map<string, Intl.Segmenter>();
+
+/**
+ * Caption words from the speech timeline's words: a token of Chinese or Japanese (a whole
+ * sentence, written without spaces) is split into its words (the runtime's ICU dictionary
+ * segmenter, in Node and in the browser alike), punctuation kept with the word before it, and the
+ * token's time shared out by characters. Other words pass unchanged.
+ */
+export function captionWords(words: readonly TimedWord[]): TimedWord[] {
+  const out: TimedWord[] = [];
+  for (const w of words) {
+    if (!NO_SPACE.test(w.text) || Array.from(w.text).length <= 2) {
+      out.push(w);
+      continue;
+    }
+    let seg = segmenters.get('ja');
+    if (!seg) segmenters.set('ja', (seg = new Intl.Segmenter('ja', { granularity: 'word' })));
+    const pieces: string[] = [];
+    for (const s of seg.segment(w.text)) {
+      // Punctuation and spaces stay with the piece before them (a line never starts with "。").
+      if (!s.isWordLike && pieces.length) pieces[pieces.length - 1] += s.segment;
+      else pieces.push(s.segment);
+    }
+    const total = Array.from(w.text).length;
+    let used = 0;
+    for (const p of pieces) {
+      const start = w.start + ((w.end - w.start) * used) / total;
+      used += Array.from(p).length;
+      out.push({ text: p, start, end: w.start + ((w.end - w.start) * used) / total });
+    }
+  }
+  return out;
+}

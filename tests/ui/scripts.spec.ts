@@ -1,0 +1,32 @@
+// Scripts in other languages in the editor: a warning (not a block) when the script's language
+// is not the voice's, caption lines split as the video splits them (Chinese without spaces,
+// Arabic right to left), and the preview canvas drawing them with the bundled fonts.
+import { expect, test } from '@playwright/test';
+import { openApp, screenshot } from './support/app.js';
+
+test('a Chinese or Arabic script with an English voice is warned about, previewed and can still be rendered', async ({ page }) => {
+  await openApp(page);
+  const script = page.getByLabel('Narration script');
+  await script.fill('Welcome to the quarterly update. Here is what changed this month.');
+  await expect(page.getByTestId('language-warning')).toHaveCount(0);
+
+  await script.fill('今天天气很好，我们去公园散步吧。欢迎收看本期节目。');
+  await expect(page.getByTestId('language-warning')).toContainText(/looks like Chinese.*voice speaks English/);
+  // Written without spaces, still split into caption words, and joined back without spaces.
+  await expect(page.getByTestId('caption-pages').locator('.caption-line').first()).toHaveText('今天天气很好，我们去公园散步吧。');
+
+  await script.fill('مرحبا بكم في الاستوديو 🎉 هذا هو التحديث الفصلي للشركة.');
+  await expect(page.getByTestId('language-warning')).toContainText(/looks like Arabic/);
+  // The bundled script fonts are loaded in the page (not the machine's own fonts).
+  const loaded = await page.evaluate(async () => {
+    await document.fonts.ready;
+    return [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family.replace(/"/g, ''));
+  });
+  expect(loaded).toEqual(expect.arrayContaining(['PS Arabic', 'PS Hebrew', 'PS CJK', 'PS Emoji', 'DejaVu Sans']));
+  await screenshot(page, 'arabic-script-preview');
+
+  // A warning, not a block: the render goes through and the job keeps the warning.
+  await page.getByLabel('Narration script').press('Control+Enter');
+  await expect(page.getByTestId('last-job-status')).toBeVisible();
+  await expect(script).toHaveValue('مرحبا بكم في الاستوديو 🎉 هذا هو التحديث الفصلي للشركة.');
+});
