@@ -12,7 +12,8 @@ import { createEngine, EngineError, type RenderEngine, type RenderResult, type R
 import { Narration } from '../narration.js';
 import { headCacheNode, prepareScene } from '../render.js';
 import { SpeechSynth } from '../speech.js';
-import { espeakVoice } from '../voices.js';
+import { SpeechEngines } from '../speech-engines.js';
+import { engineVoice } from '../voices.js';
 import { childFfmpegPids, childPids, decodeFrames, diffBounds, medianPitch, probe, regionDiff } from './media.js';
 
 const TEXT = 'Good evening, and welcome. Tonight we make a video in seconds.';
@@ -51,7 +52,7 @@ describe('a 16:9 newsroom render', () => {
     t = task({ params });
     result = await engine.render(t);
     // The narration as the engine speaks it: sentence chunks joined by a pause.
-    const narration = new Narration(synth, TEXT, espeakVoice('en-US-Ava')!, new AbortController().signal);
+    const narration = new Narration(new SpeechEngines(synth), TEXT, engineVoice('en-US-Ava')!, new AbortController().signal);
     while (await narration.next());
     timeline = narration.timeline;
     speechSeconds = timeline.durationSeconds;
