@@ -57,14 +57,15 @@ export class VoicePacks {
   }
 
   /** The folder of the verified pack, downloading it first when needed. */
-  async ensure(voice: EngineVoice): Promise<string> {
-    if (!voice.piper) throw new EngineError('internal_error', `${voice.id} has no voice pack.`);
+  ensure(voice: EngineVoice): Promise<string> {
+    if (!voice.piper) return Promise.reject(new EngineError('internal_error', `${voice.id} has no voice pack.`));
     const dir = this.dir(voice);
     const running = this.downloads.get(voice.id);
     if (running) return running.done;
-    if (await this.installed(voice)) return dir;
+    // Registered before the first await, so a status asked right after reports the download.
     const d: Download = { received: 0, done: Promise.resolve(dir) };
     d.done = (async () => {
+      if (await this.installed(voice)) return dir;
       this.failures.delete(voice.id);
       await mkdir(dir, { recursive: true });
       for (const f of voice.piper!.files) {
