@@ -333,6 +333,7 @@ export function createStudio(deps: StudioDeps): Studio {
     },
     'media.url': async ({ jobId, kind }) => ({ url: media.job(await activeId(), jobId, kind) }),
     'voices.sampleUrl': async ({ voiceId }) => ({ url: media.voice(await activeId(), voiceId) }),
+    'voices.pack': async ({ voiceId, install }) => (await clientFor(await activeId())).voicePack(voiceId, install),
     'download.start': async ({ jobId, kind }) => {
       // The web shell has no save dialog: the browser downloads from the media URL itself.
       if (!deps.chooseSavePath) return { downloadId: null, path: null, canceled: false };

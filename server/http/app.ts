@@ -23,6 +23,7 @@ const PATHS: [RegExp, string[]][] = [
   [/^\/api\/(events|templates|voices|health)$/, ['GET', 'HEAD']],
   [/^\/api\/templates\/[^/]+\/thumbnail\.jpg$/, ['GET', 'HEAD']],
   [/^\/api\/voices\/[^/]+\/sample$/, ['GET', 'HEAD']],
+  [/^\/api\/voices\/[^/]+\/pack$/, ['GET', 'HEAD', 'POST']],
 ];
 
 // Request ids: a random prefix per process and a counter (unique, cheap, sortable within a process).
