@@ -13,6 +13,7 @@ import {
   RenderRequest,
   TemplateList,
   VoiceList,
+  VoicePackStatus,
 } from '../shared/contract/index.js';
 
 type Json = Record<string, unknown>;
@@ -169,6 +170,18 @@ export function buildOpenApi(version: string): Json {
           },
         },
       },
+      '/api/voices/{id}/pack': {
+        get: {
+          summary: "A voice's download state (builtin for voices that ship with the studio; a neural pack's progress)",
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'State', content: json('VoicePackStatus') }, ...errors('not_found', 'unavailable') },
+        },
+        post: {
+          summary: "Starts downloading a neural voice's pack (size and SHA-256 checked, kept in the studio's cache); answers at once",
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'State', content: json('VoicePackStatus') }, ...errors('not_found', 'unavailable') },
+        },
+      },
       '/api/health': {
         get: { summary: 'Health (no key needed)', security: [], responses: { '200': { description: 'OK', content: json('Health') } } },
       },
@@ -185,6 +198,7 @@ export function buildOpenApi(version: string): Json {
         JobList: schema(JobList),
         TemplateList: schema(TemplateList),
         VoiceList: schema(VoiceList),
+        VoicePackStatus: schema(VoicePackStatus),
         Health: schema(Health),
         ErrorBody: schema(ErrorBody),
       },

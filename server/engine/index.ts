@@ -58,13 +58,14 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   const espeak = warm
     ? new SpeechSynth(Infinity, { texts: Array.from({ length: WARM_UP_ROUNDS }, () => WARM_UP_TEXTS).flat(), voice: espeakVoice('en-US-Ava')! })
     : new SpeechSynth();
-  if (warm) void espeak.warmUp();
   const encode = options.encode ?? DEFAULT_ENCODE;
   const cacheDir = options.cacheDir;
   await mkdir(cacheDir, { recursive: true });
   // Neural voice packs are kept next to the other caches, so they survive restarts (offline use).
   const packs = new VoicePacks(join(cacheDir, 'voice-packs'));
-  const speech = new SpeechEngines(espeak, { catalogDir: options.catalogDir, piper: new PiperSpeaker(packs, espeak) });
+  const piper = new PiperSpeaker(packs, espeak);
+  const speech = new SpeechEngines(espeak, { catalogDir: options.catalogDir, piper, warm });
+  if (warm) void speech.warmUp();
   const inflight = new Map<string, Promise<Buffer>>();
   // Cached artefacts are keyed by what they are made from, so changed art or voices refresh them.
   const cached = (key: string, ext: string, make: () => Promise<Buffer>): Promise<Buffer> => {
@@ -85,7 +86,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   return {
     name: 'espeak-canvas-ffmpeg',
     render: (task: RenderTask) => renderVideo(task, speech, encode, options.stallMs ?? STALL_MS),
-    warmUp: () => espeak.warmUp().then(() => undefined),
+    warmUp: () => speech.warmUp(),
 
     voiceSample(voiceId: string): Promise<Buffer> {
       let voice;
@@ -100,6 +101,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
       });
     },
 
+    speechStats: () => ({ ...piper.stats }),
     voicePack: async (voiceId: string) => packs.status(speech.voice(voiceId)),
     installVoicePack: async (voiceId: string) => packs.install(speech.voice(voiceId)),
 

@@ -17,12 +17,22 @@ import type { PiperSpeaker } from './speech-piper.js';
 const PICO_IDLE_MS = 5 * 60_000;
 
 export class SpeechEngines {
-  readonly pico = new WorkerSynth<PicoVoice & { dir: string }>(new URL('./pico-worker.mjs', import.meta.url), PICO_IDLE_MS);
+  readonly pico: WorkerSynth<PicoVoice & { dir: string }>;
 
+  /** `warm`: Pico's worker is started and loaded now (~0.4 s of CPU once) and kept, as espeak's is. */
   constructor(
     readonly espeak: SpeechSynth,
-    private readonly options: { catalogDir?: string; piper?: PiperSpeaker } = {},
-  ) {}
+    private readonly options: { catalogDir?: string; piper?: PiperSpeaker; warm?: boolean } = {},
+  ) {
+    const first = catalogVoices(options.catalogDir).find((v) => v.engine === 'pico');
+    const warmUp = options.warm && first ? { texts: [`Hi, I'm ${first.name}.`], voice: { ...first.pico!, dir: PICO_DATA_DIR } } : undefined;
+    this.pico = new WorkerSynth(new URL('./pico-worker.mjs', import.meta.url), options.warm ? Infinity : PICO_IDLE_MS, warmUp);
+  }
+
+  /** Loads and warms the synthesisers that ship with the app; resolves when both are warm. */
+  async warmUp(): Promise<void> {
+    await Promise.all([this.espeak.warmUp(), this.pico.warmUp()]);
+  }
 
   /** A catalog voice by either id form, or an `invalid_input` error. */
   voice(voiceId: string): EngineVoice {

@@ -53,6 +53,8 @@ export interface RenderEngine {
   voicePack?(voiceId: string): Promise<import('../../shared/contract/index.js').VoicePackStatus>;
   /** Starts downloading a voice's pack when it is missing; answers at once with its state. */
   installVoicePack?(voiceId: string): Promise<import('../../shared/contract/index.js').VoicePackStatus>;
+  /** Time spent in neural voice models so far (benchmarks report the model's share). */
+  speechStats?(): { modelSeconds: number; totalSeconds: number; audioSeconds: number };
   /** Resolves once the engine is ready to start a render at full speed (speech loaded and warm). */
   warmUp?(): Promise<void>;
   close?(): Promise<void>;
