@@ -159,6 +159,7 @@ export async function renderVideo(
   const tmpVideo = join(workDir, '.video.part.mp4');
   let ff: FfmpegRun | null = null;
   try {
+    await speech.prepare(voice, signal); // a neural voice's pack: downloaded and loaded first
     const t0 = performance.now();
     const narration = new Narration(speech, task.text, voice, signal);
     // While the first sentence is spoken: lay out and cut the scene, and start ffmpeg (x264's

@@ -41,6 +41,26 @@ export class SpeechEngines {
     return v;
   }
 
+  /**
+   * Gets a voice ready before a render starts timing its speech: a neural voice's pack is
+   * downloaded (when missing, with its own stall check: a large pack may take minutes) and loaded.
+   */
+  async prepare(voice: EngineVoice, signal: AbortSignal): Promise<void> {
+    if (voice.engine !== 'piper') return;
+    if (!this.options.piper) throw new EngineError('speech_failed', 'Neural voices are not available in this studio.');
+    let onAbort = () => undefined as void;
+    const canceled = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new EngineError('canceled', 'The render was canceled.'));
+      if (signal.aborted) onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([this.options.piper.prepare(voice), canceled]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
   /** Speech for one chunk of a script in the voice's engine, at SPEECH_SAMPLE_RATE, with timings. */
   async speak(text: string, voice: EngineVoice, signal?: AbortSignal): Promise<Speech> {
     if (voice.engine === 'espeak') return this.espeak.synthesize(text, voice.espeak, signal);

@@ -49,6 +49,11 @@ export class PiperSpeaker {
     private readonly espeak: SpeechSynth,
   ) {}
 
+  /** Downloads (when missing) and loads the voice's model. */
+  async prepare(voice: EngineVoice): Promise<void> {
+    await this.load(voice);
+  }
+
   private load(voice: EngineVoice): Promise<Loaded> {
     let p = this.loaded.get(voice.id);
     if (!p) {

@@ -37,7 +37,7 @@ beforeAll(async () => {
   // The bundled catalog plus one neural voice served from the local pack server.
   copyFileSync(join(RESOURCES_DIR, 'templates.json'), join(catalogDir, 'templates.json'));
   const voices = JSON.parse(readFileSync(join(RESOURCES_DIR, 'voices.json'), 'utf8')) as { voices: unknown[] };
-  voices.voices.push({
+  const tiny = {
     id: 'en-US-Tiny', numericId: '9001', name: 'Tiny', locale: 'en-US', gender: 'female', engine: 'piper', quality: 'natural',
     espeak: { voice: 'en-us', variant: 'f3', pitch: 55, rate: 165 },
     piper: {
@@ -46,7 +46,9 @@ beforeAll(async () => {
         { name: 'config.json', url: `${base}/config.json`, bytes: config.length, sha256: sha(config) },
       ],
     },
-  });
+  };
+  // Twice: one installed on request, one left for the first render to download.
+  voices.voices.push(tiny, { ...tiny, id: 'en-US-Tina', numericId: '9002', name: 'Tina' });
   writeFileSync(join(catalogDir, 'voices.json'), JSON.stringify(voices));
   const dataDir = mkdtempSync(join(tmpdir(), 'ps-voices-'));
   const engine = await createEngine({ cacheDir: join(dataDir, 'engine-cache'), catalogDir, warmSpeech: false });
@@ -134,5 +136,14 @@ describe('a neural voice pack', () => {
     expect(vtt).toContain('weekly');
     expect(Math.max(...cueTimes(vtt))).toBeLessThanOrEqual(duration + 0.05);
     expect(packRequests).toHaveLength(2);
+  });
+
+  it('is downloaded by the first render in that voice when nobody installed it before', async () => {
+    packRequests = [];
+    expect(((await call(`${s.url}/api/voices/en-US-Tina/pack`, { key })).body as VoicePackStatus).state).toBe('missing');
+    const { vtt } = await renderWith('en-US-Tina', 'Good morning, and welcome to the weekly update.');
+    expect(vtt).toContain('weekly');
+    expect(packRequests).toEqual(['/model.onnx', '/config.json']);
+    expect(((await call(`${s.url}/api/voices/en-US-Tina/pack`, { key })).body as VoicePackStatus).state).toBe('installed');
   });
 });
