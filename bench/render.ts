@@ -22,15 +22,12 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { outputSize, type AspectRatio } from '../shared/contract/index.js';
-import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createEngine, type RenderResult } from '../server/engine/index.js';
 import { RESOURCES_DIR } from '../server/engine/assets.js';
 import { scriptChunks } from '../server/engine/narration.js';
 import { SpeechEngines } from '../server/engine/speech-engines.js';
 import { PiperSpeaker } from '../server/engine/speech-piper.js';
-import { tinyPiperConfig, tinyPiperModel } from '../server/engine/test/tiny-onnx.js';
+import { servePiperPack } from '../server/engine/test/tiny-onnx.js';
 import { VoicePacks } from '../server/engine/voice-packs.js';
 import { engineVoice } from '../server/engine/voices.js';
 import { DEFAULT_ENCODE, type EncodeSettings } from '../server/engine/render.js';
@@ -177,31 +174,17 @@ type SpeechStats = { modelSeconds: number; totalSeconds: number; audioSeconds: n
  * cache, downloaded from a local server through the studio's own download and checks.
  */
 async function standInNeuralVoice(root: string): Promise<string> {
-  const model = tinyPiperModel();
-  const config = tinyPiperConfig();
-  const server = createServer((req, res) => {
-    const body = req.url === '/model.onnx' ? model : req.url === '/config.json' ? config : null;
-    if (!body) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-length': body.length }).end(body);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+  const pack = await servePiperPack();
   const dir = join(root, 'catalog');
   execFileSync('mkdir', ['-p', dir]);
   writeFileSync(join(dir, 'templates.json'), readFileSync(join(RESOURCES_DIR, 'templates.json')));
   const voices = JSON.parse(readFileSync(join(RESOURCES_DIR, 'voices.json'), 'utf8')) as { voices: unknown[] };
-  const tiny = {
-    id: 'en-US-Tiny', numericId: '9001', name: 'Tiny', locale: 'en-US', gender: 'female', engine: 'piper', quality: 'natural',
-    espeak: { voice: 'en-us', variant: 'f3', pitch: 55, rate: 165 },
-    piper: { files: [{ name: 'model.onnx', url: `${base}/model.onnx`, bytes: model.length, sha256: sha(model) }, { name: 'config.json', url: `${base}/config.json`, bytes: config.length, sha256: sha(config) }] },
-  };
-  voices.voices.push(tiny);
+  voices.voices.push(pack.voice('en-US-Tiny', '9001', 'Tiny'));
   writeFileSync(join(dir, 'voices.json'), JSON.stringify(voices));
   try {
     await new VoicePacks(join(root, 'cache', 'voice-packs')).ensure(engineVoice('en-US-Tiny', dir)!);
   } finally {
-    server.close();
+    pack.close();
   }
   return dir;
 }

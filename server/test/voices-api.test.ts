@@ -2,10 +2,7 @@
 // download size; a neural voice's pack is downloaded by the studio on request (POST), its
 // progress and state read back (GET); renders in a SVOX Pico voice and in a freshly installed
 // neural voice complete with captions timed inside the video.
-import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,42 +10,23 @@ import type { Job, Voice, VoicePackStatus } from '../../shared/contract/index.js
 import { RESOURCES_DIR } from '../engine/assets.js';
 import { createEngine } from '../engine/index.js';
 import { probe } from '../engine/test/media.js';
-import { tinyPiperConfig, tinyPiperModel } from '../engine/test/tiny-onnx.js';
+import { servePiperPack, tinyPiperConfig, tinyPiperModel } from '../engine/test/tiny-onnx.js';
 import { call, testServer, waitFor, type TestServer } from './helpers.js';
 
 let s: TestServer;
 let key: string;
-let packServer: Server;
-let packRequests: string[] = [];
+let pack: Awaited<ReturnType<typeof servePiperPack>>;
 const model = tinyPiperModel();
 const config = tinyPiperConfig();
 const catalogDir = mkdtempSync(join(tmpdir(), 'ps-voices-catalog-'));
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 beforeAll(async () => {
-  packServer = createServer((req, res) => {
-    packRequests.push(req.url!);
-    const body = req.url === '/model.onnx' ? model : req.url === '/config.json' ? config : null;
-    if (!body) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-length': body.length }).end(body);
-  });
-  await new Promise<void>((r) => packServer.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(packServer.address() as AddressInfo).port}`;
-  // The bundled catalog plus one neural voice served from the local pack server.
+  pack = await servePiperPack();
+  // The bundled catalog plus neural voices served from the local pack server: one installed on
+  // request, one left for the first render to download.
   copyFileSync(join(RESOURCES_DIR, 'templates.json'), join(catalogDir, 'templates.json'));
   const voices = JSON.parse(readFileSync(join(RESOURCES_DIR, 'voices.json'), 'utf8')) as { voices: unknown[] };
-  const tiny = {
-    id: 'en-US-Tiny', numericId: '9001', name: 'Tiny', locale: 'en-US', gender: 'female', engine: 'piper', quality: 'natural',
-    espeak: { voice: 'en-us', variant: 'f3', pitch: 55, rate: 165 },
-    piper: {
-      files: [
-        { name: 'model.onnx', url: `${base}/model.onnx`, bytes: model.length, sha256: sha(model) },
-        { name: 'config.json', url: `${base}/config.json`, bytes: config.length, sha256: sha(config) },
-      ],
-    },
-  };
-  // Twice: one installed on request, one left for the first render to download.
-  voices.voices.push(tiny, { ...tiny, id: 'en-US-Tina', numericId: '9002', name: 'Tina' });
+  voices.voices.push(pack.voice('en-US-Tiny', '9001', 'Tiny'), pack.voice('en-US-Tina', '9002', 'Tina'));
   writeFileSync(join(catalogDir, 'voices.json'), JSON.stringify(voices));
   const dataDir = mkdtempSync(join(tmpdir(), 'ps-voices-'));
   const engine = await createEngine({ cacheDir: join(dataDir, 'engine-cache'), catalogDir, warmSpeech: false });
@@ -57,7 +35,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await s.stop();
-  packServer.close();
+  pack.close();
   rmSync(s.dataDir, { recursive: true, force: true });
   rmSync(catalogDir, { recursive: true, force: true });
 });
@@ -118,7 +96,7 @@ describe('a SVOX Pico voice', () => {
 
 describe('a neural voice pack', () => {
   it('is missing, then downloads on request with its progress, then is installed and renders', async () => {
-    packRequests = [];
+    pack.requests.length = 0;
     const url = `${s.url}/api/voices/en-US-Tiny/pack`;
     expect((await call(url, { key })).body).toMatchObject({ state: 'missing', receivedBytes: 0, totalBytes: model.length + config.length });
     const started = (await call(url, { key, method: 'POST' })).body as VoicePackStatus;
@@ -130,20 +108,20 @@ describe('a neural voice pack', () => {
     expect(done).toMatchObject({ state: 'installed', receivedBytes: model.length + config.length });
     // Installing again downloads nothing.
     expect(((await call(url, { key, method: 'POST' })).body as VoicePackStatus).state).toBe('installed');
-    expect(packRequests).toEqual(['/model.onnx', '/config.json']);
+    expect(pack.requests).toEqual(['/model.onnx', '/config.json']);
 
     const { vtt, duration } = await renderWith('en-US-Tiny', 'Good morning, and welcome to the weekly update.');
     expect(vtt).toContain('weekly');
     expect(Math.max(...cueTimes(vtt))).toBeLessThanOrEqual(duration + 0.05);
-    expect(packRequests).toHaveLength(2);
+    expect(pack.requests).toHaveLength(2);
   });
 
   it('is downloaded by the first render in that voice when nobody installed it before', async () => {
-    packRequests = [];
+    pack.requests.length = 0;
     expect(((await call(`${s.url}/api/voices/en-US-Tina/pack`, { key })).body as VoicePackStatus).state).toBe('missing');
     const { vtt } = await renderWith('en-US-Tina', 'Good morning, and welcome to the weekly update.');
     expect(vtt).toContain('weekly');
-    expect(packRequests).toEqual(['/model.onnx', '/config.json']);
+    expect(pack.requests).toEqual(['/model.onnx', '/config.json']);
     expect(((await call(`${s.url}/api/voices/en-US-Tina/pack`, { key })).body as VoicePackStatus).state).toBe('installed');
   });
 });

@@ -3,6 +3,11 @@
 // as protobuf by hand (no Python here): each phoneme id becomes HOP samples of a tone whose
 // pitch follows the id. Real packs cannot be downloaded on this machine; this one exercises
 // the same download, verification, loading and timing code.
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { EngineVoice } from '../voices.js';
+
 export const TINY_HOP = 256;
 
 const varint = (n: number | bigint): number[] => {
@@ -77,4 +82,47 @@ export function tinyPiperConfig(): Buffer {
   const symbols = ['_', '^', '$', ' ', ',', '.', ...Array.from('abcdefghijklmnopqrstuvwxyzæçðøħŋœǀǁǂǃɐɑɒɓɔɕɖɗɘəɚɛɜɞɟɠɡɢɣɤɥɦɧɨɪɫɬɭɮɯɰɱɲɳɴɵɶɸɹɺɻɽɾʀʁʂʃʄʈʉʊʋʌʍʎʏʐʑʒʔʕʘʙʛʜʝʟʡʢʲˈˌːˑ̩̃θχ')];
   const map = Object.fromEntries(symbols.map((s, i) => [s, [i]]));
   return Buffer.from(JSON.stringify({ audio: { sample_rate: 22050 }, num_speakers: 1, inference: { noise_scale: 0.667, length_scale: 1, noise_w: 0.8 }, phoneme_id_map: map }));
+}
+
+/**
+ * The tiny pack served over local HTTP as a real pack would be: `voice()` is a catalog entry
+ * (voices.json shape) whose files point at it, with their real sizes and SHA-256. Every request
+ * is logged; `corrupt` flips each byte's lowest bit (same size, other hash).
+ */
+export async function servePiperPack(): Promise<{
+  base: string;
+  requests: string[];
+  corrupt: boolean;
+  voice(id: string, numericId: string, name: string): EngineVoice;
+  close(): void;
+}> {
+  const files = { '/model.onnx': tinyPiperModel(), '/config.json': tinyPiperConfig() } as Record<string, Buffer>;
+  const pack = {
+    base: '',
+    requests: [] as string[],
+    corrupt: false,
+    voice: (id: string, numericId: string, name: string): EngineVoice => ({
+      id, numericId, name, locale: 'en-US', gender: 'female', engine: 'piper', quality: 'natural',
+      espeak: { voice: 'en-us', variant: 'f3', pitch: 55, rate: 165 },
+      piper: {
+        files: Object.entries(files).map(([path, b]) => ({
+          name: path.slice(1), url: `${pack.base}${path}`, bytes: b.length, sha256: createHash('sha256').update(b).digest('hex'),
+        })),
+      },
+    }),
+    close: () => server.close(),
+  };
+  const server = createServer((req, res) => {
+    pack.requests.push(req.url!);
+    const body = files[req.url!];
+    if (!body) return void res.writeHead(404).end();
+    const out = pack.corrupt ? Buffer.from(body.map((b) => b ^ 1)) : body;
+    res.writeHead(200, { 'content-length': out.length });
+    // In pieces, as a real download arrives.
+    for (let i = 0; i < out.length; i += 64) res.write(out.subarray(i, i + 64));
+    res.end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  pack.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return pack;
 }

@@ -2,10 +2,7 @@
 // inside its audio; alignment to espeak is accurate on audio of known timing; neural packs are
 // downloaded (progress, size and SHA-256 checked), cached and used offline.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +14,7 @@ import { SpeechEngines } from '../speech-engines.js';
 import { PiperSpeaker } from '../speech-piper.js';
 import { VoicePacks } from '../voice-packs.js';
 import { catalogVoices, engineVoice, VoiceFile, type EngineVoice } from '../voices.js';
-import { tinyPiperConfig, tinyPiperModel } from './tiny-onnx.js';
+import { servePiperPack, tinyPiperConfig, tinyPiperModel } from './tiny-onnx.js';
 
 const LINES: Record<string, string> = {
   en: 'Good morning, and welcome to the weekly update.',
@@ -124,60 +121,28 @@ describe('alignment to espeak (DTW over MFCC)', () => {
 describe('neural voice packs (Piper on onnxruntime-node)', () => {
   const model = tinyPiperModel();
   const config = tinyPiperConfig();
-  let server: Server;
-  let base = '';
-  let requests: string[] = [];
-  let corrupt = false;
+  let pack: Awaited<ReturnType<typeof servePiperPack>>;
   const root = mkdtempSync(join(tmpdir(), 'packs-'));
-  const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      requests.push(req.url!);
-      const body = req.url === '/model.onnx' ? model : req.url === '/config.json' ? config : null;
-      if (!body) return void res.writeHead(404).end();
-      const out = corrupt ? Buffer.from(body.map((b) => b ^ 1)) : body;
-      res.writeHead(200, { 'content-length': out.length });
-      // In pieces, as a real download arrives.
-      for (let i = 0; i < out.length; i += 64) res.write(out.subarray(i, i + 64));
-      res.end();
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    pack = await servePiperPack();
   });
   afterAll(() => {
-    server.close();
+    pack.close();
     rmSync(root, { recursive: true, force: true });
   });
-
-  const voice = (): EngineVoice => ({
-    id: 'en-US-Tiny',
-    numericId: '9001',
-    name: 'Tiny',
-    locale: 'en-US',
-    gender: 'female',
-    engine: 'piper',
-    quality: 'natural',
-    espeak: { voice: 'en-us', variant: 'f3', pitch: 55, rate: 165 },
-    piper: {
-      files: [
-        { name: 'model.onnx', url: `${base}/model.onnx`, bytes: model.length, sha256: sha(model) },
-        { name: 'config.json', url: `${base}/config.json`, bytes: config.length, sha256: sha(config) },
-      ],
-    },
-  });
+  const voice = () => pack.voice('en-US-Tiny', '9001', 'Tiny');
 
   it('refuses a download whose bytes do not match the SHA-256 and keeps nothing of it', async () => {
-    corrupt = true;
+    pack.corrupt = true;
     const packs = new VoicePacks(join(root, 'bad'));
     await expect(packs.ensure(voice())).rejects.toThrow(/model\.onnx does not match its SHA-256/);
     expect(await packs.status(voice())).toMatchObject({ state: 'failed', error: expect.stringMatching(/SHA-256/) });
     expect(readdirSync(join(root, 'bad'), { recursive: true }).filter((f) => String(f).includes('.'))).toEqual([]);
-    corrupt = false;
+    pack.corrupt = false;
   });
 
   it('downloads with growing progress, speaks with timings, and works offline from the cache afterwards', async () => {
-    requests = [];
+    pack.requests.length = 0;
     const packs = new VoicePacks(join(root, 'good'));
     const v = voice();
     expect(await packs.status(v)).toMatchObject({ state: 'missing', receivedBytes: 0, totalBytes: model.length + config.length });
@@ -192,7 +157,7 @@ describe('neural voice packs (Piper on onnxruntime-node)', () => {
     }
     expect(await packs.status(v)).toMatchObject({ state: 'installed', receivedBytes: model.length + config.length });
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
-    expect(requests).toEqual(['/model.onnx', '/config.json']);
+    expect(pack.requests).toEqual(['/model.onnx', '/config.json']);
 
     const espeak = new SpeechSynth();
     const piper = new PiperSpeaker(packs, espeak);
@@ -207,7 +172,7 @@ describe('neural voice packs (Piper on onnxruntime-node)', () => {
     }
 
     // A new studio (fresh process state) with the same cache and the server gone: no request, still speaks.
-    requests = [];
+    pack.requests.length = 0;
     const offline = new VoicePacks(join(root, 'good'));
     expect(await offline.status(v)).toMatchObject({ state: 'installed' });
     const espeak2 = new SpeechSynth();
@@ -215,7 +180,7 @@ describe('neural voice packs (Piper on onnxruntime-node)', () => {
     try {
       const sp = await engines2.speak('Thank you for watching, and see you next week.', { ...v, piper: { files: v.piper!.files.map((f) => ({ ...f, url: 'http://127.0.0.1:9/gone' })) } });
       expectSoundTimeline(sp, 9);
-      expect(requests).toEqual([]);
+      expect(pack.requests).toEqual([]);
     } finally {
       await engines2.close();
     }
