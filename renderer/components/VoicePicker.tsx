@@ -139,14 +139,16 @@ export function VoicePicker() {
             </option>
           ))}
         </select>
-        <select className="input" aria-label="Quality" value={quality} onChange={(e) => setQuality(e.target.value)}>
-          <option value="">Any quality</option>
-          {qualities.map((x) => (
-            <option key={x} value={x}>
-              {QUALITY_LABEL[x]}
-            </option>
-          ))}
-        </select>
+        {qualities.length > 0 && (
+          <select className="input" aria-label="Quality" value={quality} onChange={(e) => setQuality(e.target.value)}>
+            <option value="">Any quality</option>
+            {qualities.map((x) => (
+              <option key={x} value={x}>
+                {QUALITY_LABEL[x]}
+              </option>
+            ))}
+          </select>
+        )}
       </div>
       <ErrorNote message={catalogError && !voices.length ? `Voices could not be loaded: ${catalogError}` : null} onRetry={() => void useCatalogs.getState().load()} />
       <ErrorNote message={fieldError ? `Voice ${fieldError}.` : null} />
@@ -163,9 +165,13 @@ export function VoicePicker() {
                 <span className="muted small">
                   {localeName(v.locale)} · {v.gender}
                 </span>
-                <span className={`voice-quality quality-${v.quality}`} data-testid="voice-quality">
-                  {QUALITY_LABEL[v.quality]} · {ENGINE_LABEL[v.engine]}
-                </span>
+                {v.quality && v.engine ? (
+                  <span className={`voice-quality quality-${v.quality}`} data-testid="voice-quality">
+                    {QUALITY_LABEL[v.quality]} · {ENGINE_LABEL[v.engine]}
+                  </span>
+                ) : (
+                  <span />
+                )}
                 <span className="voice-id muted small">
                   {v.id}
                   {alias ? ` · #${alias}` : ''}

@@ -169,8 +169,9 @@ export const Voice = z.object({
   name: z.string(),
   locale: z.string(),
   gender: Gender,
-  engine: VoiceEngine,
-  quality: VoiceQuality,
+  /** Refinement of the contract: this server always sends both; other render APIs may not. */
+  engine: VoiceEngine.optional(),
+  quality: VoiceQuality.optional(),
   /** Bytes to download before first use (a neural voice pack); absent when the voice ships with the app. */
   downloadBytes: z.number().int().positive().optional(),
   sampleUrl: z.string(),
