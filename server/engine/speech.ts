@@ -42,6 +42,7 @@ interface Request {
   op?: 'ipa';
 }
 
+/** A synthesiser in a worker thread (`workerUrl`), with voice settings of type V. */
 export class WorkerSynth<V> {
   private worker: Worker | null = null;
   private nextId = 1;
@@ -57,8 +58,8 @@ export class WorkerSynth<V> {
   private closed = false;
 
   /**
-   * The worker stops once idle for idleMs (0: at once; Infinity: never), which frees espeak's
-   * heap. A cold worker costs a one-minute render ~0.5 s before its first frame and ~1.5 s of
+   * The worker stops once idle for idleMs (0: at once; Infinity: never), which frees its heap.
+   * For espeak, a cold worker costs a one-minute render ~0.5 s before its first frame and ~1.5 s of
    * CPU: espeak is Emscripten-compiled JavaScript, and V8 keeps optimising its hot functions
    * over the first few minutes of speech. warmUp() pays that ahead of time, in the background.
    */
@@ -69,8 +70,8 @@ export class WorkerSynth<V> {
   ) {}
 
   /**
-   * Starts the worker and speaks the warm-up texts one by one, so later requests find espeak
-   * loaded and compiled. It stops early when a caller's request comes in (that request then
+   * Starts the worker and speaks the warm-up texts one by one, so later requests find the
+   * synthesiser loaded and compiled. It stops early when a caller's request comes in (that request then
    * waits for one warm-up text at most). Resolves with the number of texts spoken.
    */
   warmUp(): Promise<number> {
