@@ -299,7 +299,7 @@ export async function main(args: string[]): Promise<void> {
         if (Number.isFinite(synthAlone) && !label.startsWith('full frames')) {
           notes.push(
             `${aspect} ${label}: synthesis alone ${synthAlone.toFixed(2)} s (${(b.duration / synthAlone).toFixed(1)}x real time)` +
-              (engineName === 'piper' ? `, model share of the render's wall time ${(modelShare * 100).toFixed(0)} %` : '') +
+              (engineName === 'piper' ? `, model share of the render's wall time ${(modelShare * 100).toFixed(2)} %` : '') +
               `; render wall / (synthesis alone + floor) = ${(b.wall / (synthAlone + floor.wall)).toFixed(2)}`,
           );
         }
