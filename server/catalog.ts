@@ -3,13 +3,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AspectRatio, RenderParams, Template, Voice } from '../shared/contract/index.js';
+import { catalogVoices } from './engine/voices.js';
 
 const RESOURCES = fileURLToPath(new URL('../resources/', import.meta.url));
 
 type TemplateData = Omit<Template, 'thumbnailUrl'>;
-interface VoiceData extends Omit<Voice, 'sampleUrl' | 'aliases'> {
-  numericId: string;
-}
 
 export interface Catalog {
   templates: Template[];
@@ -23,7 +21,6 @@ export interface Catalog {
 
 export function loadCatalog(dir = RESOURCES): Catalog {
   const t = JSON.parse(readFileSync(`${dir}/templates.json`, 'utf8')) as { templates: TemplateData[] };
-  const v = JSON.parse(readFileSync(`${dir}/voices.json`, 'utf8')) as { voices: VoiceData[] };
   const templates: Template[] = t.templates.map((x) => ({
     id: x.id,
     name: x.name,
@@ -33,11 +30,14 @@ export function loadCatalog(dir = RESOURCES): Catalog {
     defaults: x.defaults,
     thumbnailUrl: `/api/templates/${encodeURIComponent(x.id)}/thumbnail.jpg`,
   }));
-  const voices: Voice[] = v.voices.map((x) => ({
+  const voices: Voice[] = catalogVoices(dir).map((x) => ({
     id: x.id,
     name: x.name,
     locale: x.locale,
     gender: x.gender,
+    engine: x.engine,
+    quality: x.quality,
+    ...(x.piper ? { downloadBytes: x.piper.files.reduce((n, f) => n + f.bytes, 0) } : {}),
     sampleUrl: `/api/voices/${encodeURIComponent(x.id)}/sample`,
     aliases: [x.numericId],
   }));

@@ -17,6 +17,7 @@ import {
   RenderRequest,
   TemplateList,
   VoiceList,
+  VoicePackStatus,
 } from '../shared/contract/index.js';
 import { loadCatalog, type Catalog } from './catalog.js';
 import { EVENT_STREAM_LIMITS } from './http/events.js';
@@ -210,6 +211,18 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
           },
         },
       },
+      '/api/voices/{id}/pack': {
+        get: {
+          summary: "A voice's download state (builtin for voices that ship with the studio; a neural pack's progress)",
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'State', content: json('VoicePackStatus') }, ...errors('not_found', 'unavailable') },
+        },
+        post: {
+          summary: "Starts downloading a neural voice's pack (size and SHA-256 checked, kept in the studio's cache); answers at once",
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'State', content: json('VoicePackStatus') }, ...errors('not_found', 'unavailable') },
+        },
+      },
       '/api/health': {
         get: { summary: 'Health (no key needed)', security: [], responses: { '200': { description: 'OK', content: json('Health') } } },
       },
@@ -226,6 +239,7 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
         JobList: schema(JobList),
         TemplateList: schema(TemplateList),
         VoiceList: schema(VoiceList),
+        VoicePackStatus: schema(VoicePackStatus),
         Health: schema(Health),
         ErrorBody: schema(ErrorBody),
       },

@@ -51,6 +51,8 @@ export interface ServerOptions {
   logLevel?: string;
   /** Where structured logs go (default stdout via pino). */
   logStream?: NodeJS.WritableStream;
+  /** A folder with templates.json and voices.json instead of the bundled resources (tests add voices). */
+  catalogDir?: string;
 }
 
 export interface RunningServer {
@@ -103,7 +105,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   const mediaDir = options.storageDir ?? join(dataDir, 'media');
   // Shared store: another process may render the same job again, so outputs are first-wins.
   const storage = shared || options.storageDir ? new SharedDirOutputStorage(mediaDir) : new LocalOutputStorage(mediaDir);
-  const engine = options.engine === undefined ? await createEngine({ cacheDir: join(dataDir, 'cache') }) : options.engine;
+  const engine = options.engine === undefined ? await createEngine({ cacheDir: join(dataDir, 'cache'), catalogDir: options.catalogDir }) : options.engine;
   const limits: Limits = {
     createsPerMinute: options.limits?.createsPerMinute ?? LIMITS.createsPerMinute,
     activeJobsPerUser: options.limits?.activeJobsPerUser ?? LIMITS.activeJobsPerUser,
@@ -118,7 +120,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   // Page cache only where this process sees every change (not with a store shared across processes).
   const listCache = shared || options.listCache === false ? null : new ListCache(store);
   const app = buildApp(
-    { store, keys, storage, catalog: loadCatalog(), engine, limits, limiter, hub, listCache, cacheDir: join(dataDir, 'cache'), version: VERSION },
+    { store, keys, storage, catalog: loadCatalog(options.catalogDir), engine, limits, limiter, hub, listCache, cacheDir: join(dataDir, 'cache'), version: VERSION },
     logger,
   );
 

@@ -1,6 +1,6 @@
 // The one caller of a render API: adds the key (never logged), times out, retries safe calls
 // with backoff, turns HTTP failures into BridgeFailures and reads answers through the normaliser.
-import { Health, TemplateList, VoiceList, type Job, type JobList, type RenderRequest, type Template, type Voice } from '../../shared/contract/index.js';
+import { Health, TemplateList, VoiceList, VoicePackStatus, type Job, type JobList, type RenderRequest, type Template, type Voice } from '../../shared/contract/index.js';
 import type { BridgeErrorCode, JobsListInput, KeyHeader } from '../../shared/bridge/index.js';
 import { BridgeFailure } from './errors.js';
 import { normalizeJob, normalizeJobList, readErrorBody } from './normalize.js';
@@ -180,6 +180,13 @@ export class RenderApiClient {
     const parsed = TemplateList.safeParse(await this.json('GET', '/api/templates'));
     if (!parsed.success) throw new BridgeFailure('unreadable_response', 'the render API answered a template list the app cannot read');
     return parsed.data.templates;
+  }
+
+  /** A voice pack's download state; `install` starts the download on the studio. */
+  async voicePack(voiceId: string, install = false): Promise<VoicePackStatus> {
+    const parsed = VoicePackStatus.safeParse(await this.json(install ? 'POST' : 'GET', `/api/voices/${encodeURIComponent(voiceId)}/pack`));
+    if (!parsed.success) throw new BridgeFailure('unreadable_response', 'the render API answered a voice pack state the app cannot read');
+    return parsed.data;
   }
 
   async voices(): Promise<Voice[]> {

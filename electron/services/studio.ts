@@ -363,6 +363,7 @@ export function createStudio(deps: StudioDeps): Studio {
     },
     'media.url': async ({ jobId, kind }) => ({ url: media.job(await activeId(), jobId, kind) }),
     'voices.sampleUrl': async ({ voiceId }) => ({ url: media.voice(await activeId(), voiceId) }),
+    'voices.pack': async ({ voiceId, install }) => (await clientFor(await activeId())).voicePack(voiceId, install),
     'download.start': async ({ jobId, kind }) => {
       const profileId = await activeId();
       await jobsCache.loadTitles(profileId).catch(() => undefined);

@@ -1,11 +1,55 @@
-// Voices: search (name, locale or either id form), locale and gender filters, a sample player.
-import { useMemo, useRef, useState } from 'react';
+// Voices: search (name, locale or either id form), locale, gender and quality filters (only
+// values some voice has), each voice's engine and quality tier, a sample player, and the
+// download of a neural voice's pack with its progress (the studio downloads; this polls it).
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { VoiceEngine, VoicePackStatus, VoiceQuality } from '../../shared/contract/index.js';
 import { call, describeError } from '../lib/bridge.js';
 import { findVoice, useCatalogs, voiceIds, type CatalogVoice } from '../store/catalogs.js';
 import { useEditor } from '../store/editor.js';
 import { ErrorNote } from './ErrorNote.js';
 import { Icon } from './Icon.js';
 import { moveFocus, tabStop } from '../lib/roving.js';
+
+const QUALITY_LABEL: Record<VoiceQuality, string> = { basic: 'Basic', standard: 'Standard', natural: 'Natural' };
+const QUALITY_ORDER: VoiceQuality[] = ['natural', 'standard', 'basic'];
+const ENGINE_LABEL: Record<VoiceEngine, string> = { espeak: 'eSpeak NG', pico: 'SVOX Pico', piper: 'Piper neural' };
+const GENDER_LABEL: Record<string, string> = { female: 'Female', male: 'Male', neutral: 'Neutral' };
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(bytes < 10e6 ? 1 : 0)} MB`;
+
+/** A neural voice's pack: its state, polled while it downloads; a button starts the download. */
+function VoicePack({ voice }: { voice: CatalogVoice }) {
+  const [status, setStatus] = useState<VoicePackStatus | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const ask = (install: boolean) =>
+    call('voices.pack', { voiceId: voice.id, install }).then(
+      (s) => (setStatus(s), setError(null)),
+      (e: unknown) => setError(describeError(e)),
+    );
+  useEffect(() => void ask(false), [voice.id]);
+  useEffect(() => {
+    if (status?.state !== 'downloading') return;
+    const t = setTimeout(() => void ask(false), 400);
+    return () => clearTimeout(t);
+  }, [status]);
+  if (error) return <span className="small error-text">{error}</span>;
+  if (!status || status.state === 'builtin' || status.state === 'installed') return null;
+  if (status.state === 'downloading') {
+    const total = status.totalBytes ?? voice.downloadBytes ?? 1;
+    return (
+      <progress className="voice-pack-progress" max={total} value={status.receivedBytes ?? 0} aria-label={`Downloading ${voice.name}`}>
+        {mb(status.receivedBytes ?? 0)} of {mb(total)}
+      </progress>
+    );
+  }
+  return (
+    <span className="small">
+      {status.state === 'failed' && <span className="error-text">{status.error} </span>}
+      <button type="button" className="btn small" onClick={() => void ask(true)}>
+        {status.state === 'failed' ? 'Retry download' : `Download ${mb(voice.downloadBytes ?? status.totalBytes ?? 0)}`}
+      </button>
+    </span>
+  );
+}
 
 const localeName = (() => {
   const names = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'language' }) : null;
@@ -27,6 +71,7 @@ export function VoicePicker() {
   const [q, setQ] = useState('');
   const [locale, setLocale] = useState('');
   const [gender, setGender] = useState('');
+  const [quality, setQuality] = useState('');
   const [playing, setPlaying] = useState<string | null>(null);
   const [sampleError, setSampleError] = useState<string | null>(null);
   const audio = useRef<HTMLAudioElement>(null);
@@ -36,15 +81,19 @@ export function VoicePicker() {
   const selected = findVoice(voices, voiceId);
 
   const locales = useMemo(() => [...new Set(voices.map((v) => v.locale))].sort(), [voices]);
+  // Only what some voice has: no "Neutral" without a neutral voice behind it.
+  const genders = useMemo(() => ['female', 'male', 'neutral'].filter((g) => voices.some((v) => v.gender === g)), [voices]);
+  const qualities = useMemo(() => QUALITY_ORDER.filter((q) => voices.some((v) => v.quality === q)), [voices]);
   const shown = useMemo(() => {
     const needle = q.trim().toLowerCase();
     return voices.filter(
       (v) =>
         (!locale || v.locale === locale) &&
         (!gender || v.gender === gender) &&
+        (!quality || v.quality === quality) &&
         (!needle || [v.name, v.locale, localeName(v.locale), ...voiceIds(v)].some((s) => s.toLowerCase().includes(needle))),
     );
-  }, [voices, q, locale, gender]);
+  }, [voices, q, locale, gender, quality]);
   const sampleStop = tabStop(
     shown.map((v) => v.id),
     sampleFocus,
@@ -93,10 +142,22 @@ export function VoicePicker() {
         </select>
         <select className="input" aria-label="Gender" value={gender} onChange={(e) => setGender(e.target.value)}>
           <option value="">Any gender</option>
-          <option value="female">Female</option>
-          <option value="male">Male</option>
-          <option value="neutral">Neutral</option>
+          {genders.map((g) => (
+            <option key={g} value={g}>
+              {GENDER_LABEL[g]}
+            </option>
+          ))}
         </select>
+        {qualities.length > 0 && (
+          <select className="input" aria-label="Quality" value={quality} onChange={(e) => setQuality(e.target.value)}>
+            <option value="">Any quality</option>
+            {qualities.map((x) => (
+              <option key={x} value={x}>
+                {QUALITY_LABEL[x]}
+              </option>
+            ))}
+          </select>
+        )}
       </div>
       <ErrorNote message={catalogError && !voices.length ? `Voices could not be loaded: ${catalogError}` : null} onRetry={() => void useCatalogs.getState().load()} />
       <ErrorNote message={fieldError ? `Voice ${fieldError}.` : null} />
@@ -113,11 +174,19 @@ export function VoicePicker() {
                 <span className="muted small">
                   {localeName(v.locale)} · {v.gender}
                 </span>
+                {v.quality && v.engine ? (
+                  <span className={`voice-quality quality-${v.quality}`} data-testid="voice-quality">
+                    {QUALITY_LABEL[v.quality]} · {ENGINE_LABEL[v.engine]}
+                  </span>
+                ) : (
+                  <span />
+                )}
                 <span className="voice-id muted small">
                   {v.id}
                   {alias ? ` · #${alias}` : ''}
                 </span>
               </label>
+              {v.downloadBytes !== undefined && <VoicePack voice={v} />}
               <button
                 type="button"
                 className="icon-btn"

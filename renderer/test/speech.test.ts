@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Voice } from '../../shared/contract/index.js';
 import { DEFAULT_WPM_BY_LANGUAGE, estimateSeconds, formatDuration, wordsPerMinute } from '../lib/speech.js';
 
-const voice = (locale: string, extra: object = {}): Voice => ({ id: `${locale}-X`, name: 'X', locale, gender: 'female', sampleUrl: '', ...extra });
+const voice = (locale: string, extra: object = {}): Voice => ({ id: `${locale}-X`, name: 'X', locale, gender: 'female', engine: 'espeak', quality: 'basic', sampleUrl: '', ...extra });
 
 describe('spoken duration', () => {
   it('uses the catalog rate, else the language default', () => {

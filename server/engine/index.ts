@@ -7,10 +7,12 @@ import { createCanvas } from '@napi-rs/canvas';
 import templatesCatalog from '../../resources/templates.json' with { type: 'json' };
 import { type AspectRatio } from '../../shared/contract/index.js';
 import { drawCaption, drawPresenter, NEUTRAL_POSE, SCENE_STYLES } from '../../shared/scene/index.js';
-import { RESOURCES_DIR } from './assets.js';
 import { DEFAULT_ENCODE, headCacheNode, prepareScene, renderVideo, STALL_MS, type EncodeSettings } from './render.js';
 import { SpeechSynth } from './speech.js';
+import { SpeechEngines } from './speech-engines.js';
+import { PiperSpeaker } from './speech-piper.js';
 import { EngineError, type RenderEngine, type RenderTask } from './types.js';
+import { VoicePacks } from './voice-packs.js';
 import { espeakVoice } from './voices.js';
 import { wavBytes } from './wav.js';
 
@@ -23,6 +25,8 @@ export interface EngineOptions {
   warmSpeech?: boolean;
   /** How long speech or ffmpeg may make no progress before a render fails as stuck (default 60 s). */
   stallMs?: number;
+  /** Where voices.json is read from (default the bundled resources; tests add voices). */
+  catalogDir?: string;
 }
 
 /**
@@ -41,17 +45,6 @@ const WARM_UP_TEXTS = [
 ];
 const WARM_UP_ROUNDS = 3;
 
-interface CatalogEntry {
-  id: string;
-  numericId: string;
-  name: string;
-}
-
-async function voiceName(voiceId: string): Promise<string> {
-  const { voices } = JSON.parse(await readFile(join(RESOURCES_DIR, 'voices.json'), 'utf8')) as { voices: CatalogEntry[] };
-  return voices.find((v) => v.id === voiceId || v.numericId === voiceId)?.name ?? 'your presenter';
-}
-
 /** Writes a cache file atomically (a crash never leaves half a file to be served later). */
 async function cacheWrite(path: string, bytes: Buffer): Promise<void> {
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
@@ -62,13 +55,17 @@ async function cacheWrite(path: string, bytes: Buffer): Promise<void> {
 export async function createEngine(options: EngineOptions): Promise<RenderEngine | null> {
   const warm = options.warmSpeech ?? true;
   // Warm: the worker stays for the engine's lifetime (~60 MB), so no render pays espeak's start.
-  const speech = warm
+  const espeak = warm
     ? new SpeechSynth(Infinity, { texts: Array.from({ length: WARM_UP_ROUNDS }, () => WARM_UP_TEXTS).flat(), voice: espeakVoice('en-US-Ava')! })
     : new SpeechSynth();
-  if (warm) void speech.warmUp();
   const encode = options.encode ?? DEFAULT_ENCODE;
   const cacheDir = options.cacheDir;
   await mkdir(cacheDir, { recursive: true });
+  // Neural voice packs are kept next to the other caches, so they survive restarts (offline use).
+  const packs = new VoicePacks(join(cacheDir, 'voice-packs'));
+  const piper = new PiperSpeaker(packs, espeak);
+  const speech = new SpeechEngines(espeak, { catalogDir: options.catalogDir, piper, warm });
+  if (warm) void speech.warmUp();
   const inflight = new Map<string, Promise<Buffer>>();
   // Cached artefacts are keyed by what they are made from, so changed art or voices refresh them.
   const cached = (key: string, ext: string, make: () => Promise<Buffer>): Promise<Buffer> => {
@@ -89,17 +86,24 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   return {
     name: 'espeak-canvas-ffmpeg',
     render: (task: RenderTask) => renderVideo(task, speech, encode, options.stallMs ?? STALL_MS),
-    warmUp: () => speech.warmUp().then(() => undefined),
+    warmUp: () => speech.warmUp(),
 
     voiceSample(voiceId: string): Promise<Buffer> {
-      const voice = espeakVoice(voiceId);
-      if (!voice) return Promise.reject(new EngineError('invalid_input', `Unknown voice "${voiceId}".`));
-      return cached(`voice-${voiceId}`, 'wav', async () => {
-        const name = await voiceName(voiceId);
-        const sp = await speech.synthesize(`Hi, I'm ${name}. This is how your script will sound.`, voice);
+      let voice;
+      try {
+        voice = speech.voice(voiceId);
+      } catch (e) {
+        return Promise.reject(e as Error);
+      }
+      return cached(`voice-${voice.id}`, 'wav', async () => {
+        const sp = await speech.speak(`Hi, I'm ${voice.name}. This is how your script will sound.`, voice);
         return wavBytes(sp.samples, sp.sampleRate);
       });
     },
+
+    speechStats: () => ({ ...piper.stats }),
+    voicePack: async (voiceId: string) => packs.status(speech.voice(voiceId)),
+    installVoicePack: async (voiceId: string) => packs.install(speech.voice(voiceId)),
 
     templateThumbnail(templateId: string, aspectRatio: AspectRatio): Promise<Buffer> {
       if (!SCENE_STYLES[templateId]) return Promise.reject(new EngineError('invalid_input', `Unknown template "${templateId}".`));

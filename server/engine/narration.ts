@@ -4,8 +4,9 @@
 // reach them. Chunks end at sentence ends, where captions end a page anyway, so the caption
 // pages are the same as for the script spoken whole.
 import { endsSentence, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../shared/scene/index.js';
-import type { Speech, SpeechSynth } from './speech.js';
-import type { EspeakVoice } from './voices.js';
+import type { Speech } from './speech.js';
+import type { SpeechEngines } from './speech-engines.js';
+import type { EngineVoice, EspeakVoice } from './voices.js';
 
 /** Characters per chunk after the first (a few sentences): fewer joins, still well ahead of the frames. */
 const CHUNK_CHARS = 400;
@@ -43,7 +44,7 @@ export function scriptChunks(text: string): string[] {
   return chunks.length ? chunks : [text];
 }
 
-/** The pause espeak leaves between two sentences of one text, beyond what a chunk ends with. */
+/** The pause espeak leaves between two sentences of one text, beyond what a chunk ends with (kept for every engine). */
 function joinPauseSeconds(voice: EspeakVoice): number {
   return (0.25 * 175) / Math.max(80, voice.rate);
 }
@@ -63,8 +64,8 @@ export class Narration {
   private readonly pending: Promise<Speech>[];
   private taken = 0;
 
-  constructor(speech: SpeechSynth, text: string, private readonly voice: EspeakVoice, signal: AbortSignal) {
-    this.pending = scriptChunks(text).map((c) => speech.synthesize(c, voice, signal));
+  constructor(speech: Pick<SpeechEngines, 'speak'>, text: string, private readonly voice: EngineVoice, signal: AbortSignal) {
+    this.pending = scriptChunks(text).map((c) => speech.speak(c, voice, signal));
     // Later chunks are awaited one by one; one failing (or a cancel) must not go unhandled meanwhile.
     for (const p of this.pending) p.catch(() => undefined);
   }
@@ -86,7 +87,7 @@ export class Narration {
     tl.phonemes.push(...sp.timeline.phonemes.map(shift));
     let samples = sp.samples;
     if (!this.done) {
-      const pause = Math.round(joinPauseSeconds(this.voice) * sp.sampleRate);
+      const pause = Math.round(joinPauseSeconds(this.voice.espeak) * sp.sampleRate);
       samples = new Int16Array(sp.samples.length + pause);
       samples.set(sp.samples);
     }

@@ -18,10 +18,10 @@ import { FrameCompositor } from './frame-compositor.js';
 import { planRegions } from './regions.js';
 import { copyClip, framePlanes, yuvFrameSize } from './sprites.js';
 import type { Box } from './yuv.js';
-import { SPEECH_SAMPLE_RATE, type SpeechSynth } from './speech.js';
+import { SPEECH_SAMPLE_RATE } from './speech.js';
+import type { SpeechEngines } from './speech-engines.js';
 import { EngineError, type RenderResult, type RenderTask } from './types.js';
 import { toWebVtt } from './vtt.js';
-import { espeakVoice } from './voices.js';
 
 export interface EncodeSettings {
   preset: string;
@@ -125,12 +125,11 @@ const AUDIO_LEAD = 2;
 export const STALL_MS = 60_000;
 
 export async function renderVideo(
-  task: RenderTask, speech: SpeechSynth, encode: EncodeSettings = DEFAULT_ENCODE, stallMs = STALL_MS,
+  task: RenderTask, speech: SpeechEngines, encode: EncodeSettings = DEFAULT_ENCODE, stallMs = STALL_MS,
 ): Promise<RenderResult> {
   const { workDir } = task;
   if (!SCENE_STYLES[task.templateId]) throw new EngineError('invalid_input', `Unknown template "${task.templateId}".`);
-  const voice = espeakVoice(task.voiceId);
-  if (!voice) throw new EngineError('invalid_input', `Unknown voice "${task.voiceId}".`);
+  const voice = speech.voice(task.voiceId);
   // Stops speech and ffmpeg on the task's cancel, or when one of them stalls.
   const stop = new AbortController();
   const signal = stop.signal;
@@ -163,6 +162,7 @@ export async function renderVideo(
   const tmpVideo = join(workDir, '.video.part.mp4');
   let ff: FfmpegRun | null = null;
   try {
+    await speech.prepare(voice, signal); // a neural voice's pack: downloaded and loaded first
     const t0 = performance.now();
     const narration = new Narration(speech, task.text, voice, signal);
     // While the first sentence is spoken: lay out and cut the scene, and start ffmpeg (x264's

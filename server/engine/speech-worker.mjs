@@ -1,7 +1,7 @@
 // Worker thread: espeak-ng (WebAssembly) synthesis off the server's event loop.
 // Plain JavaScript so it starts the same under tsx, vitest and a bundled app.
-// Request: { id, text, voice: { voice, variant, pitch, rate } }
-// Reply:   { id, samples: Int16Array, sampleRate, events } | { id, error }
+// Request: { id, text, voice: { voice, variant, pitch, rate }, op? }  (op 'ipa': phonemes only)
+// Reply:   { id, samples: Int16Array, sampleRate, events } | { id, ipa } | { id, error }
 import { parentPort } from 'node:worker_threads';
 import createModule from '@echogarden/espeak-ng-emscripten';
 
@@ -16,6 +16,12 @@ parentPort.on('message', async (req) => {
     worker.set_voice(v.variant ? `${v.voice}+${v.variant}` : v.voice);
     worker.set_rate(v.rate);
     worker.set_pitch(v.pitch);
+    if (req.op === 'ipa') {
+      const r = worker.synthesize_ipa(req.text);
+      if (r.code !== 0) throw new Error(`espeak-ng could not phonemize the text (code ${r.code})`);
+      parentPort.postMessage({ id: req.id, ipa: r.ipa });
+      return;
+    }
     const chunks = [];
     const events = [];
     worker.synthesize(req.text, (audio, evs) => {

@@ -1,6 +1,7 @@
-// Speech: espeak-ng in a worker thread → 16-bit PCM plus word and phoneme timings.
-// One worker per engine, requests served in order; a cancel terminates the worker (espeak
-// cannot be interrupted mid-call) and the next request starts a fresh one.
+// Speech: a synthesiser compiled to WebAssembly in a worker thread (espeak-ng here, SVOX Pico in
+// speech-pico.ts) → 16-bit PCM plus espeak's word and phoneme timings.
+// One worker per synthesiser, requests served in order; a cancel terminates the worker (neither
+// engine can be interrupted mid-call) and the next request starts a fresh one.
 import { Worker } from 'node:worker_threads';
 import { isCaptionWord, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../shared/scene/index.js';
 import { EngineError } from './types.js';
@@ -15,7 +16,7 @@ export interface Speech {
   timeline: SpeechTimeline;
 }
 
-interface EspeakEvent {
+export interface EspeakEvent {
   type: 'word' | 'sentence' | 'phoneme' | 'end' | 'mark' | 'msg_terminated' | 'list_terminated';
   text_position: number;
   word_length: number;
@@ -23,7 +24,9 @@ interface EspeakEvent {
   id?: string | number;
 }
 
-type Reply = { id: number; samples: Int16Array; sampleRate: number; events: EspeakEvent[] } | { id: number; error: string };
+/** A worker's answer: audio (+ espeak's events), or espeak's phonemes (IPA), or an error. */
+export type RawSpeech = { samples: Int16Array; sampleRate: number; events: EspeakEvent[] };
+type Reply = ({ id: number } & RawSpeech) | { id: number; ipa: string } | { id: number; error: string };
 
 /** The worker thread exited while a request was out. */
 class SpeechWorkerLost extends EngineError {
@@ -32,7 +35,15 @@ class SpeechWorkerLost extends EngineError {
   }
 }
 
-export class SpeechSynth {
+/** Requests a worker understands: `op` absent = synthesise. */
+interface Request {
+  text: string;
+  voice: unknown;
+  op?: 'ipa';
+}
+
+/** A synthesiser in a worker thread (`workerUrl`), with voice settings of type V. */
+export class WorkerSynth<V> {
   private worker: Worker | null = null;
   private nextId = 1;
   private pending = new Map<number, { resolve(r: Reply): void; reject(e: Error): void }>();
@@ -47,19 +58,20 @@ export class SpeechSynth {
   private closed = false;
 
   /**
-   * The worker stops once idle for idleMs (0: at once; Infinity: never), which frees espeak's
-   * heap. A cold worker costs a one-minute render ~0.5 s before its first frame and ~1.5 s of
+   * The worker stops once idle for idleMs (0: at once; Infinity: never), which frees its heap.
+   * For espeak, a cold worker costs a one-minute render ~0.5 s before its first frame and ~1.5 s of
    * CPU: espeak is Emscripten-compiled JavaScript, and V8 keeps optimising its hot functions
    * over the first few minutes of speech. warmUp() pays that ahead of time, in the background.
    */
   constructor(
+    private readonly workerUrl: URL,
     private readonly idleMs = 0,
-    private readonly warmUpWith?: { texts: string[]; voice: EspeakVoice },
+    private readonly warmUpWith?: { texts: string[]; voice: V },
   ) {}
 
   /**
-   * Starts the worker and speaks the warm-up texts one by one, so later requests find espeak
-   * loaded and compiled. It stops early when a caller's request comes in (that request then
+   * Starts the worker and speaks the warm-up texts one by one, so later requests find the
+   * synthesiser loaded and compiled. It stops early when a caller's request comes in (that request then
    * waits for one warm-up text at most). Resolves with the number of texts spoken.
    */
   warmUp(): Promise<number> {
@@ -69,7 +81,7 @@ export class SpeechSynth {
       let spoken = 0;
       for (const text of w.texts) {
         if (this.closed || this.waiting > 0) break;
-        const ok = await this.enqueue(text, w.voice, undefined).then(() => true, () => false);
+        const ok = await this.enqueue({ text, voice: w.voice }, undefined).then(() => true, () => false);
         if (!ok) break; // a failed warm-up only means the next request starts cold
         spoken++;
       }
@@ -83,7 +95,7 @@ export class SpeechSynth {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     if (this.worker) return this.worker;
-    const w = new Worker(new URL('./speech-worker.mjs', import.meta.url));
+    const w = new Worker(this.workerUrl);
     w.on('message', (r: Reply) => {
       const p = this.pending.get(r.id);
       this.pending.delete(r.id);
@@ -104,16 +116,25 @@ export class SpeechSynth {
     return w;
   }
 
-  /** Synthesises text; rejects with EngineError('canceled') when the signal fires first. */
-  synthesize(text: string, voice: EspeakVoice, signal?: AbortSignal): Promise<Speech> {
+  /** Synthesises text to raw audio; rejects with EngineError('canceled') when the signal fires first. */
+  raw(text: string, voice: V, signal?: AbortSignal): Promise<RawSpeech> {
+    return this.request({ text, voice }, signal).then((r) => {
+      if (!('samples' in r)) throw new EngineError('speech_failed', 'The speech synthesiser gave no audio.');
+      if (r.samples.length === 0) throw new EngineError('speech_failed', 'Speech synthesis produced no audio for this script.');
+      return r;
+    });
+  }
+
+  /** A caller's request (the warm-up gives way to it). */
+  protected request(req: Request, signal?: AbortSignal): Promise<Reply> {
     this.waiting++;
-    const p = this.enqueue(text, voice, signal);
+    const p = this.enqueue(req, signal);
     void p.finally(() => this.waiting--).catch(() => undefined);
     return p;
   }
 
-  private enqueue(text: string, voice: EspeakVoice, signal: AbortSignal | undefined): Promise<Speech> {
-    const run = async (): Promise<Speech> => {
+  private enqueue(req: Request, signal: AbortSignal | undefined): Promise<Reply> {
+    const run = async (): Promise<Reply> => {
       if (signal?.aborted) throw new EngineError('canceled', 'The render was canceled.');
       if (this.closed) throw new EngineError('canceled', 'The speech synthesiser was shut down.');
       const w = this.ensureWorker();
@@ -130,7 +151,7 @@ export class SpeechSynth {
         };
         signal?.addEventListener('abort', onAbort, { once: true });
         w.ref(); // keep the process alive while a request is out; unref'd again when idle
-        w.postMessage({ id, text, voice });
+        w.postMessage({ id, ...req });
       }).finally(() => {
         if (onAbort) signal?.removeEventListener('abort', onAbort);
         if (this.pending.size === 0) {
@@ -147,8 +168,7 @@ export class SpeechSynth {
         }
       });
       if ('error' in reply) throw new EngineError('speech_failed', `Speech synthesis failed: ${reply.error}`);
-      if (reply.samples.length === 0) throw new EngineError('speech_failed', 'Speech synthesis produced no audio for this script.');
-      return { samples: reply.samples, sampleRate: reply.sampleRate, timeline: buildTimeline(text, reply.events, reply.samples.length / reply.sampleRate) };
+      return reply;
     };
     // A worker thread that dies under us (seen once on a heavily loaded machine) is replaced
     // and the request sent again, once: the render should not fail for it.
@@ -170,6 +190,26 @@ export class SpeechSynth {
     for (const p of this.pending.values()) p.reject(closed);
     this.pending.clear();
     if (w) await w.terminate();
+  }
+}
+
+/** espeak-ng: audio with its own word and phoneme timings; also the phonemizer of neural voices. */
+export class SpeechSynth extends WorkerSynth<EspeakVoice> {
+  constructor(idleMs = 0, warmUpWith?: { texts: string[]; voice: EspeakVoice }) {
+    super(new URL('./speech-worker.mjs', import.meta.url), idleMs, warmUpWith);
+  }
+
+  /** Synthesises text; rejects with EngineError('canceled') when the signal fires first. */
+  async synthesize(text: string, voice: EspeakVoice, signal?: AbortSignal): Promise<Speech> {
+    const r = await this.raw(text, voice, signal);
+    return { samples: r.samples, sampleRate: r.sampleRate, timeline: buildTimeline(text, r.events, r.samples.length / r.sampleRate) };
+  }
+
+  /** espeak's phonemes of the text in IPA, one clause per line. */
+  async ipa(text: string, voice: EspeakVoice, signal?: AbortSignal): Promise<string> {
+    const r = await this.request({ text, voice, op: 'ipa' }, signal);
+    if (!('ipa' in r)) throw new EngineError('speech_failed', 'The phonemizer gave no phonemes.');
+    return r.ipa;
   }
 }
 

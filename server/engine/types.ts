@@ -49,6 +49,12 @@ export interface RenderEngine {
   voiceSample(voiceId: string): Promise<Buffer>;
   /** A JPEG still of a template at an aspect ratio with its default placement (the catalog's thumbnailUrl). */
   templateThumbnail(templateId: string, aspectRatio: import('../../shared/contract/index.js').AspectRatio): Promise<Buffer>;
+  /** The download state of a voice's pack (`builtin` for voices that ship with the app). */
+  voicePack?(voiceId: string): Promise<import('../../shared/contract/index.js').VoicePackStatus>;
+  /** Starts downloading a voice's pack when it is missing; answers at once with its state. */
+  installVoicePack?(voiceId: string): Promise<import('../../shared/contract/index.js').VoicePackStatus>;
+  /** Time spent in neural voice models so far (benchmarks report the model's share). */
+  speechStats?(): { modelSeconds: number; totalSeconds: number; audioSeconds: number };
   /** Resolves once the engine is ready to start a render at full speed (speech loaded and warm). */
   warmUp?(): Promise<void>;
   close?(): Promise<void>;

@@ -24,6 +24,7 @@ const PATHS: [RegExp, string[]][] = [
   [/^\/api\/(events|templates|voices|health)$/, ['GET', 'HEAD']],
   [/^\/api\/templates\/[^/]+\/thumbnail\.jpg$/, ['GET', 'HEAD']],
   [/^\/api\/voices\/[^/]+\/sample$/, ['GET', 'HEAD']],
+  [/^\/api\/voices\/[^/]+\/pack$/, ['GET', 'HEAD', 'POST']],
 ];
 
 const STREAM_RETRY_SECONDS = 10;

@@ -4,7 +4,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AspectRatio } from '../../shared/contract/index.js';
-import type { TemplateList, VoiceList } from '../../shared/contract/index.js';
+import type { TemplateList, VoiceList, VoicePackStatus } from '../../shared/contract/index.js';
 import type { ServerContext } from './context.js';
 import { ApiError } from './errors.js';
 
@@ -69,4 +69,17 @@ export function catalogRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const bytes = await cached(`voices/${voice.id}.wav`, () => engine.voiceSample(voice.id));
     return reply.type('audio/wav').header('Cache-Control', 'private, max-age=3600').send(bytes);
   });
+
+  // Neural voice packs: GET reports the download state, POST starts the download (idempotent).
+  const pack = async (id: string, install: boolean): Promise<VoicePackStatus> => {
+    const voice = ctx.catalog.voice(id);
+    if (!voice) throw new ApiError('not_found', 'no such voice');
+    if (voice.downloadBytes === undefined) return { state: 'builtin' };
+    const engine = engineOrFail();
+    const answer = install ? engine.installVoicePack : engine.voicePack;
+    if (!answer) throw new ApiError('unavailable', 'this render engine cannot install voice packs');
+    return answer.call(engine, voice.id);
+  };
+  app.get<{ Params: { id: string } }>('/api/voices/:id/pack', (request) => pack(request.params.id, false));
+  app.post<{ Params: { id: string } }>('/api/voices/:id/pack', (request) => pack(request.params.id, true));
 }

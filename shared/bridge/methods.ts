@@ -2,7 +2,7 @@
 // IPC and the web shell's HTTP) are generated from this table, and the privileged side
 // validates every input with it before a handler runs: no per-method glue, no generic invoke.
 import { z } from 'zod';
-import { Job, RenderRequest } from '../contract/index.js';
+import { Job, RenderRequest, type VoicePackStatus } from '../contract/index.js';
 import type {
   AppInfo,
   Catalogs,
@@ -61,6 +61,8 @@ export const bridgeInputs = {
   'outbox.resend': z.strictObject({ id }),
   'media.url': z.strictObject({ jobId: id, kind: z.enum(['video', 'captions', 'thumbnail']) }),
   'voices.sampleUrl': z.strictObject({ voiceId: id }),
+  /** A neural voice's pack state; `install: true` starts its download in the studio. */
+  'voices.pack': z.strictObject({ voiceId: id, install: z.boolean().optional() }),
   'download.start': z.strictObject({ jobId: id, kind: z.enum(['video', 'captions', 'thumbnail']) }),
   'download.cancel': z.strictObject({ downloadId: id }),
   'studio.status': none,
@@ -97,6 +99,7 @@ export interface BridgeOutputs {
   'outbox.resend': { ok: true };
   'media.url': { url: string };
   'voices.sampleUrl': { url: string };
+  'voices.pack': VoicePackStatus;
   'download.start': DownloadResult;
   'download.cancel': { ok: true };
   'studio.status': StudioStatus;

@@ -190,17 +190,41 @@ export const TemplateList = z.object({ templates: z.array(Template) });
 export type TemplateList = z.infer<typeof TemplateList>;
 
 export const Gender = z.enum(['female', 'male', 'neutral']);
+/** The speech engine behind a voice: espeak-ng (formant), SVOX Pico (diphone), Piper (neural, downloaded on demand). */
+export const VoiceEngine = z.enum(['espeak', 'pico', 'piper']);
+export type VoiceEngine = z.infer<typeof VoiceEngine>;
+/** How natural a voice sounds, lowest first: basic (robotic, fastest), standard, natural (neural). */
+export const VoiceQuality = z.enum(['basic', 'standard', 'natural']);
+export type VoiceQuality = z.infer<typeof VoiceQuality>;
 export const Voice = z.object({
   id: z.string(),
   name: z.string(),
   locale: z.string(),
   gender: Gender,
+  /** Refinement of the contract: this server always sends both; other render APIs may not. */
+  engine: VoiceEngine.optional(),
+  quality: VoiceQuality.optional(),
+  /** Bytes to download before first use (a neural voice pack); absent when the voice ships with the app. */
+  downloadBytes: z.number().int().positive().optional(),
   sampleUrl: z.string(),
   /** Refinement of the contract: the voice's other id forms (e.g. the all-digits "101"); both work as voiceId. */
   aliases: z.array(z.string()).optional(),
 });
 export type Voice = z.infer<typeof Voice>;
 export const VoiceList = z.object({ voices: z.array(Voice) });
+/**
+ * A voice's download state (GET/POST /api/voices/{id}/pack): voices that ship with the app are
+ * `builtin`; a neural voice pack is `missing` until installed (POST starts the download, or the
+ * first render with the voice does), then `downloading` with its progress, `installed` (verified
+ * by size and SHA-256, kept in the studio's cache, usable offline) or `failed` with the reason.
+ */
+export const VoicePackStatus = z.object({
+  state: z.enum(['builtin', 'missing', 'downloading', 'installed', 'failed']),
+  receivedBytes: z.number().int().min(0).optional(),
+  totalBytes: z.number().int().min(0).optional(),
+  error: z.string().optional(),
+});
+export type VoicePackStatus = z.infer<typeof VoicePackStatus>;
 export type VoiceList = z.infer<typeof VoiceList>;
 
 /** Extensions of the contract this implementation offers (docs/server.md); clients read them from GET /api/health. */

@@ -16,7 +16,8 @@ import { createEngine, type RenderEngine } from '../index.js';
 import { Narration } from '../narration.js';
 import { drawFullFrame, prepareScene } from '../render.js';
 import { SpeechSynth } from '../speech.js';
-import { espeakVoice } from '../voices.js';
+import { SpeechEngines } from '../speech-engines.js';
+import { engineVoice } from '../voices.js';
 import { fontCodePoints } from './cmap.js';
 import { decodeFrames, regionDiff } from './media.js';
 
@@ -131,7 +132,7 @@ describe('a video with Chinese, Arabic and emoji captions', () => {
       jobId: 'job_scripts', text: TEXT, templateId: 'corporate-briefing', voiceId: 'en-US-Ava', shortSide: 720, workDir, params,
       signal: new AbortController().signal, onProgress: () => undefined,
     });
-    const narration = new Narration(synth, TEXT, espeakVoice('en-US-Ava')!, new AbortController().signal);
+    const narration = new Narration(new SpeechEngines(synth), TEXT, engineVoice('en-US-Ava')!, new AbortController().signal);
     while (await narration.next());
     timeline = narration.timeline;
   }, 120_000);

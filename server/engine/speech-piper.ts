@@ -1,0 +1,108 @@
+// Piper (VITS) neural voices on onnxruntime-node: the pack (model.onnx + Piper's config.json) is
+// downloaded on demand (voice-packs.ts); espeak-ng turns the text into IPA phonemes, the
+// config's phoneme_id_map into ids; the model returns the waveform. onnxruntime is loaded only
+// when a neural voice first speaks, so the espeak and Pico paths never pay for it.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { InferenceSession } from 'onnxruntime-node';
+import type { RawSpeech, SpeechSynth } from './speech.js';
+import { EngineError } from './types.js';
+import type { VoicePacks } from './voice-packs.js';
+import type { EngineVoice } from './voices.js';
+
+/** The parts of Piper's <voice>.onnx.json this engine reads. */
+interface PiperConfig {
+  audio: { sample_rate: number };
+  num_speakers?: number;
+  inference?: { noise_scale?: number; length_scale?: number; noise_w?: number };
+  phoneme_id_map: Record<string, number[]>;
+}
+
+interface Loaded {
+  session: InferenceSession;
+  config: PiperConfig;
+}
+
+/** Piper's sequence: BOS, then every phoneme followed by the pad id, then EOS. */
+export function phonemeIds(ipa: string, map: Record<string, number[]>): number[] {
+  const id = (p: string) => map[p] ?? [];
+  const ids = [...id('^'), ...id('_')];
+  const clauses = ipa.split('\n').map((l) => l.replaceAll('_', '').trim()).filter(Boolean);
+  clauses.forEach((clause, i) => {
+    const text = i + 1 < clauses.length ? `${clause}, ` : `${clause}.`;
+    for (const ch of Array.from(text.normalize('NFD'))) {
+      const found = id(ch);
+      if (found.length) ids.push(...found, ...id('_'));
+    }
+  });
+  ids.push(...id('$'));
+  return ids;
+}
+
+export class PiperSpeaker {
+  private readonly loaded = new Map<string, Promise<Loaded>>();
+  /** Seconds spent in the model (onnxruntime) and in the whole of raw(), and audio seconds made. */
+  readonly stats = { modelSeconds: 0, totalSeconds: 0, audioSeconds: 0 };
+
+  constructor(
+    private readonly packs: VoicePacks,
+    private readonly espeak: SpeechSynth,
+  ) {}
+
+  /** Downloads (when missing) and loads the voice's model. */
+  async prepare(voice: EngineVoice): Promise<void> {
+    await this.load(voice);
+  }
+
+  private load(voice: EngineVoice): Promise<Loaded> {
+    let p = this.loaded.get(voice.id);
+    if (!p) {
+      p = (async () => {
+        const dir = await this.packs.ensure(voice);
+        const config = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')) as PiperConfig;
+        if (!config.phoneme_id_map || !config.audio?.sample_rate) throw new EngineError('speech_failed', `The voice pack of ${voice.name} has no Piper config.`);
+        const ort = await import('onnxruntime-node');
+        // One thread: the encoder needs the other core while the narration is spoken.
+        const session = await ort.InferenceSession.create(join(dir, 'model.onnx'), { intraOpNumThreads: 1, interOpNumThreads: 1 });
+        return { session, config };
+      })();
+      this.loaded.set(voice.id, p);
+      p.catch(() => this.loaded.delete(voice.id)); // a failed download or load is tried again next time
+    }
+    return p;
+  }
+
+  async raw(text: string, voice: EngineVoice, signal?: AbortSignal): Promise<RawSpeech> {
+    const t0 = performance.now();
+    const [{ session, config }, ipa] = await Promise.all([this.load(voice), this.espeak.ipa(text, voice.espeak, signal)]);
+    if (signal?.aborted) throw new EngineError('canceled', 'The render was canceled.');
+    const ids = phonemeIds(ipa, config.phoneme_id_map);
+    if (ids.length < 4) throw new EngineError('speech_failed', 'Speech synthesis produced no phonemes for this script.');
+    const { Tensor } = await import('onnxruntime-node');
+    const inf = config.inference ?? {};
+    const feeds: Record<string, InstanceType<typeof Tensor>> = {
+      input: new Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]),
+      input_lengths: new Tensor('int64', BigInt64Array.of(BigInt(ids.length)), [1]),
+      scales: new Tensor('float32', Float32Array.of(inf.noise_scale ?? 0.667, inf.length_scale ?? 1, inf.noise_w ?? 0.8), [3]),
+    };
+    if ((config.num_speakers ?? 1) > 1) feeds.sid = new Tensor('int64', BigInt64Array.of(BigInt(voice.piper?.speaker ?? 0)), [1]);
+    const tm = performance.now();
+    const out = await session.run(feeds);
+    this.stats.modelSeconds += (performance.now() - tm) / 1000;
+    const audio = (out.output ?? Object.values(out)[0])!.data as Float32Array;
+    // Piper's own post-processing: peak-normalise, then 16-bit.
+    let peak = 0;
+    for (const x of audio) peak = Math.max(peak, Math.abs(x));
+    const gain = 32767 / Math.max(0.01, peak);
+    const samples = Int16Array.from(audio, (x) => Math.round(x * gain));
+    this.stats.totalSeconds += (performance.now() - t0) / 1000;
+    this.stats.audioSeconds += samples.length / config.audio.sample_rate;
+    return { samples, sampleRate: config.audio.sample_rate, events: [] };
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.loaded.values()];
+    this.loaded.clear();
+    await Promise.all(all.map((p) => p.then((l) => l.session.release(), () => undefined)));
+  }
+}

@@ -1,0 +1,38 @@
+// The voice picker against the real local studio's catalog: every voice shows its quality tier
+// and engine, the quality filter narrows the list, the gender filter offers only genders that
+// some voice has, and a SVOX Pico voice's sample plays through the studio.
+import { expect, test } from '@playwright/test';
+import { bridge, openApp } from './support/app.js';
+
+test('the voice picker labels, filters by quality and plays a Pico voice', async ({ page }) => {
+  await openApp(page);
+  const rows = page.locator('.voice-row');
+  const { voices } = await bridge(page, 'catalogs.get', undefined);
+  await expect(rows).toHaveCount(voices.length);
+  expect(voices.length).toBeGreaterThanOrEqual(24);
+
+  // Gender: only what exists (the catalog has no neutral voice).
+  const genders = await page.getByLabel('Gender').locator('option').allTextContents();
+  expect(genders).toEqual(['Any gender', 'Female', 'Male']);
+
+  // Quality: the tiers the catalog has, best first; choosing one narrows the list to it.
+  await expect(page.getByLabel('Quality').locator('option')).toHaveText(['Any quality', 'Standard', 'Basic']);
+  await page.getByLabel('Quality').selectOption({ label: 'Standard' });
+  const standard = voices.filter((v) => v.quality === 'standard');
+  await expect(rows).toHaveCount(standard.length);
+  for (const label of await page.getByTestId('voice-quality').allTextContents()) expect(label).toBe('Standard · SVOX Pico');
+
+  // Combined with the language filter: Italian, standard quality → Chiara alone.
+  await page.getByLabel('Language').selectOption('it-IT');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('Chiara');
+  await page.getByRole('button', { name: "Play Chiara's sample" }).click();
+  await expect.poll(() => page.locator('audio').evaluate((a: HTMLAudioElement) => a.duration), { timeout: 30_000 }).toBeGreaterThan(0.5);
+  await page.getByRole('radio', { name: /^Chiara/ }).check();
+  await expect(page.getByTestId('selected-voice')).toContainText('Chiara');
+
+  // Back to every quality: the basic espeak voices are labelled too.
+  await page.getByLabel('Quality').selectOption({ label: 'Any quality' });
+  await expect(rows).toHaveCount(voices.filter((v) => v.locale === 'it-IT').length);
+  await expect(page.getByTestId('voice-quality')).toContainText(['Basic · eSpeak NG', 'Basic · eSpeak NG', 'Standard · SVOX Pico']);
+});
