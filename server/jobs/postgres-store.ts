@@ -129,7 +129,7 @@ export class PostgresJobStore implements JobStore {
       const job = newStoredJob(this.ids.next(maxId), input, at);
       await c.query(
         'INSERT INTO jobs (id, user_id, status, search, attempts, worker_id, lease_until, doc, title) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-        [job.id, job.userId, job.status, searchText(job.text), job.attempts, job.workerId, job.leaseUntil, JSON.stringify(toJob(job)), job.title ?? null],
+        [job.id, job.userId, job.status, searchText(job.text), job.attempts, job.workerId, job.leaseUntil, JSON.stringify(toJob(job)), job.title == null ? null : columnText(job.title)],
       );
       await this.bump(c, job.userId, [[job.status, 1]]);
       if (idem) {
@@ -428,7 +428,12 @@ function possibleId(id: string): boolean {
  * The job itself keeps its exact text (the JSON document escapes it).
  */
 function searchText(text: string): string {
-  return text.toLowerCase().replaceAll('\0', '\uFFFF');
+  return columnText(text.toLowerCase());
+}
+
+/** Text for a column (the title's copy too): U+0000 as U+FFFF, the exact text stays in the JSON document. */
+function columnText(text: string): string {
+  return text.replaceAll('\0', '\uFFFF');
 }
 
 function fromRow(row: Row): StoredJob {

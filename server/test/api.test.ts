@@ -78,6 +78,10 @@ describe('POST /api/render', () => {
       expect(bad.status).toBe(422);
       expect(ErrorBody.parse(bad.body).error.details?.[0]?.path).toBe('title');
     }
+    // U+0000, which PostgreSQL text columns refuse, is kept exactly like any other character.
+    const nul = await post(alice, { ...validRequest, title: 'Q\u0000 update' });
+    expect(nul.status).toBe(202);
+    expect(Job.parse((await call(`${s.url}/api/jobs/${Job.parse(nul.body).id}`, { key: alice })).body).title).toBe('Q\u0000 update');
   });
 
   it('creates a queued job (202, Location) with params filled from the template', async () => {
