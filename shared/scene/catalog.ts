@@ -53,7 +53,7 @@ export const TemplateEntry = Template.omit({ thumbnailUrl: true })
   .refine((t) => t.aspectRatios.includes(t.defaults.aspectRatio), { message: 'defaults.aspectRatio must be one of aspectRatios', path: ['defaults', 'aspectRatio'] });
 export type TemplateEntry = z.infer<typeof TemplateEntry>;
 
-export const TemplateCatalog = z.strictObject({ templates: z.array(TemplateEntry).min(1) }).superRefine((c, ctx) => {
+export const TemplateFile = z.strictObject({ templates: z.array(TemplateEntry).min(1) }).superRefine((c, ctx) => {
   const seen = new Set<string>();
   c.templates.forEach((t, i) => {
     if (seen.has(t.id)) ctx.addIssue({ code: 'custom', path: ['templates', i, 'id'], message: `id "${t.id}" is used twice` });
@@ -63,7 +63,7 @@ export const TemplateCatalog = z.strictObject({ templates: z.array(TemplateEntry
 
 /** Validates a catalog (the file's parsed JSON); a bad one throws an error naming every wrong field. */
 export function parseTemplateCatalog(raw: unknown, source = 'templates.json'): TemplateEntry[] {
-  const parsed = TemplateCatalog.safeParse(raw);
+  const parsed = TemplateFile.safeParse(raw);
   if (!parsed.success) {
     throw new Error(`${source} is not a valid template catalog: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
