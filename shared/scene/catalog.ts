@@ -4,7 +4,7 @@
 // Adding a template is one JSON entry (plus art, for a new presenter or background painter).
 import { z } from 'zod';
 import bundled from '../../resources/templates.json' with { type: 'json' };
-import { AspectRatio, RenderParams, Template, type RenderParamsInput } from '../contract/index.js';
+import { AspectRatio, describeDetails, issuesToDetails, RenderParams, Template, type RenderParamsInput } from '../contract/index.js';
 import { SCENE_FONTS } from './fonts.js';
 import { PRESENTER_BOUNDS } from './presenter-bounds.js';
 
@@ -65,7 +65,7 @@ export const TemplateFile = z.strictObject({ templates: z.array(TemplateEntry).m
 export function parseTemplateCatalog(raw: unknown, source = 'templates.json'): TemplateEntry[] {
   const parsed = TemplateFile.safeParse(raw);
   if (!parsed.success) {
-    throw new Error(`${source} is not a valid template catalog: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new Error(`${source} is not a valid template catalog: ${describeDetails(issuesToDetails(parsed.error))}`);
   }
   return parsed.data.templates;
 }

@@ -66,6 +66,7 @@ describe('layout', () => {
     expect(() => parseTemplateCatalog(bad({ presenter: { id: 'nobody', name: 'Nobody' } }))).toThrow(/presenter\.id/);
     expect(() => parseTemplateCatalog(bad({ defaults: { aspectRatio: '4:3', avatar: { scale: 0.6, x: 0.5, y: 0.5 } }, aspectRatios: ['16:9'] }))).toThrow(/defaults\.aspectRatio/);
     expect(() => parseTemplateCatalog({ templates: [first, first] })).toThrow(/used twice/);
+    expect(() => parseTemplateCatalog(bad({ colour: 'red' }))).toThrow(/templates\.0\.colour: unknown field/);
     expect(() => computeLayout('no-such-template', first.defaults, { width: 1280, height: 720 })).toThrow(/Unknown template/);
   });
 });
