@@ -23,6 +23,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { outputSize, type AspectRatio } from '../shared/contract/index.js';
+import { fillParams } from '../shared/scene/catalog.js';
 import { createEngine, type RenderResult } from '../server/engine/index.js';
 import { RESOURCES_DIR } from '../server/engine/assets.js';
 import { scriptChunks } from '../server/engine/narration.js';
@@ -156,9 +157,10 @@ async function child(job: ChildJob): Promise<void> {
   resetPeak();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
+  const templateId = job.aspect === '9:16' ? 'social-short' : 'newsroom';
   const r = await engine.render({
-    jobId: 'bench', text: job.text, templateId: job.aspect === '9:16' ? 'social-short' : 'newsroom', voiceId: job.voiceId, shortSide: 720,
-    params: { aspectRatio: job.aspect, avatar: job.aspect === '9:16' ? { scale: 0.55, x: 0.5, y: 0.45 } : { scale: 0.6, x: 0.72, y: 0.58 } },
+    jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: 720,
+    params: fillParams(templateId, { aspectRatio: job.aspect }),
     workDir: job.workDir, signal: new AbortController().signal, onProgress: () => undefined,
   });
   const wall = (performance.now() - t0) / 1000;

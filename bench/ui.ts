@@ -15,6 +15,7 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright';
 import { build } from 'vite';
+import { publicTemplate, TEMPLATES } from '../shared/scene/catalog.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = join(root, '.bench/ui-dist');
@@ -140,7 +141,7 @@ async function openStudio(browser: Browser, url: string, count: number): Promise
   page.on('crash', () => console.error('  page crashed'));
   page.on('console', (m) => process.env.BENCH_DEBUG && console.error(`  console ${m.type()}: ${m.text()}`));
   const catalog = (f: string) => JSON.parse(readFileSync(join(root, 'resources', f), 'utf8'));
-  const templates = (catalog('templates.json').templates as Record<string, unknown>[]).map((t) => ({ ...t, thumbnailUrl: '' }));
+  const templates = TEMPLATES.map((t) => publicTemplate(t, ''));
   const voices = (catalog('voices.json').voices as Record<string, unknown>[]).map((v) => ({ ...v, sampleUrl: '', aliases: [v.numericId] }));
   // tsx keeps function names with a `__name` helper that does not exist inside the page.
   await page.addInitScript('globalThis.__name = (f) => f;');

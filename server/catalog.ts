@@ -1,13 +1,12 @@
-// The template and voice catalogs, read from resources/ data. Internal fields (e.g. `espeak`)
-// stay on the server. Each voice answers to both id forms: locale-and-name and all digits.
-import { readFileSync } from 'node:fs';
+// The template and voice catalogs, read from resources/ data. Internal fields (a template's
+// look, a voice's `espeak`) stay on the server. Each voice answers to both id forms:
+// locale-and-name and all digits. Templates come from shared/scene's validated catalog.
 import { fileURLToPath } from 'node:url';
-import type { AspectRatio, RenderParams, Template, Voice } from '../shared/contract/index.js';
+import type { Template, Voice } from '../shared/contract/index.js';
+import { publicTemplate, TEMPLATES } from '../shared/scene/catalog.js';
 import { catalogVoices } from './engine/voices.js';
 
 const RESOURCES = fileURLToPath(new URL('../resources/', import.meta.url));
-
-type TemplateData = Omit<Template, 'thumbnailUrl'>;
 
 export interface Catalog {
   templates: Template[];
@@ -15,21 +14,11 @@ export interface Catalog {
   template(id: string): Template | undefined;
   /** The voice for either id form. */
   voice(id: string): Voice | undefined;
-  /** Template defaults under the requested overrides. */
-  fillParams(template: Template, params: { aspectRatio?: AspectRatio; avatar?: Partial<RenderParams['avatar']> } | undefined): RenderParams;
 }
 
+/** `dir` holds voices.json (default the bundled resources). */
 export function loadCatalog(dir = RESOURCES): Catalog {
-  const t = JSON.parse(readFileSync(`${dir}/templates.json`, 'utf8')) as { templates: TemplateData[] };
-  const templates: Template[] = t.templates.map((x) => ({
-    id: x.id,
-    name: x.name,
-    description: x.description,
-    presenter: { id: x.presenter.id, name: x.presenter.name },
-    aspectRatios: x.aspectRatios,
-    defaults: x.defaults,
-    thumbnailUrl: `/api/templates/${encodeURIComponent(x.id)}/thumbnail.jpg`,
-  }));
+  const templates: Template[] = TEMPLATES.map((x) => publicTemplate(x, `/api/templates/${encodeURIComponent(x.id)}/thumbnail.jpg`));
   const voices: Voice[] = catalogVoices(dir).map((x) => ({
     id: x.id,
     name: x.name,
@@ -52,13 +41,5 @@ export function loadCatalog(dir = RESOURCES): Catalog {
     voices,
     template: (id) => templateById.get(id),
     voice: (id) => voiceById.get(id),
-    fillParams: (template, params) => ({
-      aspectRatio: params?.aspectRatio ?? template.defaults.aspectRatio,
-      avatar: { ...template.defaults.avatar, ...stripUndefined(params?.avatar ?? {}) },
-    }),
   };
-}
-
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,9 +1,11 @@
 // Catalogs (templates, voices) from the render API, cached on disk per profile so drafting
 // works offline; the bundled resources/ catalogs are the last fallback (and what a foreign
-// API without catalog routes offers).
+// API without catalog routes offers). Bundled templates come from shared/scene's validated
+// catalog (built into the app).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TemplateList, VoiceList, type Template, type Voice } from '../../shared/contract/index.js';
+import { VoiceList, type Template, type Voice } from '../../shared/contract/index.js';
+import { publicTemplate, TEMPLATES } from '../../shared/scene/catalog.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 
 export interface RawCatalogs {
@@ -13,9 +15,8 @@ export interface RawCatalogs {
 
 export async function readBundledCatalogs(resourcesDir: string): Promise<RawCatalogs> {
   try {
-    const t = JSON.parse(await readFile(join(resourcesDir, 'templates.json'), 'utf8')) as { templates: Record<string, unknown>[] };
     const v = JSON.parse(await readFile(join(resourcesDir, 'voices.json'), 'utf8')) as { voices: Record<string, unknown>[] };
-    const templates = TemplateList.parse({ templates: t.templates.map((x) => ({ thumbnailUrl: '', ...x })) }).templates;
+    const templates = TEMPLATES.map((t) => publicTemplate(t, ''));
     const voices = VoiceList.parse({ voices: v.voices.map((x) => ({ sampleUrl: '', ...x })) }).voices;
     return { templates, voices };
   } catch {

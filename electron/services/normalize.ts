@@ -8,8 +8,10 @@ import {
   type JobStatus,
   type RenderParams,
   type StatusCounts,
+  AspectRatio,
   ErrorBody,
 } from '../../shared/contract/index.js';
+import { fillParams } from '../../shared/scene/catalog.js';
 import { BridgeFailure } from './errors.js';
 
 type Obj = Record<string, unknown>;
@@ -55,16 +57,14 @@ function time(o: Obj, names: string[]): string | null {
   return null;
 }
 
-const DEFAULT_PARAMS: RenderParams = { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.5, y: 0.58 } };
-
-function params(o: Obj): RenderParams {
+/** A foreign job's parameters; what it leaves out (or sends unreadable) comes from its template's defaults. */
+function params(o: Obj, templateId: string): RenderParams {
   const p = pick(o, 'params', 'parameters', 'options');
-  if (!isObj(p)) return DEFAULT_PARAMS;
-  const aspect = pick(p, 'aspectRatio', 'aspect_ratio', 'aspect');
+  if (!isObj(p)) return fillParams(templateId, undefined);
+  const aspect = AspectRatio.safeParse(pick(p, 'aspectRatio', 'aspect_ratio', 'aspect'));
   const av = isObj(p.avatar) ? p.avatar : {};
-  const num = (k: 'scale' | 'x' | 'y') => (typeof av[k] === 'number' && Number.isFinite(av[k]) ? (av[k] as number) : DEFAULT_PARAMS.avatar[k]);
-  const candidate = { aspectRatio: aspect, avatar: { scale: num('scale'), x: num('x'), y: num('y') } };
-  return Job.shape.params.safeParse(candidate).success ? (candidate as RenderParams) : { ...DEFAULT_PARAMS, avatar: candidate.avatar };
+  const num = (k: 'scale' | 'x' | 'y') => (typeof av[k] === 'number' && Number.isFinite(av[k]) ? av[k] : undefined);
+  return fillParams(templateId, { aspectRatio: aspect.data, avatar: { scale: num('scale'), x: num('x'), y: num('y') } });
 }
 
 /** One job in any shape we understand → a contract Job. */
@@ -84,13 +84,14 @@ export function normalizeJob(raw: unknown, path = 'job'): Job {
   const out = pick(raw, 'output', 'result');
   const videoUrl = pick(raw, 'videoUrl', 'video_url', 'url', 'output_url', 'result_url') ?? (isObj(out) ? pick(out, 'videoUrl', 'video_url', 'url') : undefined);
   const err = pick(raw, 'error', 'error_message', 'errorMessage', 'failure_reason');
+  const templateId = str(raw, path, ['templateId', 'template_id', 'template'], '');
   const job: Job = {
     id,
     status,
     text: str(raw, path, ['text', 'script', 'prompt', 'input'], ''),
-    templateId: str(raw, path, ['templateId', 'template_id', 'template'], ''),
+    templateId,
     voiceId: str(raw, path, ['voiceId', 'voice_id', 'voice'], ''),
-    params: params(raw),
+    params: params(raw, templateId),
     progress: pr,
     warnings: [],
     createdAt,

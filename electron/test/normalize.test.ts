@@ -22,6 +22,13 @@ const RECORDED: Record<string, { status?: number; body: unknown; header?: string
   '/obj/api/jobs': { body: { results_count: 3 } },
   '/xkey/api/jobs': { body: [], header: 'x-api-key' },
   '/down/api/jobs': { status: 503, body: { message: 'maintenance' } },
+  '/params/api/jobs': {
+    body: [
+      { id: 'p1', status: 'done', template: 'social-short', params: { aspect: '4:5', avatar: { x: 0.3 } } },
+      { id: 'p2', status: 'done', template: 'newsroom' },
+      { id: 'p3', status: 'done', template: 'their-own', params: { aspect_ratio: '21:9' } },
+    ],
+  },
   '/wrapped/api/render': { body: { job: { job_id: 'w1', status: 'Queued', text: 'hi' } } },
 };
 
@@ -68,6 +75,15 @@ describe('normalising foreign job lists', () => {
     expect(list.jobs[0]).toMatchObject({ text: 'Hello there', templateId: 'newsroom', voiceId: '101', createdAt: new Date(1795000000 * 1000).toISOString() });
     expect(list.jobs[0]!.output?.videoUrl).toBe('/files/a1.mp4');
     expect(list.counts).toEqual({ queued: 0, rendering: 1, completed: 1, failed: 0, canceled: 0 });
+  });
+
+  it("fills a job's missing or unreadable parameters from its template's catalog defaults", async () => {
+    const list = await client('/params').listJobs();
+    expect(list.jobs.map((j) => j.params)).toEqual([
+      { aspectRatio: '4:5', avatar: { scale: 0.55, x: 0.3, y: 0.45 } },
+      { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.72, y: 0.58 } },
+      { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.5, y: 0.58 } },
+    ]);
   });
 
   it('reads { data: [...] } with jobId and a next cursor, and { items: [...] } with numeric ids', async () => {

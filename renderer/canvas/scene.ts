@@ -6,15 +6,15 @@ import type { RenderParams, Template } from '../../shared/contract/index.js';
 import {
   captionWords,
   computeLayout,
-  drawBackground,
-  drawCaption,
-  drawPresenter,
+  drawFrame,
   loadPresenter,
   measureWith,
   NEUTRAL_POSE,
   paginateCaptions,
   SCENE_FONTS,
   sceneStyle,
+  templateEntry,
+  type CaptionView,
   type PresenterAssets,
   type Rect,
   type SceneLayout,
@@ -58,7 +58,7 @@ function ensureFonts(): void {
 
 function presenterAssets(templateId: string): PresenterAssets | null {
   ensureFonts();
-  const id = sceneStyle(templateId).presenterId;
+  const id = sceneStyle(previewTemplateId(templateId)).presenterId;
   const have = assets.get(id);
   if (have) return have;
   if (!loading.has(id)) {
@@ -79,11 +79,22 @@ function presenterAssets(templateId: string): PresenterAssets | null {
 /** Resolves when the given templates' art and the fonts are loaded (for thumbnails and tests). */
 export async function preloadScene(templateIds: string[]): Promise<void> {
   for (const t of templateIds) presenterAssets(t);
-  await Promise.all([fontsLoading, ...templateIds.map((t) => loading.get(sceneStyle(t).presenterId))]);
+  await Promise.all([fontsLoading, ...templateIds.map((t) => loading.get(sceneStyle(previewTemplateId(t)).presenterId))]);
+}
+
+/**
+ * A template the bundled catalog lacks (one a foreign render API offers, or none chosen yet) is
+ * previewed in this look; its video is whatever that API renders.
+ */
+const PREVIEW_FALLBACK_TEMPLATE = 'podcast-studio';
+
+/** The bundled template the preview draws for a catalog template. */
+function previewTemplateId(templateId: string | undefined): string {
+  return templateId && templateEntry(templateId) ? templateId : PREVIEW_FALLBACK_TEMPLATE;
 }
 
 export function sceneLayout(template: Template | null, params: RenderParams, width: number, height: number): SceneLayout {
-  return computeLayout(template?.id ?? '', params, { width, height });
+  return computeLayout(previewTemplateId(template?.id), params, { width, height });
 }
 
 /** The presenter's painted box in frame pixels: what the handles frame and the pointer grabs. */
@@ -111,27 +122,13 @@ export interface SceneOptions {
 
 export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): SceneLayout {
   const layout = sceneLayout(o.template, o.params, o.width, o.height);
-  const art = presenterAssets(layout.templateId);
-  drawBackground(ctx, layout);
-  if (art) drawPresenter(ctx, art, layout, NEUTRAL_POSE);
-  else drawSilhouette(ctx, layout.presenterBounds);
   const words = o.caption?.trim().split(/\s+/).filter(Boolean).slice(0, 40) ?? [];
+  let caption: CaptionView | null = null;
   if (words.length) {
     const timed = captionWords(words.map((text, i) => ({ text, start: i, end: i + 1 })));
     const page = paginateCaptions(layout, timed, measureWith(ctx, layout))[0];
-    if (page) drawCaption(ctx, layout, { lines: page.lines.map((l) => l.map((i) => timed[i]!.text)), activeIndex: 0 });
+    if (page) caption = { lines: page.lines.map((l) => l.map((i) => timed[i]!.text)), activeIndex: 0 };
   }
+  drawFrame(ctx, presenterAssets(layout.templateId), layout, { pose: NEUTRAL_POSE, caption });
   return layout;
-}
-
-function drawSilhouette(ctx: CanvasRenderingContext2D, b: Rect): void {
-  ctx.save();
-  ctx.fillStyle = 'rgba(255,255,255,0.18)';
-  ctx.beginPath();
-  ctx.ellipse(b.x + b.width / 2, b.y + b.height * 0.22, b.width * 0.2, b.height * 0.2, 0, 0, Math.PI * 2);
-  ctx.fill();
-  ctx.beginPath();
-  ctx.roundRect(b.x + b.width * 0.08, b.y + b.height * 0.5, b.width * 0.84, b.height * 0.5, [b.width * 0.3, b.width * 0.3, 0, 0]);
-  ctx.fill();
-  ctx.restore();
 }

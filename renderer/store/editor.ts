@@ -5,6 +5,7 @@ import { create } from 'zustand';
 import type { Draft, OutboxItem } from '../../shared/bridge/index.js';
 import { RenderRequest, type Avatar, type AspectRatio, type Job, type RenderParams, type Template } from '../../shared/contract/index.js';
 import { issuesToDetails } from '../../shared/contract/index.js';
+import { FALLBACK_PARAMS, fillParams } from '../../shared/scene/catalog.js';
 import { call, describeError, toBridgeError } from '../lib/bridge.js';
 import { clampAvatar } from '../lib/placement.js';
 import { findTemplate, useCatalogs } from './catalogs.js';
@@ -56,7 +57,6 @@ interface EditorState {
 
 const BACKUP_KEY = 'presenter-studio.unsaved-draft';
 export const UNTITLED = 'Untitled script';
-const FALLBACK_PARAMS: RenderParams = { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.5, y: 0.58 } };
 
 export function blankDraft(): EditorDraft {
   const { templates, voices } = useCatalogs.getState();
@@ -67,18 +67,13 @@ export function blankDraft(): EditorDraft {
     text: '',
     templateId: t?.id ?? null,
     voiceId: voices[0]?.id ?? null,
-    params: t ? structuredClone(t.defaults) : structuredClone(FALLBACK_PARAMS),
+    params: fillParams(t?.id, undefined, templates),
   };
 }
 
 /** Fills a draft's partial params from its template's defaults. */
 export function fullParams(d: Pick<Draft, 'templateId' | 'params'>): RenderParams {
-  const t = findTemplate(useCatalogs.getState().templates, d.templateId);
-  const base = t?.defaults ?? FALLBACK_PARAMS;
-  return {
-    aspectRatio: d.params.aspectRatio ?? base.aspectRatio,
-    avatar: { ...base.avatar, ...d.params.avatar },
-  };
+  return fillParams(d.templateId, d.params, useCatalogs.getState().templates);
 }
 
 function backup(d: EditorDraft) {

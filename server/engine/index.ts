@@ -4,9 +4,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
-import templatesCatalog from '../../resources/templates.json' with { type: 'json' };
 import { type AspectRatio } from '../../shared/contract/index.js';
-import { drawCaption, drawPresenter, NEUTRAL_POSE, SCENE_STYLES } from '../../shared/scene/index.js';
+import { drawFrame, fillParams, NEUTRAL_POSE, templateEntry } from '../../shared/scene/index.js';
 import { DEFAULT_ENCODE, headCacheNode, prepareScene, renderVideo, STALL_MS, type EncodeSettings } from './render.js';
 import { SpeechSynth } from './speech.js';
 import { SpeechEngines } from './speech-engines.js';
@@ -106,15 +105,13 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
     installVoicePack: async (voiceId: string) => packs.install(speech.voice(voiceId)),
 
     templateThumbnail(templateId: string, aspectRatio: AspectRatio): Promise<Buffer> {
-      if (!SCENE_STYLES[templateId]) return Promise.reject(new EngineError('invalid_input', `Unknown template "${templateId}".`));
+      if (!templateEntry(templateId)) return Promise.reject(new EngineError('invalid_input', `Unknown template "${templateId}".`));
       return cached(`template-${templateId}-${aspectRatio.replace(':', 'x')}`, 'jpg', async () => {
-        const params = { aspectRatio, avatar: templateDefaults(templateId) };
+        const params = fillParams(templateId, { aspectRatio });
         const { layout, assets, background } = await prepareScene(templateId, { params, shortSide: 720 }, []);
         const c = createCanvas(layout.size.width, layout.size.height);
-        const ctx = c.getContext('2d');
-        ctx.drawImage(background, 0, 0);
-        drawPresenter(ctx, assets, layout, NEUTRAL_POSE, headCacheNode());
-        drawCaption(ctx, layout, { lines: [['Your', 'script,'], ['word', 'by', 'word.']], activeIndex: 2 });
+        const caption = { lines: [['Your', 'script,'], ['word', 'by', 'word.']], activeIndex: 2 };
+        drawFrame(c.getContext('2d'), assets, layout, { pose: NEUTRAL_POSE, caption }, { background, headCache: headCacheNode() });
         return c.encode('jpeg', 85);
       });
     },
@@ -125,12 +122,5 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
 
 /** Bumped when the art or drawing changes, so cached thumbnails are redrawn. */
 const ENGINE_ART_VERSION = '2';
-
-function templateDefaults(templateId: string): { scale: number; x: number; y: number } {
-  const t = (templatesCatalog as { templates: { id: string; defaults: { avatar: { scale: number; x: number; y: number } } }[] }).templates.find(
-    (x) => x.id === templateId,
-  );
-  return t?.defaults.avatar ?? { scale: 0.6, x: 0.5, y: 0.55 };
-}
 
 export * from './types.js';

@@ -3,11 +3,11 @@
 import { once } from 'node:events';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Canvas, createCanvas } from '@napi-rs/canvas';
+import { Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { outputSize, OUTPUT_FPS } from '../../shared/contract/index.js';
 import {
-  blinkTimes, captionAt, captionWords, captionStateAt, computeLayout, createAnimation, createHeadCache, drawBackground, drawCaption, drawPresenter, measureWith,
-  paginateCaptions, poseAt, SCENE_STYLES, type CaptionPage, type HeadCache, type PresenterAssets, type SceneLayout,
+  blinkTimes, captionAt, captionWords, captionStateAt, computeLayout, createAnimation, createHeadCache, drawBackground, drawFrame, measureWith,
+  NEUTRAL_POSE, paginateCaptions, poseAt, templateEntry, type CaptionPage, type HeadCache, type PresenterAssets, type SceneLayout,
   type TimedWord, type Animation, type MeasureText,
 } from '../../shared/scene/index.js';
 import { loadPresenterNode, registerFonts } from './assets.js';
@@ -91,14 +91,17 @@ function addCaptionPages(scene: Scene, spoken: readonly TimedWord[]): void {
   }
 }
 
+/** The whole frame at time t on a canvas, over the scene's painted background. */
+function drawSceneFrame(ctx: SKRSContext2D, scene: Scene, anim: Animation, t: number): void {
+  const state = { pose: poseAt(anim, t), caption: captionAt(scene.pages, scene.words, t) };
+  drawFrame(ctx, scene.assets, scene.layout, state, { background: scene.background, headCache: scene.cache });
+}
+
 /** Draws the full frame at time t (for thumbnails and stills). */
 export function drawFullFrame(scene: Scene, anim: ReturnType<typeof createAnimation>, t: number): Canvas {
   const { width, height } = scene.layout.size;
   const c = createCanvas(width, height);
-  const ctx = c.getContext('2d');
-  ctx.drawImage(scene.background, 0, 0);
-  drawPresenter(ctx, scene.assets, scene.layout, poseAt(anim, t), scene.cache);
-  drawCaption(ctx, scene.layout, captionAt(scene.pages, scene.words, t));
+  drawSceneFrame(c.getContext('2d'), scene, anim, t);
   return c;
 }
 
@@ -128,7 +131,7 @@ export async function renderVideo(
   task: RenderTask, speech: SpeechEngines, encode: EncodeSettings = DEFAULT_ENCODE, stallMs = STALL_MS,
 ): Promise<RenderResult> {
   const { workDir } = task;
-  if (!SCENE_STYLES[task.templateId]) throw new EngineError('invalid_input', `Unknown template "${task.templateId}".`);
+  if (!templateEntry(task.templateId)) throw new EngineError('invalid_input', `Unknown template "${task.templateId}".`);
   const voice = speech.voice(task.voiceId);
   // Stops speech and ffmpeg on the task's cancel, or when one of them stalls.
   const stop = new AbortController();
@@ -343,9 +346,7 @@ function fullFrameSource(scene: Scene, anim: Animation): (t: number) => Buffer {
   const c = createCanvas(width, height);
   const ctx = c.getContext('2d', { alpha: false });
   return (t) => {
-    ctx.drawImage(scene.background, 0, 0);
-    drawPresenter(ctx, scene.assets, scene.layout, poseAt(anim, t), scene.cache);
-    drawCaption(ctx, scene.layout, captionAt(scene.pages, scene.words, t));
+    drawSceneFrame(ctx, scene, anim, t);
     return c.data();
   };
 }
@@ -380,7 +381,7 @@ export function composedSource(scene: Scene, anim: Animation, pool: FramePool): 
         cctx.clearRect(0, 0, cr.width, cr.height);
         cctx.save();
         cctx.translate(-cr.x, -cr.y);
-        drawCaption(cctx, layout, view);
+        drawFrame(cctx, null, layout, { pose: NEUTRAL_POSE, caption: view }, { layers: ['caption'] });
         cctx.restore();
         dirty.push(...compositor.setCaption(cCanvas.data(), cr));
       }

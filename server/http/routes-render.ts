@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { issuesToDetails, LIMITS, RenderRequest } from '../../shared/contract/index.js';
 import type { ErrorDetail, RenderParams } from '../../shared/contract/index.js';
+import { fillParams } from '../../shared/scene/catalog.js';
 import { scriptWarnings } from '../../shared/language/detect.js';
 import { toJob } from '../jobs/store.js';
 import type { NewJob } from '../jobs/store.js';
@@ -28,7 +29,7 @@ function validate(ctx: ServerContext, body: unknown, userId: string): NewJob {
   if (!voice) details.push({ path: 'voiceId', message: `unknown voice "${req.voiceId}"; see GET /api/voices` });
   let params: RenderParams | null = null;
   if (template) {
-    params = ctx.catalog.fillParams(template, req.params);
+    params = fillParams(template.id, req.params, ctx.catalog.templates);
     if (!template.aspectRatios.includes(params.aspectRatio)) {
       details.push({
         path: 'params.aspectRatio',

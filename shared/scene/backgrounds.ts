@@ -1,5 +1,6 @@
 // Template backgrounds, painted in code from the frame size so they fill every aspect ratio
 // without stretching. Drawn once per job by the engine (they never change within a video).
+import type { BackgroundKind } from './catalog.js';
 import type { SceneLayout } from './layout.js';
 import type { Ctx2D } from './types.js';
 
@@ -272,7 +273,7 @@ const office: Painter = (ctx, W, H) => {
   ctx.fillRect(0, H * 0.8, W, Math.max(2, u * 0.006));
 };
 
-const PAINTERS: Record<SceneLayout['style']['background'], Painter> = {
+const PAINTERS: Record<BackgroundKind, Painter> = {
   newsroom, chalkboard, stage, social, studio, office,
 };
 

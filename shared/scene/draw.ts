@@ -6,7 +6,7 @@ import { type PresenterAssets, type PresenterPart } from './presenters.js';
 import { PRESENTER_TORSO_RUNS } from './presenter-torso.js';
 import { visualOrder, wordGap } from './scripts.js';
 import { captionFont } from './styles.js';
-import type { CaptionView, Ctx2D, ImageLike, PresenterPose, Viseme } from './types.js';
+import type { CaptionView, Ctx2D, ImageLike, PresenterPose, Rect, Viseme } from './types.js';
 
 /**
  * Optional cache of composed heads (head + eyes + mouth) per pose, so a frame draws one image
@@ -212,9 +212,45 @@ export interface FrameState {
   caption: CaptionView | null;
 }
 
-/** Draws a whole frame. The engine draws the background once and only the changing parts per frame. */
-export function drawFrame(ctx: Ctx2D, assets: PresenterAssets, layout: SceneLayout, state: FrameState, cache?: HeadCache): void {
-  drawBackground(ctx, layout);
-  drawPresenter(ctx, assets, layout, state.pose, cache);
-  drawCaption(ctx, layout, state.caption);
+export type FrameLayer = 'background' | 'presenter' | 'caption';
+const ALL_LAYERS: readonly FrameLayer[] = ['background', 'presenter', 'caption'];
+
+/** How a caller's caches stand in for parts of the drawing (the result is the same pixels). */
+export interface FrameHooks {
+  /** The background already painted for this layout (the engine paints it once per job). */
+  background?: ImageLike;
+  /** Composed heads per pose (the engine's). */
+  headCache?: HeadCache;
+  /** The layers to draw, default all: the engine's compositor draws the caption layer alone. */
+  layers?: readonly FrameLayer[];
+}
+
+/**
+ * Draws a frame: background, presenter in a pose, captions. The one routine behind the preview,
+ * the video and the thumbnails. Without art (still loading in the preview) the presenter's
+ * painted box is shown as a silhouette, so placement reads the same.
+ */
+export function drawFrame(ctx: Ctx2D, assets: PresenterAssets | null, layout: SceneLayout, state: FrameState, hooks: FrameHooks = {}): void {
+  const layers = hooks.layers ?? ALL_LAYERS;
+  if (layers.includes('background')) {
+    if (hooks.background) ctx.drawImage(hooks.background, 0, 0, layout.size.width, layout.size.height);
+    else drawBackground(ctx, layout);
+  }
+  if (layers.includes('presenter')) {
+    if (assets) drawPresenter(ctx, assets, layout, state.pose, hooks.headCache);
+    else drawSilhouette(ctx, layout.presenterBounds);
+  }
+  if (layers.includes('caption')) drawCaption(ctx, layout, state.caption);
+}
+
+function drawSilhouette(ctx: Ctx2D, b: Rect): void {
+  ctx.save();
+  ctx.fillStyle = 'rgba(255,255,255,0.18)';
+  ctx.beginPath();
+  ctx.ellipse(b.x + b.width / 2, b.y + b.height * 0.22, b.width * 0.2, b.height * 0.2, 0, 0, Math.PI * 2);
+  ctx.fill();
+  ctx.beginPath();
+  ctx.roundRect(b.x + b.width * 0.08, b.y + b.height * 0.5, b.width * 0.84, b.height * 0.5, [b.width * 0.3, b.width * 0.3, 0, 0]);
+  ctx.fill();
+  ctx.restore();
 }

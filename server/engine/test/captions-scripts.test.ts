@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  captionFont, captionWords, computeLayout, isCaptionWord, createAnimation, fontStack, SCENE_FONTS, SCENE_STYLES, SCRIPT_FAMILIES, visualOrder,
+  captionFont, captionWords, computeLayout, isCaptionWord, createAnimation, fontStack, SCENE_FONTS, SCRIPT_FAMILIES, styleOf, TEMPLATES, visualOrder,
   type SpeechTimeline,
 } from '../../../shared/scene/index.js';
 import { RESOURCES_DIR, registerFonts } from '../assets.js';
@@ -49,7 +49,7 @@ describe('bundled caption fonts', () => {
 
   for (const [name, text] of Object.entries(SAMPLES)) {
     it(`cover every ${name} character in every caption style's font list`, () => {
-      for (const style of Object.values(SCENE_STYLES)) {
+      for (const style of TEMPLATES.map(styleOf)) {
         const stack = [SCRIPT_FAMILIES.emoji, SCRIPT_FAMILIES.arabic, SCRIPT_FAMILIES.hebrew, style.font.family, SCRIPT_FAMILIES.cjk];
         expect(fontStack(style.font.family)).toBe(stack.map((f) => `"${f}"`).join(', '));
         const missing = drawn(text).filter((c) => !stack.some((f) => covers(f, c.codePointAt(0)!)));
@@ -79,7 +79,7 @@ describe('bundled caption fonts', () => {
       for (let i = 3; i < d.length; i += 4) if (d[i]! > 96) n++;
       return { n, key: Buffer.from(d).toString('base64') };
     };
-    for (const style of Object.values(SCENE_STYLES)) {
+    for (const style of TEMPLATES.map(styleOf)) {
       const font = captionFont(style, 48);
       // A private-use character no font has: what a missing glyph looks like in this font list.
       const box = ink('\ue000', font).key;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RenderParams } from '../../../shared/contract/index.js';
-import { createAnimation, drawBackground, drawPresenter, poseAt, type PresenterPose, type Rect, type SpeechTimeline } from '../../../shared/scene/index.js';
+import { createAnimation, drawFrame, poseAt, type PresenterPose, type Rect, type SpeechTimeline } from '../../../shared/scene/index.js';
 import { createEngine, EngineError, type RenderEngine, type RenderResult, type RenderTask } from '../index.js';
 import { Narration } from '../narration.js';
 import { headCacheNode, prepareScene } from '../render.js';
@@ -117,8 +117,7 @@ describe('a 16:9 newsroom render', () => {
     const draw = (pose: PresenterPose) => {
       rctx.save();
       rctx.translate(-mouth.x, -mouth.y);
-      drawBackground(rctx, L);
-      drawPresenter(rctx, scene.assets, L, pose, cache);
+      drawFrame(rctx, scene.assets, L, { pose, caption: null }, { headCache: cache });
       rctx.restore();
       return rctx.getImageData(0, 0, mouth.width, mouth.height).data;
     };

@@ -8,15 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { ASPECT_RATIOS, outputSize } from '../../../shared/contract/index.js';
 import {
   captionAt, computeLayout, createAnimation, hitPresenter, measureWith, paginateCaptions, poseAt, PRESENTER_IDS, PRESENTER_PARTS,
-  SCENE_STYLES, visemeOf, type TimedWord,
+  parseTemplateCatalog, TEMPLATES as templates, visemeOf, type TimedWord,
 } from '../../../shared/scene/index.js';
 import { RESOURCES_DIR, registerFonts } from '../assets.js';
 import { SpeechSynth } from '../speech.js';
 import { espeakVoice } from '../voices.js';
-
-const templates = (JSON.parse(readFileSync(join(RESOURCES_DIR, 'templates.json'), 'utf8')) as {
-  templates: { id: string; presenter: { id: string }; defaults: { avatar: { scale: number; x: number; y: number } } }[];
-}).templates;
 
 const inside = (r: { x: number; y: number; width: number; height: number }, o: typeof r) =>
   r.x >= o.x - 0.5 && r.y >= o.y - 0.5 && r.x + r.width <= o.x + o.width + 0.5 && r.y + r.height <= o.y + o.height + 0.5;
@@ -54,8 +50,24 @@ describe('layout', () => {
     expect(hitPresenter(l, b.x - 2, b.y)).toBe(false);
   });
 
-  it('maps every template to its catalog presenter', () => {
-    for (const t of templates) expect(SCENE_STYLES[t.id]?.presenterId).toBe(t.presenter.id);
+  it('draws every template with its catalog presenter', () => {
+    for (const t of templates) expect(computeLayout(t.id, t.defaults, { width: 1280, height: 720 }).style.presenterId).toBe(t.presenter.id);
+  });
+
+  it('refuses a catalog entry the scene cannot draw, naming the field', () => {
+    const raw: unknown = JSON.parse(readFileSync(join(RESOURCES_DIR, 'templates.json'), 'utf8'));
+    expect(parseTemplateCatalog(raw)).toEqual(templates);
+    const first = templates[0]!;
+    const bad = (patch: Record<string, unknown>) => ({ templates: [{ ...first, ...patch }] });
+    const scene = first.scene;
+    expect(() => parseTemplateCatalog(bad({ scene: undefined }))).toThrow(/templates\.0\.scene/);
+    expect(() => parseTemplateCatalog(bad({ scene: { ...scene, background: 'beach' } }))).toThrow(/scene\.background/);
+    expect(() => parseTemplateCatalog(bad({ scene: { ...scene, font: { family: 'Comic Sans', weight: 'bold', style: 'normal' } } }))).toThrow(/scene\.font/);
+    expect(() => parseTemplateCatalog(bad({ presenter: { id: 'nobody', name: 'Nobody' } }))).toThrow(/presenter\.id/);
+    expect(() => parseTemplateCatalog(bad({ defaults: { aspectRatio: '4:3', avatar: { scale: 0.6, x: 0.5, y: 0.5 } }, aspectRatios: ['16:9'] }))).toThrow(/defaults\.aspectRatio/);
+    expect(() => parseTemplateCatalog({ templates: [first, first] })).toThrow(/used twice/);
+    expect(() => parseTemplateCatalog(bad({ colour: 'red' }))).toThrow(/templates\.0\.colour: unknown field/);
+    expect(() => computeLayout('no-such-template', first.defaults, { width: 1280, height: 720 })).toThrow(/Unknown template/);
   });
 });
 

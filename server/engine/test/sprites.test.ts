@@ -3,7 +3,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { outputSize } from '../../../shared/contract/index.js';
-import { computeLayout, drawBackground, drawCaption, drawPresenter, VISEMES, type CaptionView, type PresenterPose } from '../../../shared/scene/index.js';
+import { computeLayout, drawBackground, drawFrame, VISEMES, type CaptionView, type PresenterPose } from '../../../shared/scene/index.js';
 import { loadPresenterNode } from '../assets.js';
 import { FrameCompositor } from '../frame-compositor.js';
 import { planRegions } from '../regions.js';
@@ -80,7 +80,7 @@ describe('frames composed from sprites', () => {
         cctx.clearRect(0, 0, cr.width, cr.height);
         cctx.save();
         cctx.translate(-cr.x, -cr.y);
-        drawCaption(cctx, layout, view);
+        drawFrame(cctx, null, layout, { pose, caption: view }, { layers: ['caption'] });
         cctx.restore();
         // The first frame is composed whole, later ones only where something changed.
         const dirty = [compositor.setPose(pose), ...compositor.setCaption(cap.data(), cr)];
@@ -89,9 +89,7 @@ describe('frames composed from sprites', () => {
         first = false;
         // Skia draws the same frame, the head moved by the same whole-pixel offset.
         const snap = (v: number) => Math.round(v * k) / k;
-        rctx.drawImage(bg, 0, 0);
-        drawPresenter(rctx, assets, layout, { ...pose, headDx: snap(pose.headDx), headDy: snap(pose.headDy) });
-        drawCaption(rctx, layout, view);
+        drawFrame(rctx, assets, layout, { pose: { ...pose, headDx: snap(pose.headDx), headDy: snap(pose.headDy) }, caption: view }, { background: bg });
         const want = rgbaToYuva(ref.data(), W, H);
         const diffs = (a: Uint8Array, b: Uint8Array) => Array.from(a, (v, j) => Math.abs(v - b[j]!)).sort((x, y) => x - y);
         for (const [plane, got, exp] of [['y', out.y, want.y], ['u', out.u, want.u], ['v', out.v, want.v]] as const) {

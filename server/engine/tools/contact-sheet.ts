@@ -2,7 +2,7 @@
 // Run: npx tsx server/engine/tools/contact-sheet.ts out.png
 import { writeFileSync } from 'node:fs';
 import { createCanvas } from '@napi-rs/canvas';
-import { computeLayout, drawPresenter, NEUTRAL_POSE, PRESENTER_IDS, SCENE_STYLES, type Viseme } from '../../../shared/scene/index.js';
+import { computeLayout, drawPresenter, NEUTRAL_POSE, PRESENTER_IDS, TEMPLATES, type Viseme } from '../../../shared/scene/index.js';
 import { loadPresenterNode } from '../assets.js';
 
 const poses: { viseme: Viseme; blink: boolean }[] = [
@@ -17,7 +17,7 @@ const ctx = c.getContext('2d');
 ctx.fillStyle = '#8fa3b8';
 ctx.fillRect(0, 0, c.width, c.height);
 for (const [row, id] of PRESENTER_IDS.entries()) {
-  const templateId = Object.entries(SCENE_STYLES).find(([, s]) => s.presenterId === id)![0];
+  const templateId = TEMPLATES.find((t) => t.presenter.id === id)!.id;
   const assets = await loadPresenterNode(id);
   for (const [col, p] of poses.entries()) {
     const layout = computeLayout(templateId, { aspectRatio: '1:1', avatar: { scale: 1, x: 0.5, y: 0.5 } }, { width: cw, height: chh });

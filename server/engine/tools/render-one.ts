@@ -1,18 +1,17 @@
 // Dev aid: npx tsx server/engine/tools/render-one.ts <templateId> <aspect> <outDir> [voiceId] [text]
 import { mkdirSync } from 'node:fs';
 import { createEngine } from '../index.js';
-import templates from '../../../resources/templates.json' with { type: 'json' };
-import type { AspectRatio } from '../../../shared/contract/index.js';
+import { AspectRatio } from '../../../shared/contract/index.js';
+import { fillParams } from '../../../shared/scene/index.js';
 
 const [templateId = 'newsroom', aspect = '16:9', outDir = '/tmp/render', voiceId = 'en-US-Ava', text] = process.argv.slice(2);
 mkdirSync(outDir, { recursive: true });
-const t = templates.templates.find((x) => x.id === templateId)!;
 const engine = (await createEngine({ cacheDir: '/tmp/engine-cache' }))!;
 const t0 = performance.now();
 const r = await engine.render({
   jobId: 'dev', templateId, voiceId, shortSide: 720, workDir: outDir, signal: new AbortController().signal,
   text: text ?? 'Good evening, and welcome to the news. Tonight, we look at how small teams make big videos with a laptop.',
-  params: { aspectRatio: aspect as AspectRatio, avatar: t.defaults.avatar },
+  params: fillParams(templateId, { aspectRatio: AspectRatio.parse(aspect) }),
   onProgress: () => undefined,
 });
 console.log(r, `${((performance.now() - t0) / 1000).toFixed(2)} s`);
