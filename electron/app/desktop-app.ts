@@ -251,6 +251,7 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
       localStudio: local,
       userId: 'desktop',
       mediaBase: MEDIA_BASE,
+      log,
       chooseSavePath: async (name) => {
         const opts = { defaultPath: join(app.getPath('downloads'), name) };
         const r = await dialog.showSaveDialog(opts, win && !win.isDestroyed() ? win : null);

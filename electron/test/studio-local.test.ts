@@ -12,7 +12,7 @@ import { DESKTOP_KEY_LABEL, LocalStudio } from '../services/local-studio.js';
 import { ProfileStore } from '../services/profiles.js';
 import { createSecretStore, MemorySecretStore, type SecretStore } from '../services/secrets.js';
 import { createStudio, type Studio } from '../services/studio.js';
-import { ROOT, filesUnder, serverCommandForTests, tempDir, waitFor } from './helpers.js';
+import { ROOT, filesUnder, serverCommandForTests, tempDir, testLogger, waitFor } from './helpers.js';
 
 const dataDir = tempDir();
 const downloads = tempDir('ps-downloads-');
@@ -47,6 +47,7 @@ beforeAll(async () => {
     localStudio: local,
     userId: 'desktop',
     mediaBase: 'studio-media://app',
+    log: testLogger(logs),
     chooseSavePath: async (name) => join(downloads, name),
   });
   studio.events.subscribe((e) => {
