@@ -104,6 +104,7 @@ export function createStudio(deps: StudioDeps): Studio {
     dir: join(deps.dataDir, 'outbox'),
     clientFor,
     prepare: withoutUnsupported,
+    log,
     onChange: (items) => events.emit({ type: 'outbox', items }),
     onSent: (profileId, job, request) => void remember(profileId, job, request).then((j) => events.emit({ type: 'job', profileId, job: j })),
   });

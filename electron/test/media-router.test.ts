@@ -1,5 +1,6 @@
 // The media router against the real render API over a socket: app media URLs are streamed from
-// the addresses the API gave (catalog thumbnails, job outputs) with the profile's key, and a URL that names nothing is a 404 that never reaches the API.
+// the addresses the API gave (catalog thumbnails, job outputs) with the profile's key, and a
+// URL that names nothing is a 404 that never reaches the API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../shared/contract/index.js';
 import { Connections } from '../services/connections.js';

@@ -301,7 +301,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
       if (url.searchParams.get('download') === '1' && r.ok) headers['content-disposition'] = 'attachment';
       res.writeHead(r.status, headers);
       if (req.method === 'HEAD' || !r.body) {
-        await r.body?.cancel().catch(() => undefined);
+        await r.body?.cancel().catch(() => undefined); // a body never read: a failed cancel means it is closed already
         res.end();
         return;
       }
