@@ -146,7 +146,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
 
   const maintenance = setInterval(() => {
     limiter.sweep();
-    void Promise.resolve(store.pruneIdempotency(LIMITS.idempotencyTtlMs)).catch(() => undefined);
+    void Promise.resolve(store.pruneIdempotency(LIMITS.idempotencyTtlMs)).catch((err: unknown) => app.log.warn({ err }, 'idempotency keys not pruned (tried again in 10 minutes)'));
   }, 10 * 60_000);
   maintenance.unref();
 

@@ -153,7 +153,7 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
       if (win === w) win = null;
     });
     if (state.maximized) w.maximize();
-    trackWindowState(w, dataDir);
+    trackWindowState(w, dataDir, log);
     w.once('ready-to-show', () => w.show());
     watchRenderer(w);
     w.on('unresponsive', () => log.warn('the window is not responding'));
@@ -251,6 +251,7 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
       localStudio: local,
       userId: 'desktop',
       mediaBase: MEDIA_BASE,
+      log,
       chooseSavePath: async (name) => {
         const opts = { defaultPath: join(app.getPath('downloads'), name) };
         const r = await dialog.showSaveDialog(opts, win && !win.isDestroyed() ? win : null);

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { readJson, writeJsonAtomic } from '../services/atomic-file.js';
 import type { Rectangle, ScreenLike, WindowLike } from './electron-api.js';
+import { reason, type Logger } from '../services/logger.js';
 
 interface WindowState {
   bounds: Rectangle;
@@ -23,14 +24,15 @@ export async function loadWindowState(dir: string, screen: ScreenLike): Promise<
   return { bounds: { ...s.bounds, width, height }, maximized: !!s.maximized, centered: !visible || s === DEFAULT };
 }
 
-export function trackWindowState(win: WindowLike, dir: string, delayMs = 500): void {
+export function trackWindowState(win: WindowLike, dir: string, log: Logger, delayMs = 500): void {
   let timer: NodeJS.Timeout | null = null;
   const save = () => {
     if (timer) clearTimeout(timer);
     timer = null;
     if (win.isDestroyed()) return;
     const state: WindowState = { bounds: win.getNormalBounds(), maximized: win.isMaximized() };
-    void writeJsonAtomic(join(dir, FILE), state).catch(() => undefined);
+    // Not saved: the window opens where it was last saved (or centred) next time.
+    void writeJsonAtomic(join(dir, FILE), state).catch((e: unknown) => log.warn(`window position not saved: ${reason(e)}`));
   };
   const later = () => {
     if (timer) clearTimeout(timer);

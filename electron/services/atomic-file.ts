@@ -18,7 +18,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   try {
     await rename(tmp, path);
   } catch (e) {
-    await unlink(tmp).catch(() => undefined);
+    await unlink(tmp).catch(() => undefined); // the rename's error is the one reported; a stray `.tmp` is never read
     throw e;
   }
 }

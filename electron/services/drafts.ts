@@ -19,6 +19,7 @@ export class DraftStore {
   constructor(readonly dir: string) {}
 
   private serial<T>(id: string, work: () => Promise<T>): Promise<T> {
+    // The previous save's failure was reported to its own caller; this one runs regardless.
     const next = (this.queues.get(id) ?? Promise.resolve()).catch(() => undefined).then(work);
     this.queues.set(id, next);
     const clear = () => {

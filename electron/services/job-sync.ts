@@ -92,6 +92,7 @@ export class JobSync {
       let changed = false;
       try {
         const client = await this.o.client();
+        // Capabilities not known (the API does not answer): polling, which reports offline.
         if (await this.o.hasEvents().catch(() => false)) {
           await this.listen(client, signal);
           delay = min;
@@ -112,7 +113,7 @@ export class JobSync {
     const res = await client.fetch('GET', '/api/events', { headers: { accept: 'text/event-stream' }, signal, timeoutMs: 10_000, retries: 0, streaming: true });
     this.setOnline(true);
     // Catch up on what changed while we were away before trusting the stream.
-    await this.poll(client).catch(() => false);
+    await this.poll(client).catch(() => false); // a missed catch-up: the stream's events and the next reconnect make up for it
     if (!res.body) return;
     for await (const msg of readSse(res.body)) {
       if (signal.aborted) return;

@@ -235,7 +235,7 @@ export class LocalStudio {
     const res = await fetch(`${url}/api/jobs?limit=1`, {
       headers: { authorization: `Bearer ${key}`, 'x-user-id': this.o.userId },
       signal: AbortSignal.timeout(5000),
-    }).catch(() => null);
+    }).catch(() => null); // no answer at all: the health check, not this, decides whether the studio runs
     return !res || res.status !== 401;
   }
 
@@ -247,7 +247,7 @@ export class LocalStudio {
       if (!url || this.st.state !== 'running') return;
       const ok = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(3000) })
         .then((r) => r.ok)
-        .catch(() => false);
+        .catch(() => false); // no answer counts as a failed check: two in a row restart the studio
       failures = ok ? 0 : failures + 1;
       if (failures >= 2) {
         this.o.log?.('local studio: health check failed twice, restarting');

@@ -12,6 +12,7 @@ import { isRetryable, type OutboxItem } from '../../shared/bridge/index.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 import { BridgeFailure, toBridgeError } from './errors.js';
 import type { RenderApiClient } from './api-client.js';
+import { reason, type Logger } from './logger.js';
 
 export interface OutboxOptions {
   dir: string;
@@ -20,6 +21,8 @@ export interface OutboxOptions {
   onSent: (profileId: string, job: Job, request: RenderRequest) => void;
   /** The request as this profile's API takes it (e.g. without an extension it lacks). */
   prepare?: (profileId: string, request: RenderRequest) => Promise<RenderRequest>;
+  /** A scheduled flush that failed as a whole (it is tried again at the next schedule). */
+  log: Logger;
 }
 
 const MAX_DELAY_MS = 30_000;
@@ -145,6 +148,7 @@ export class Outbox {
       try {
         const client = await this.opts.clientFor(item.profileId);
         const job = await client.submit(await this.prepared(item.profileId, item.request), item.id);
+        // Sent: a file left behind is sent again with the same Idempotency-Key, and the API answers with this job.
         await unlink(this.file(item.id)).catch(() => undefined);
         this.notBefore.delete(item.id);
         changed = true;
@@ -174,7 +178,7 @@ export class Outbox {
     if (backoff) this.delayMs = Math.min(this.delayMs * 2, MAX_DELAY_MS);
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.flush().catch(() => undefined);
+      void this.flush().catch((e: unknown) => this.opts.log.warn(`outbox not sent: ${reason(e)}`));
     }, Math.max(this.delayMs, atLeastMs));
     this.timer.unref?.();
   }

@@ -133,6 +133,7 @@ export class ProfileStore {
     }
     s.remotes = s.remotes.filter((r) => r.id !== id);
     if (s.activeId === id) s.activeId = null;
+    // A keychain that cannot be reached keeps the removed profile's key; no profile uses it again (ids are random).
     await this.opts.secrets.delete(id).catch(() => false);
     await this.persist(s);
     return this.state();

@@ -1,17 +1,15 @@
 // The privileged side of the bridge: one handler per StudioApi method, wired to profiles,
-// secrets, the render-API client, drafts, outbox, caches, job sync, media and downloads.
+// secrets, drafts, outbox, caches, job sync and the parts in their own modules: connections
+// (the API client per profile), the media router, downloads and CSV import.
 // Plain Node: Electron's main process and the web shell both run it.
 import { join } from 'node:path';
-import { createWriteStream } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
-import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Job, RenderRequest } from '../../shared/contract/index.js';
-import type { Capabilities, ConnectionTest, MediaKind, StudioHandlers, StudioStatus } from '../../shared/bridge/index.js';
-import { RenderApiClient, type ClientOptions } from './api-client.js';
+import type { ConnectionTest, StudioHandlers, StudioStatus } from '../../shared/bridge/index.js';
+import type { ClientOptions } from './api-client.js';
 import { CatalogCache, readBundledCatalogs, type RawCatalogs } from './catalogs.js';
-import { readCsvRequests } from './csv.js';
+import { Connections, FOREIGN_CAPABILITIES } from './connections.js';
+import { importCsv } from './csv-import.js';
+import { Downloads } from './downloads.js';
 import { DraftStore } from './drafts.js';
 import { BridgeFailure, toBridgeError } from './errors.js';
 import { EventHub } from './events.js';
@@ -19,7 +17,8 @@ import { downloadFileName, firstWords } from './file-names.js';
 import { JobSync } from './job-sync.js';
 import { JobsCache } from './jobs-cache.js';
 import type { LocalStudio } from './local-studio.js';
-import { MediaUrls, defaultUpstreamPath, mediaError, parseMediaPath, streamMedia } from './media.js';
+import { reason, type Logger } from './logger.js';
+import { MediaRouter } from './media-router.js';
 import { Outbox } from './outbox.js';
 import { ENV_PROFILE_ID, LOCAL_PROFILE_ID, type EnvProfileConfig, type ProfileStore } from './profiles.js';
 
@@ -36,14 +35,14 @@ export interface StudioDeps {
   userId: string | null;
   /** `studio-media://app` in Electron, `/media` in the web shell. */
   mediaBase: string;
+  /** Failures that do not fail the call (a cache not written, a background send refused). */
+  log: Logger;
   events?: EventHub;
   /** Desktop: asks where to save a download (null = canceled). Absent in the web shell. */
   chooseSavePath?: (suggestedName: string) => Promise<string | null>;
   clientOptions?: ClientOptions;
 }
 
-const ALL: Capabilities = { cancel: true, delete: true, events: true, catalogs: true, media: true, idempotency: true, title: true };
-const FOREIGN: Capabilities = { cancel: false, delete: false, events: false, catalogs: false, media: false, idempotency: false, title: false };
 const DISABLED: StudioStatus = { state: 'disabled', baseUrl: null, restarts: 0, error: null };
 
 export interface Studio {
@@ -56,75 +55,48 @@ export interface Studio {
   close(): Promise<void>;
 }
 
+const isOffline = (e: unknown) => e instanceof BridgeFailure && e.code === 'offline';
+
 export function createStudio(deps: StudioDeps): Studio {
+  const { log } = deps;
   const events = deps.events ?? new EventHub();
   const drafts = new DraftStore(join(deps.dataDir, 'drafts'));
   const catalogCache = new CatalogCache(join(deps.dataDir, 'cache', 'catalogs'));
   const jobsCache = new JobsCache(join(deps.dataDir, 'cache', 'jobs'));
-  const media = new MediaUrls(deps.mediaBase);
-  const capabilities = new Map<string, Capabilities>();
-  const knownOutputs = new Map<string, Job['output']>();
-  const rawCatalogs = new Map<string, RawCatalogs>();
-  const downloads = new Map<string, AbortController>();
+  const connections = new Connections(deps);
+  const media = new MediaRouter(deps.mediaBase, connections);
+  const downloads = new Downloads({ emit: (e) => events.emit(e), log });
   let sync: JobSync | null = null;
   let live = false;
   // Browsers of the web shell need not learn the studio's internal address.
   const shown = (s: StudioStatus): StudioStatus => (deps.shell === 'web' ? { ...s, baseUrl: null } : s);
   const unwatchStudio = deps.localStudio?.onStatusChange((status) => events.emit({ type: 'studio', status: shown(status) }));
 
-  async function clientFor(profileId: string): Promise<RenderApiClient> {
-    const p = await deps.profiles.get(profileId);
-    if (p.kind === 'env' && deps.env) {
-      const env = deps.env;
-      return new RenderApiClient({ baseUrl: env.baseUrl, keyHeader: env.keyHeader, key: async () => env.key, userId: deps.userId }, deps.clientOptions);
-    }
-    if (p.kind === 'local') {
-      const studio = deps.localStudio;
-      if (!studio) throw new BridgeFailure('offline', 'the local studio is not available here');
-      const baseUrl = await studio.ready().catch((e: Error) => {
-        throw new BridgeFailure('offline', `the local studio is not running: ${e.message}`);
-      });
-      return new RenderApiClient({ baseUrl, keyHeader: 'bearer', key: () => studio.key(), userId: deps.userId }, deps.clientOptions);
-    }
-    const c = await deps.profiles.remoteConnection(profileId);
-    return new RenderApiClient({ baseUrl: c.baseUrl, keyHeader: c.keyHeader, key: async () => (await deps.profiles.remoteConnection(profileId)).key }, deps.clientOptions);
-  }
+  const clientFor = (profileId: string) => connections.client(profileId);
+  const activeId = () => connections.activeId();
+  /** A background task's failure goes to the log: nobody waits for its answer. */
+  const logged = (what: string) => (e: unknown) => log.warn(`${what}: ${reason(e)}`);
 
-  async function capsFor(profileId: string, client?: RenderApiClient): Promise<Capabilities> {
-    const known = capabilities.get(profileId);
-    if (known) return known;
-    const p = await deps.profiles.get(profileId);
-    if (p.kind === 'local') return ALL;
-    const h = await (client ?? (await clientFor(profileId))).health();
-    const caps = h.ours ? { ...ALL, title: h.extensions.includes('title') } : FOREIGN;
-    capabilities.set(profileId, caps);
-    return caps;
-  }
+  /** The profile's remembered titles, read once; unreadable, jobs show without them. */
+  const loadTitles = (profileId: string) => jobsCache.loadTitles(profileId).catch(logged(`job titles of "${profileId}" not read`));
 
-  async function requireCap(profileId: string, cap: keyof Capabilities, what: string) {
-    if (!(await capsFor(profileId))[cap]) throw new BridgeFailure('unsupported', `this render API does not support ${what}`);
-  }
-
-  const activeId = async () => (await deps.profiles.state()).activeId;
-
-  function present(profileId: string, given: Job): Job {
-    const job = jobsCache.withTitle(profileId, given);
-    if (job.output) {
-      knownOutputs.set(`${profileId}/${job.id}`, job.output);
-      if (knownOutputs.size > 5000) knownOutputs.delete(knownOutputs.keys().next().value!);
-    }
-    return media.rewriteJob(profileId, job);
-  }
+  const present = (profileId: string, job: Job): Job => media.job(profileId, jobsCache.withTitle(profileId, job));
 
   /** The title goes only to APIs with the extension; for the others the client remembers it. */
   async function withoutUnsupported(profileId: string, request: RenderRequest): Promise<RenderRequest> {
-    if (request.title === undefined || (await capsFor(profileId).catch(() => null))?.title) return request;
+    if (request.title === undefined) return request;
+    const caps = await connections.capabilitiesOf(profileId).catch((e: unknown) => {
+      // Offline: the capabilities are not known; the title is sent as to a foreign API.
+      if (!isOffline(e)) logged(`capabilities of "${profileId}" not known`)(e);
+      return null;
+    });
+    if (caps?.title) return request;
     const { title: _title, ...rest } = request;
     return rest;
   }
   async function remember(profileId: string, job: Job, request: RenderRequest): Promise<Job> {
     const title = request.title?.trim();
-    if (title && !job.title) await jobsCache.rememberTitle(profileId, job.id, title).catch(() => undefined);
+    if (title && !job.title) await jobsCache.rememberTitle(profileId, job.id, title).catch(logged(`title of job ${job.id} not saved`));
     return present(profileId, job);
   }
 
@@ -132,25 +104,30 @@ export function createStudio(deps: StudioDeps): Studio {
     dir: join(deps.dataDir, 'outbox'),
     clientFor,
     prepare: withoutUnsupported,
+    log,
     onChange: (items) => events.emit({ type: 'outbox', items }),
     onSent: (profileId, job, request) => void remember(profileId, job, request).then((j) => events.emit({ type: 'job', profileId, job: j })),
   });
+  const flushOutbox = () => void outbox.flush().catch(logged('outbox not sent'));
   /** A connection's settings changed: what its API refused may go through now. */
-  const resendRefused = (profileId: string) => void outbox.resend({ profileId }).catch(() => undefined);
+  function changed(profileId: string) {
+    connections.forget(profileId);
+    void outbox.resend({ profileId }).catch(logged(`outbox of "${profileId}" not resent`));
+  }
 
   async function restartSync() {
     sync?.stop();
     sync = null;
     if (!live) return;
     const profileId = await activeId();
-    await jobsCache.loadTitles(profileId).catch(() => undefined);
+    await loadTitles(profileId);
     sync = new JobSync({
       profileId,
       client: () => clientFor(profileId),
-      hasEvents: async () => (await capsFor(profileId)).events,
+      hasEvents: async () => (await connections.capabilitiesOf(profileId)).events,
       emit: (e) => events.emit(e),
       present: (j) => present(profileId, j),
-      onOnline: () => void outbox.flush().catch(() => undefined),
+      onOnline: flushOutbox,
     });
     sync.start();
   }
@@ -161,64 +138,26 @@ export function createStudio(deps: StudioDeps): Studio {
     return { job: r.job && (await remember(profileId, r.job, request)), queued: r.queued };
   }
 
+  /** The active profile's job, with the title the client remembers for it. */
+  async function getJob(id: string): Promise<Job> {
+    const profileId = await activeId();
+    await loadTitles(profileId);
+    return jobsCache.withTitle(profileId, await (await clientFor(profileId)).getJob(id));
+  }
+
   async function catalogs(): Promise<{ raw: RawCatalogs; fromCache: boolean; profileId: string }> {
     const profileId = await activeId();
     try {
       const client = await clientFor(profileId);
-      if (!(await capsFor(profileId, client)).catalogs) return { raw: await readBundledCatalogs(deps.resourcesDir), fromCache: false, profileId };
+      if (!(await connections.capabilitiesOf(profileId)).catalogs) return { raw: await readBundledCatalogs(deps.resourcesDir), fromCache: false, profileId };
       const raw = { templates: await client.templates(), voices: await client.voices() };
-      await catalogCache.write(profileId, raw).catch(() => undefined);
+      await catalogCache.write(profileId, raw).catch(logged(`catalogs of "${profileId}" not cached`));
       return { raw, fromCache: false, profileId };
     } catch (e) {
-      if (!(e instanceof BridgeFailure) || e.code !== 'offline') throw e;
+      if (!isOffline(e)) throw e;
       const cached = (await catalogCache.read(profileId)) ?? (await readBundledCatalogs(deps.resourcesDir));
       return { raw: cached, fromCache: true, profileId };
     }
-  }
-
-  async function startDownload(profileId: string, jobId: string, kind: MediaKind, path: string, id: string, ctl: AbortController) {
-    const part = `${path}.part`;
-    let received = 0;
-    let total: number | null = null;
-    let lastEmit = 0;
-    const progress = (done: boolean, error: ReturnType<typeof toBridgeError> | null = null) =>
-      events.emit({ type: 'download', downloadId: id, receivedBytes: received, totalBytes: total, done, error });
-    try {
-      const client = await clientFor(profileId);
-      const res = await client.fetch('GET', upstreamFor({ profileId, kind: 'job', id: jobId, file: kind }), { signal: ctl.signal, timeoutMs: 30_000, headers: { accept: '*/*' }, streaming: true });
-      total = Number(res.headers.get('content-length')) || null;
-      if (!res.body) throw new BridgeFailure('unreadable_response', 'the render API sent no file');
-      const counted = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream).on('data', (c: Buffer) => {
-        received += c.length;
-        const now = Date.now();
-        if (now - lastEmit > 200) {
-          lastEmit = now;
-          progress(false);
-        }
-      });
-      await pipeline(counted, createWriteStream(part), { signal: ctl.signal });
-      await rename(part, path);
-      progress(true);
-    } catch (e) {
-      await unlink(part).catch(() => undefined);
-      progress(true, ctl.signal.aborted ? { code: 'canceled', message: 'the download was canceled' } : toBridgeError(e));
-    } finally {
-      downloads.delete(id);
-    }
-  }
-
-  function upstreamFor(t: ReturnType<typeof parseMediaPath> & object): string {
-    if (t.kind === 'job') {
-      const out = knownOutputs.get(`${t.profileId}/${t.id}`);
-      const u = out && (t.file === 'video' ? out.videoUrl : t.file === 'captions' ? out.captionsUrl : out.thumbnailUrl);
-      if (u) return u;
-    }
-    if (t.kind !== 'job') {
-      const c = rawCatalogs.get(t.profileId);
-      const u = t.kind === 'voice' ? c?.voices.find((v) => v.id === t.id)?.sampleUrl : c?.templates.find((x) => x.id === t.id)?.thumbnailUrl;
-      if (u) return u;
-    }
-    return defaultUpstreamPath(t);
   }
 
   const handlers: StudioHandlers = {
@@ -226,50 +165,48 @@ export function createStudio(deps: StudioDeps): Studio {
     'profiles.list': () => deps.profiles.state(),
     'profiles.save': async (input) => {
       const p = await deps.profiles.save(input);
-      capabilities.delete(p.id);
-      resendRefused(p.id);
+      changed(p.id);
       return p;
     },
     'profiles.remove': async ({ id }) => {
       const before = await activeId();
       const st = await deps.profiles.remove(id);
-      capabilities.delete(id);
+      connections.forget(id);
       if (before !== st.activeId) await restartSync();
       return st;
     },
     'profiles.select': async ({ id }) => {
       const st = await deps.profiles.select(id);
+      connections.forgetActive();
       await restartSync();
       return st;
     },
     'profiles.test': async ({ id }): Promise<ConnectionTest> => {
-      capabilities.delete(id);
+      connections.forget(id);
       try {
         const client = await clientFor(id);
         const h = await client.health();
-        const caps = await capsFor(id, client);
+        const caps = await connections.capabilitiesOf(id);
         await client.listJobs({ limit: 1 }); // proves the key
         return { ok: true, version: h.version, capabilities: caps, error: null };
       } catch (e) {
-        return { ok: false, version: null, capabilities: capabilities.get(id) ?? FOREIGN, error: toBridgeError(e) };
+        return { ok: false, version: null, capabilities: connections.knownCapabilities(id) ?? FOREIGN_CAPABILITIES, error: toBridgeError(e) };
       }
     },
     'key.status': ({ profileId }) => deps.profiles.keyStatus(profileId),
     'key.set': async ({ profileId, key }) => {
-      capabilities.delete(profileId);
       const status = await deps.profiles.setKey(profileId, key);
-      resendRefused(profileId);
+      changed(profileId);
       return status;
     },
-    'key.clear': ({ profileId }) => deps.profiles.clearKey(profileId),
+    'key.clear': async ({ profileId }) => {
+      const status = await deps.profiles.clearKey(profileId);
+      connections.forget(profileId);
+      return status;
+    },
     'catalogs.get': async () => {
       const { raw, fromCache, profileId } = await catalogs();
-      rawCatalogs.set(profileId, raw);
-      return {
-        templates: raw.templates.map((t) => media.rewriteTemplate(profileId, t)),
-        voices: raw.voices.map((v) => media.rewriteVoice(profileId, v)),
-        fromCache,
-      };
+      return { ...media.catalog(profileId, raw), fromCache };
     },
     'drafts.list': async (input) => drafts.list(input?.q),
     'drafts.get': ({ id }) => drafts.get(id),
@@ -282,75 +219,55 @@ export function createStudio(deps: StudioDeps): Studio {
     'jobs.list': async (input) => {
       const profileId = await activeId();
       const q = input ?? {};
-      await jobsCache.loadTitles(profileId).catch(() => undefined);
+      await loadTitles(profileId);
       try {
         const list = await (await clientFor(profileId)).listJobs(q);
         // Cached as the API gave them (plus remembered titles); media URLs are rewritten on the way out.
         const jobs = list.jobs.map((j) => jobsCache.withTitle(profileId, j));
-        if (!q.status?.length && !q.q && !q.cursor) await jobsCache.write(profileId, jobs).catch(() => undefined);
-        return { ...list, jobs: jobs.map((j) => present(profileId, j)), fromCache: false };
+        if (!q.status?.length && !q.q && !q.cursor) await jobsCache.write(profileId, jobs).catch(logged(`job list of "${profileId}" not cached`));
+        return { ...list, jobs: jobs.map((j) => media.job(profileId, j)), fromCache: false };
       } catch (e) {
-        if (!(e instanceof BridgeFailure) || e.code !== 'offline') throw e;
+        if (!isOffline(e)) throw e;
         const cached = await jobsCache.list(profileId, q);
         if (!cached) throw e;
-        return { ...cached, jobs: cached.jobs.map((j) => media.rewriteJob(profileId, j)) };
+        return { ...cached, jobs: cached.jobs.map((j) => media.urls.rewriteJob(profileId, j)) };
       }
     },
-    'jobs.get': async ({ id }) => {
-      const profileId = await activeId();
-      await jobsCache.loadTitles(profileId).catch(() => undefined);
-      return present(profileId, await (await clientFor(profileId)).getJob(id));
-    },
+    'jobs.get': async ({ id }) => media.job(await activeId(), await getJob(id)),
     'jobs.cancel': async ({ id }) => {
       const profileId = await activeId();
-      await requireCap(profileId, 'cancel', 'canceling jobs');
+      await connections.require(profileId, 'cancel', 'canceling jobs');
       const job = present(profileId, await (await clientFor(profileId)).cancel(id));
       events.emit({ type: 'job', profileId, job });
       return job;
     },
     'jobs.delete': async ({ id }) => {
       const profileId = await activeId();
-      await requireCap(profileId, 'delete', 'deleting jobs');
+      await connections.require(profileId, 'delete', 'deleting jobs');
       await (await clientFor(profileId)).remove(id);
       events.emit({ type: 'job-removed', profileId, jobId: id });
       return { ok: true as const };
     },
     'jobs.retry': async ({ id }) => {
-      const profileId = await activeId();
-      await jobsCache.loadTitles(profileId).catch(() => undefined);
-      const job = jobsCache.withTitle(profileId, await (await clientFor(profileId)).getJob(id));
+      const job = await getJob(id);
       return submit({ text: job.text, ...(job.title ? { title: job.title } : {}), templateId: job.templateId, voiceId: job.voiceId, params: job.params });
     },
     'jobs.duplicate': async ({ id }) => {
-      const profileId = await activeId();
-      await jobsCache.loadTitles(profileId).catch(() => undefined);
-      const job = jobsCache.withTitle(profileId, await (await clientFor(profileId)).getJob(id));
+      const job = await getJob(id);
       const name = `${job.title?.trim() || firstWords(job.text, 60) || 'Untitled script'} (copy)`;
       return drafts.save({ name, text: job.text, templateId: job.templateId || null, voiceId: job.voiceId || null, params: job.params });
     },
-    'jobs.importCsv': async ({ csv, mode }) => {
-      const cat = await catalogs().catch(() => null);
-      const rows = readCsvRequests(csv, cat ? { templateIds: new Set(cat.raw.templates.map((t) => t.id)), voiceIds: new Set(cat.raw.voices.map((v) => v.id)) } : undefined);
-      const out = [];
-      for (const r of rows) {
-        if (!r.request) {
-          out.push({ row: r.row, ok: false, draftId: null, jobId: null, errors: r.errors });
-          continue;
-        }
-        try {
-          if (mode === 'drafts') {
-            const d = await drafts.save({ name: r.request.text.replace(/\s+/g, ' ').trim().slice(0, 60), text: r.request.text, templateId: r.request.templateId, voiceId: r.request.voiceId, params: r.request.params ?? {} });
-            out.push({ row: r.row, ok: true, draftId: d.id, jobId: null, errors: [] });
-          } else {
-            const s = await submit(r.request);
-            out.push({ row: r.row, ok: true, draftId: null, jobId: s.job?.id ?? null, errors: [] });
-          }
-        } catch (e) {
-          const err = toBridgeError(e);
-          out.push({ row: r.row, ok: false, draftId: null, jobId: null, errors: err.details ?? [{ path: '(row)', message: err.message }] });
-        }
-      }
-      return { rows: out };
+    'jobs.importCsv': async (input) => {
+      const cat = await catalogs().catch((e: unknown) => {
+        // No catalogs at all (not even bundled ones): rows are imported without the id check.
+        logged('catalogs for the CSV check not read')(e);
+        return null;
+      });
+      return importCsv(input, {
+        catalog: cat && { templateIds: new Set(cat.raw.templates.map((t) => t.id)), voiceIds: new Set(cat.raw.voices.map((v) => v.id)) },
+        saveDraft: (r, name) => drafts.save({ name, text: r.text, templateId: r.templateId, voiceId: r.voiceId, params: r.params ?? {} }),
+        submit,
+      });
     },
     'outbox.list': () => outbox.list(),
     'outbox.remove': async ({ id }) => {
@@ -361,28 +278,25 @@ export function createStudio(deps: StudioDeps): Studio {
       await outbox.resend({ id });
       return { ok: true as const };
     },
-    'media.url': async ({ jobId, kind }) => ({ url: media.job(await activeId(), jobId, kind) }),
-    'voices.sampleUrl': async ({ voiceId }) => ({ url: media.voice(await activeId(), voiceId) }),
+    'media.url': async ({ jobId, kind }) => ({ url: media.urls.job(await activeId(), jobId, kind) }),
+    'voices.sampleUrl': async ({ voiceId }) => ({ url: media.urls.voice(await activeId(), voiceId) }),
     'voices.pack': async ({ voiceId, install }) => (await clientFor(await activeId())).voicePack(voiceId, install),
     'download.start': async ({ jobId, kind }) => {
       const profileId = await activeId();
-      await jobsCache.loadTitles(profileId).catch(() => undefined);
-      const job = jobsCache.withTitle(profileId, await (await clientFor(profileId)).getJob(jobId));
+      const job = await getJob(jobId);
       const fileName = downloadFileName(job, kind);
       // The web shell has no save dialog: the browser downloads from the media URL itself.
       if (!deps.chooseSavePath) return { downloadId: null, path: null, canceled: false, fileName };
       const path = await deps.chooseSavePath(fileName);
       if (!path) return { downloadId: null, path: null, canceled: true, fileName };
-      const id = randomUUID();
-      const ctl = new AbortController();
-      downloads.set(id, ctl);
-      void startDownload(profileId, jobId, kind, path, id, ctl);
-      return { downloadId: id, path, canceled: false, fileName };
+      const upstream = media.upstream({ profileId, kind: 'job', id: jobId, file: kind });
+      const downloadId = downloads.start(path, async (signal) =>
+        (await clientFor(profileId)).fetch('GET', upstream, { signal, timeoutMs: 30_000, headers: { accept: '*/*' }, streaming: true }),
+      );
+      return { downloadId, path, canceled: false, fileName };
     },
     'download.cancel': async ({ downloadId }) => {
-      const ctl = downloads.get(downloadId);
-      if (!ctl) throw new BridgeFailure('not_found', `no running download "${downloadId}"`);
-      ctl.abort();
+      downloads.cancel(downloadId);
       return { ok: true as const };
     },
     'studio.status': async () => (deps.localStudio ? shown(deps.localStudio.status()) : DISABLED),
@@ -391,29 +305,20 @@ export function createStudio(deps: StudioDeps): Studio {
   return {
     handlers,
     events,
-    async openMedia(rest, headers, signal) {
-      const t = parseMediaPath(rest);
-      if (!t) return mediaError(404, 'not_found', 'no such media');
-      try {
-        const client = await clientFor(t.profileId);
-        return await streamMedia(client, upstreamFor(t), headers, signal);
-      } catch (e) {
-        const err = toBridgeError(e);
-        return mediaError(err.code === 'not_found' ? 404 : 503, err.code, err.message);
-      }
-    },
+    openMedia: (rest, headers, signal) => media.open(rest, headers, signal),
     setLive(on) {
       if (on === live) return;
       live = on;
-      void restartSync().catch(() => undefined);
-      if (on) void outbox.flush().catch(() => undefined);
+      void restartSync().catch(logged('live job updates not started'));
+      if (on) flushOutbox();
     },
     async close() {
       live = false;
       unwatchStudio?.();
+      connections.close();
       sync?.stop();
       outbox.close();
-      for (const c of downloads.values()) c.abort();
+      downloads.close();
     },
   };
 }

@@ -1,21 +1,24 @@
 // CSV import through the bridge: each row checked with the contract's schema and reported on its
 // own, errors named by column; valid rows become drafts (or jobs, queued while offline).
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { CsvRowReport, DraftSummary, OutboxItem } from '../../shared/bridge/index.js';
+import { Connections } from '../services/connections.js';
 import { parseCsv } from '../services/csv.js';
+import { importCsv } from '../services/csv-import.js';
+import { DraftStore } from '../services/drafts.js';
 import { dispatch } from '../services/dispatch.js';
 import { ProfileStore } from '../services/profiles.js';
 import { MemorySecretStore } from '../services/secrets.js';
 import { createStudio } from '../services/studio.js';
-import { ROOT, tempDir } from './helpers.js';
+import { ROOT, createKey, startApi, tempDir, testLogger, type RunningApi } from './helpers.js';
 
 async function offlineStudio() {
   const dataDir = tempDir();
   const studio = createStudio({
     shell: 'electron', version: '0.1.0', dataDir, resourcesDir: join(ROOT, 'resources'),
     profiles: new ProfileStore({ dataDir, secrets: new MemorySecretStore(), env: null, editable: true, local: false }),
-    env: null, localStudio: null, userId: null, mediaBase: 'studio-media://app', clientOptions: { retries: 0, timeoutMs: 1000 },
+    env: null, localStudio: null, userId: null, mediaBase: 'studio-media://app', log: testLogger(), clientOptions: { retries: 0, timeoutMs: 1000 },
   });
   // A render API that is not running: catalogs come from the bundled resources.
   const p = await dispatch(studio.handlers, 'profiles.save', { name: 'Down', baseUrl: 'http://127.0.0.1:9', keyHeader: 'bearer', key: 'k' });
@@ -77,5 +80,51 @@ describe('CSV import', () => {
     const outbox = (await dispatch(studio.handlers, 'outbox.list', undefined)) as { value: OutboxItem[] };
     expect(outbox.value.map((i) => i.request.text)).toEqual(['One', 'Two']);
     await studio.close();
+  });
+});
+
+describe('importCsv, row by row into real drafts and the real render API', () => {
+  const apiData = tempDir('ps-api-');
+  let api: RunningApi;
+  let connections: Connections;
+  let profileId: string;
+  beforeAll(async () => {
+    const key = createKey(apiData, { user: 'alice' });
+    api = await startApi(apiData);
+    const profiles = new ProfileStore({ dataDir: tempDir(), secrets: new MemorySecretStore(), env: null, editable: true, local: false });
+    profileId = (await profiles.save({ name: 'Team', baseUrl: api.url, keyHeader: 'bearer', key })).id;
+    connections = new Connections({ profiles, env: null, localStudio: null, userId: null, clientOptions: { retries: 0 } });
+  });
+  afterAll(async () => {
+    connections.close();
+    await api.stop();
+  });
+  const rows = ['text,template,voice', '"Hello   there,\nfriends",newsroom,en-US-Ava', 'Second one,classroom,en-US-Ava', ',newsroom,en-US-Ava'].join('\n');
+
+  it('saves each good row as a draft named after its script and reports the bad one', async () => {
+    const drafts = new DraftStore(tempDir());
+    const r = await importCsv({ csv: rows, mode: 'drafts' }, {
+      catalog: null,
+      saveDraft: (req, name) => drafts.save({ name, text: req.text, templateId: req.templateId, voiceId: req.voiceId, params: req.params ?? {} }),
+      submit: () => Promise.reject(new Error('not in drafts mode')),
+    });
+    expect(r.rows.map((x) => [x.row, x.ok])).toEqual([[1, true], [2, true], [3, false]]);
+    const saved = await drafts.get(r.rows[0]!.draftId!);
+    expect(saved).toMatchObject({ name: 'Hello there, friends', text: 'Hello   there,\nfriends', templateId: 'newsroom' });
+    expect((await drafts.list()).length).toBe(2);
+  });
+
+  it('submits each good row as a job; a row the API refuses is reported and the others still go', async () => {
+    const client = await connections.client(profileId);
+    let n = 0;
+    const r = await importCsv({ csv: `${rows}\nUnknown voice,newsroom,xx-XX-Nobody`, mode: 'jobs' }, {
+      catalog: null,
+      saveDraft: () => Promise.reject(new Error('not in jobs mode')),
+      submit: async (req) => ({ job: await client.submit(req, `csv-test-${process.pid}-${n++}`) }),
+    });
+    expect(r.rows.map((x) => [x.row, x.ok])).toEqual([[1, true], [2, true], [3, false], [4, false]]);
+    expect(r.rows[3]!.errors.length).toBeGreaterThan(0);
+    const listed = await client.listJobs({ limit: 10 });
+    expect(listed.jobs.map((j) => j.id).sort()).toEqual([r.rows[0]!.jobId, r.rows[1]!.jobId].sort());
   });
 });

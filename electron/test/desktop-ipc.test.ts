@@ -12,7 +12,7 @@ import { ProfileStore } from '../services/profiles.js';
 import { MemorySecretStore } from '../services/secrets.js';
 import { createStudio, type Studio } from '../services/studio.js';
 import { FakeElectron, LockRegistry, type FakeWindow } from './fake-electron.js';
-import { ROOT, tempDir } from './helpers.js';
+import { ROOT, tempDir, testLogger } from './helpers.js';
 
 const dataDir = tempDir('ps-ipc-');
 const electron = new FakeElectron({ locks: new LockRegistry(), appPath: ROOT, userData: dataDir });
@@ -32,6 +32,7 @@ beforeAll(() => {
     localStudio: null,
     userId: 'desktop',
     mediaBase: MEDIA_BASE,
+    log: testLogger(),
   });
   unregister = registerBridge(electron.ipcMain, studio.handlers, trustedSender(APP_ORIGIN, (wc) => electron.BrowserWindow.fromWebContents(wc) !== null));
   ours = new electron.BrowserWindow({}) as FakeWindow;

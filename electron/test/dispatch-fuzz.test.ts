@@ -13,7 +13,7 @@ import { ProfileStore } from '../services/profiles.js';
 import { MemorySecretStore } from '../services/secrets.js';
 import { createStudio } from '../services/studio.js';
 import { arbitrary, type Schema } from '../../server/test/json-schema-arbitrary.js';
-import { ROOT, tempDir } from './helpers.js';
+import { ROOT, tempDir, testLogger } from './helpers.js';
 
 /** Breaks a valid input one way; the schema then says whether it is still valid. */
 const mutation = fc.constantFrom('drop', 'typo', 'wrong-type', 'replace');
@@ -34,7 +34,7 @@ describe('bridge dispatch', () => {
   const studio = createStudio({
     shell: 'web', version: '0.1.0', dataDir, resourcesDir: join(ROOT, 'resources'),
     profiles: new ProfileStore({ dataDir, secrets: new MemorySecretStore(), env, editable: false, local: false }),
-    env, localStudio: null, userId: 'fuzz', mediaBase: '/media', clientOptions: { retries: 0, timeoutMs: 500 },
+    env, localStudio: null, userId: 'fuzz', mediaBase: '/media', log: testLogger(), clientOptions: { retries: 0, timeoutMs: 500 },
   });
   const known = new Set<string>(BRIDGE_ERROR_CODES);
   const schemas = Object.fromEntries(

@@ -136,6 +136,16 @@ export async function remoteOnlyStudio(dataDir: string, clientOptions: ClientOpt
     localStudio: null,
     userId: null,
     mediaBase: 'studio-media://app',
+    log: testLogger(),
     clientOptions,
   });
+}
+
+/** A Logger that keeps its lines (`warn: …`, `error: …`) for a test to read. */
+export function testLogger(lines: string[] = []): import('../services/logger.js').Logger & { lines: string[] } {
+  return {
+    lines,
+    warn: (m) => void lines.push(`warn: ${m}`),
+    error: (m, e) => void lines.push(`error: ${m}${e === undefined ? '' : `: ${e instanceof Error ? e.message : String(e)}`}`),
+  };
 }

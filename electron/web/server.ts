@@ -15,6 +15,7 @@ import { EventHub } from '../services/events.js';
 import type { LocalStudio } from '../services/local-studio.js';
 import { ProfileStore, type EnvProfileConfig } from '../services/profiles.js';
 import { MemorySecretStore } from '../services/secrets.js';
+import { lineLogger } from '../services/logger.js';
 import { createStudio, type Studio } from '../services/studio.js';
 import { CLIENT_SCRIPT_PATH, StaticFiles } from './static-files.js';
 import { loadClientScript } from './client-script.js';
@@ -155,6 +156,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
   sweep.unref();
   // Browsers cannot change profiles or keys here; this store is never written.
   const noSecrets = new MemorySecretStore();
+  const studioLog = lineLogger(o.log);
 
   function studioFor(userId: string): Studio {
     lastUsed.set(userId, Date.now());
@@ -171,6 +173,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
         localStudio: o.env ? null : o.localStudio,
         userId,
         mediaBase: '/media',
+        log: studioLog,
         events: new EventHub(),
       });
       // Jobs seen finished (or deleted) no longer count against the shell's active cap.
@@ -298,7 +301,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
       if (url.searchParams.get('download') === '1' && r.ok) headers['content-disposition'] = 'attachment';
       res.writeHead(r.status, headers);
       if (req.method === 'HEAD' || !r.body) {
-        await r.body?.cancel().catch(() => undefined);
+        await r.body?.cancel().catch(() => undefined); // a body never read: a failed cancel means it is closed already
         res.end();
         return;
       }

@@ -5,6 +5,9 @@ import { useDownloads } from '../store/downloads.js';
 
 const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
 
+/** A download that ended meanwhile answers not_found: its own last event already says how it ended. */
+const cancel = (downloadId: string) => void call('download.cancel', { downloadId }).catch(() => undefined);
+
 export function Downloads() {
   const items = useDownloads((s) => s.items);
   const remove = useDownloads((s) => s.remove);
@@ -22,7 +25,7 @@ export function Downloads() {
                   <Icon name="close" size={14} />
                 </button>
               ) : (
-                <button type="button" className="link" onClick={() => void call('download.cancel', { downloadId: d.id }).catch(() => undefined)}>
+                <button type="button" className="link" onClick={() => cancel(d.id)}>
                   Cancel
                 </button>
               )}

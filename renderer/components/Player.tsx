@@ -14,6 +14,7 @@ export function Player({ job, onClose }: { job: Job; onClose(): void }) {
     (async () => {
       try {
         const video = await call('media.url', { jobId: job.id, kind: 'video' });
+        // No captions URL (a job or API without captions): the video plays without them.
         const captions = await call('media.url', { jobId: job.id, kind: 'captions' }).catch(() => null);
         if (live) setSrc({ video: video.url, captions: captions?.url ?? null });
       } catch (e) {

@@ -20,6 +20,7 @@ export function subscribe(listener: (event: StudioEvent) => void): () => void {
   try {
     return studio().subscribe(listener);
   } catch {
+    // No bridge (a page opened outside the app): there is nothing to listen to.
     return () => {};
   }
 }

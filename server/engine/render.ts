@@ -287,7 +287,7 @@ export async function renderVideo(
     };
   } catch (err) {
     ff?.proc.kill('SIGKILL');
-    await ff?.done.catch(() => undefined);
+    await ff?.done.catch(() => undefined); // killed just above: its exit error is expected, `err` is the one to report
     await rm(tmpVideo, { force: true });
     if (task.signal.aborted) throw canceled();
     if (err instanceof EngineError) throw err;

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { OUTPUT_FILES, stageOutputs } from './output-storage.js';
+import { OUTPUT_FILES, stageOutputs, statIfPresent } from './output-storage.js';
 import type { OutputFile, OutputStorage, StoredFile } from './output-storage.js';
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -27,7 +27,7 @@ export class LocalOutputStorage implements OutputStorage {
   }
 
   async stat(jobId: string, file: OutputFile): Promise<StoredFile | null> {
-    const s = await stat(join(this.dir(jobId), OUTPUT_FILES[file].name)).catch(() => null);
+    const s = await statIfPresent(join(this.dir(jobId), OUTPUT_FILES[file].name));
     if (!s?.isFile()) return null;
     return { size: s.size, etag: `"${jobId}-${file}-${s.size}-${Math.floor(s.mtimeMs)}"` };
   }

@@ -3,6 +3,15 @@
 import { copyFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import type { Stats } from 'node:fs';
+
+/** The file's stats, or null when it is not there (ENOENT, or ENOTDIR: its folder is not there); other failures throw. */
+export function statIfPresent(path: string): Promise<Stats | null> {
+  return stat(path).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return null;
+    throw e;
+  });
+}
 
 export const OUTPUT_FILES = {
   video: { name: 'video.mp4', type: 'video/mp4' },
@@ -37,7 +46,7 @@ export interface OutputStorage {
 export async function stageOutputs(workDir: string, staging: string): Promise<void> {
   for (const { name } of Object.values(OUTPUT_FILES)) {
     const from = join(workDir, name);
-    const s = await stat(from).catch(() => null);
+    const s = await statIfPresent(from);
     if (!s?.isFile() || s.size === 0) throw new Error(`the render produced no ${name}`);
     await rename(from, join(staging, name)).catch(async (err: NodeJS.ErrnoException) => {
       if (err.code !== 'EXDEV') throw err;

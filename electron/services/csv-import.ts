@@ -1,0 +1,39 @@
+// CSV import (`jobs.importCsv`): each row of the file (csv.ts reads and checks it) becomes a
+// draft or a submitted job; every row is reported on its own, a failure in one never stops the rest.
+import type { BridgeParsedInput, CsvRowReport } from '../../shared/bridge/index.js';
+import type { RenderRequest } from '../../shared/contract/index.js';
+import { readCsvRequests, type CsvCatalog } from './csv.js';
+import { toBridgeError } from './errors.js';
+
+export interface CsvImportTargets {
+  /** Template and voice ids rows are checked against; null = not known (no check). */
+  catalog: CsvCatalog | null;
+  saveDraft(request: RenderRequest, name: string): Promise<{ id: string }>;
+  submit(request: RenderRequest): Promise<{ job: { id: string } | null }>;
+}
+
+/** A draft's name from its script: the first 60 characters on one line. */
+const draftName = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 60);
+
+export async function importCsv({ csv, mode }: BridgeParsedInput<'jobs.importCsv'>, to: CsvImportTargets): Promise<{ rows: CsvRowReport[] }> {
+  const rows: CsvRowReport[] = [];
+  for (const r of readCsvRequests(csv, to.catalog ?? undefined)) {
+    if (!r.request) {
+      rows.push({ row: r.row, ok: false, draftId: null, jobId: null, errors: r.errors });
+      continue;
+    }
+    try {
+      if (mode === 'drafts') {
+        const d = await to.saveDraft(r.request, draftName(r.request.text));
+        rows.push({ row: r.row, ok: true, draftId: d.id, jobId: null, errors: [] });
+      } else {
+        const s = await to.submit(r.request);
+        rows.push({ row: r.row, ok: true, draftId: null, jobId: s.job?.id ?? null, errors: [] });
+      }
+    } catch (e) {
+      const err = toBridgeError(e);
+      rows.push({ row: r.row, ok: false, draftId: null, jobId: null, errors: err.details ?? [{ path: '(row)', message: err.message }] });
+    }
+  }
+  return { rows };
+}
