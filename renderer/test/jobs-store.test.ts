@@ -2,27 +2,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Job, JobStatus } from '../../shared/contract/index.js';
 import { createJobsStore, EMPTY_COUNTS, type JobsStore } from '../store/jobs.js';
+import { makeJob } from './job-fixture.js';
 
 let clock = Date.parse('2026-11-21T09:00:00.000Z');
-function job(id: string, status: JobStatus, extra: Partial<Job> = {}): Job {
-  const t = new Date((clock += 1000)).toISOString();
-  return {
-    id,
-    status,
-    text: `script ${id}`,
-    templateId: 'newsroom',
-    voiceId: 'en-US-Ava',
-    params: { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.5, y: 0.5 } },
-    progress: status === 'completed' ? 1 : 0,
-    createdAt: t,
-    updatedAt: t,
-    startedAt: null,
-    finishedAt: null,
-    output: null,
-    error: null,
-    ...extra,
-  };
-}
+const job = (id: string, status: JobStatus, extra: Partial<Job> = {}): Job => makeJob(id, status, new Date((clock += 1000)).toISOString(), extra);
 const ev = (j: Job) => ({ type: 'job' as const, profileId: 'p', job: j });
 
 // A store per test: nothing one test saw or hid reaches the next.

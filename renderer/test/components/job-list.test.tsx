@@ -9,6 +9,7 @@ import { JobList } from '../../components/JobList.js';
 import { ROW_HEIGHT } from '../../components/JobRow.js';
 import { useCatalogs } from '../../store/catalogs.js';
 import { EMPTY_COUNTS, useJobs } from '../../store/jobs.js';
+import { makeJob } from '../job-fixture.js';
 import { installBridge, TEMPLATES, type Calls } from './support.js';
 
 const VIEWPORT = 10 * ROW_HEIGHT;
@@ -24,24 +25,10 @@ beforeAll(() => {
 afterAll(() => Object.defineProperty(HTMLElement.prototype, 'clientHeight', clientHeight));
 
 let n = 0;
+/** Each job a minute older than the last: the list is newest first. */
 function job(status: JobStatus, extra: Partial<Job> = {}): Job {
-  const t = new Date(Date.parse('2026-11-23T09:00:00.000Z') - ++n * 60_000).toISOString();
-  return {
-    id: `job_${String(n).padStart(4, '0')}`,
-    status,
-    text: `Script number ${n}`,
-    templateId: 'classroom',
-    voiceId: 'en-US-Ava',
-    params: { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.5, y: 0.5 } },
-    progress: status === 'completed' ? 1 : 0,
-    createdAt: t,
-    updatedAt: t,
-    startedAt: null,
-    finishedAt: null,
-    output: null,
-    error: null,
-    ...extra,
-  };
+  const at = new Date(Date.parse('2026-11-23T09:00:00.000Z') - ++n * 60_000).toISOString();
+  return makeJob(`job_${String(n).padStart(4, '0')}`, status, at, { text: `Script number ${n}`, templateId: 'classroom', ...extra });
 }
 const rows = () => screen.queryAllByRole('row');
 const row = (id: string) => document.querySelector<HTMLElement>(`[data-job-id="${id}"]`)!;
