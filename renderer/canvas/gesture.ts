@@ -67,21 +67,22 @@ export interface GestureOutput {
   cursor?: string;
 }
 
-const NUDGE_KEYS: ReadonlySet<string> = new Set<NudgeKey>(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown']);
+const NUDGE_KEYS: readonly string[] = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'] satisfies NudgeKey[];
+const isNudgeKey = (key: string): key is NudgeKey => NUDGE_KEYS.includes(key);
 
-/** A pointer position on screen in output (frame) pixels, and the frame's layout. */
+/** A pointer position on screen (CSS px) in output (frame) pixels. */
 function inFrame(view: GestureView, x: number, y: number) {
   const frame = outputSize(view.params.aspectRatio);
-  const layout = computeLayout(view.templateId, view.params, frame);
-  return { frame, layout, x: (x / view.width) * frame.width, y: (y / view.height) * frame.height, tolerance: (HANDLE_PX * frame.width) / view.width };
+  return { frame, x: (x / view.width) * frame.width, y: (y / view.height) * frame.height };
 }
 
-/** What a pointer at (x, y) CSS px would grab. */
+/** What a pointer at (x, y) CSS px would grab, on the layout of the frame as drawn. */
 export function grabAt(view: GestureView, x: number, y: number): { kind: 'move' } | { kind: 'scale'; corner: PresenterCorner } | null {
   const p = inFrame(view, x, y);
-  const corner = presenterCornerAt(p.layout, p.x, p.y, p.tolerance);
+  const layout = computeLayout(view.templateId, view.params, p.frame);
+  const corner = presenterCornerAt(layout, p.x, p.y, (HANDLE_PX * p.frame.width) / view.width);
   if (corner) return { kind: 'scale', corner };
-  return hitPresenter(p.layout, p.x, p.y) ? { kind: 'move' } : null;
+  return hitPresenter(layout, p.x, p.y) ? { kind: 'move' } : null;
 }
 
 /** The cursor over the canvas between gestures. */
@@ -103,7 +104,7 @@ export function reduceGesture(state: GestureState, event: GestureEvent, view: Ge
       const drag: Drag =
         g.kind === 'move'
           ? { kind: 'move', pointerId: event.pointerId, from: shown, dx: shown.x * p.frame.width - p.x, dy: shown.y * p.frame.height - p.y }
-          : { kind: 'scale', pointerId: event.pointerId, from: shown, corner: presenterCornerOffset(p.layout, shown, g.corner) };
+          : { kind: 'scale', pointerId: event.pointerId, from: shown, corner: presenterCornerOffset(computeLayout(view.templateId, view.params, p.frame), shown, g.corner) };
       return { state: drag, handled: true, focus: true, capture: event.pointerId, live: { avatar: shown, guidesX: [], guidesY: [] } };
     }
     case 'pointermove': {
@@ -129,7 +130,7 @@ export function reduceGesture(state: GestureState, event: GestureEvent, view: Ge
     case 'wheel':
       return { state, handled: true, live: { avatar: wheelScale(shown, event.deltaY), guidesX: [], guidesY: [] }, commitLiveLater: true };
     case 'key': {
-      if (NUDGE_KEYS.has(event.key)) return { state, handled: true, commit: nudge(shown, event.key as NudgeKey, event.shiftKey) };
+      if (isNudgeKey(event.key)) return { state, handled: true, commit: nudge(shown, event.key, event.shiftKey) };
       if (event.key === '+' || event.key === '=' || event.key === '-') {
         const step = (event.key === '-' ? -KEY_SCALE_STEP : KEY_SCALE_STEP) * (event.shiftKey ? 5 : 1);
         return { state, handled: true, commit: clampAvatar({ ...shown, scale: shown.scale + step }) };

@@ -1,6 +1,7 @@
 // WYSIWYG presenter placement. Pointer, wheel and drag work writes to the transient
 // `livePlacement` store; a subscription redraws at most once per animation frame; the editor
-// store (and so React) only hears the final value when the gesture ends.
+// store (and so React) only hears the final value when the gesture ends. What a gesture does
+// is decided by the pure reducer in canvas/gesture.ts; this component only wires DOM events to it.
 import { useEffect, useRef } from 'react';
 import { ASPECT_RATIOS, type AspectRatio, outputSize } from '../../shared/contract/index.js';
 import { drawPreview } from '../canvas/drawPreview.js';
