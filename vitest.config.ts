@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['{shared,server,electron,renderer,scripts}/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+    include: ['{shared,server,electron,renderer,scripts}/**/*.test.ts', 'renderer/**/*.test.tsx', 'tests/unit/**/*.test.ts'],
     exclude: ['node_modules', 'dist', 'tests/ui', 'tests/electron'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -3,6 +3,7 @@
 import type { RenderParams, Template } from '../../shared/contract/index.js';
 import { outputSize } from '../../shared/contract/index.js';
 import { SNAP_LINES } from '../lib/placement.js';
+import { HANDLE_PX } from './gesture.js';
 import { drawScene, presenterBox } from './scene.js';
 
 export interface PreviewState {
@@ -14,8 +15,6 @@ export interface PreviewState {
   active: boolean;
   focused: boolean;
 }
-
-export const HANDLE_PX = 9;
 
 export function drawPreview(scene: HTMLCanvasElement, overlay: HTMLCanvasElement, cssW: number, cssH: number, s: PreviewState, accent: string): void {
   const dpr = window.devicePixelRatio || 1;

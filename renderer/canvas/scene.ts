@@ -102,15 +102,6 @@ export function presenterBox(template: Template | null, params: RenderParams, wi
   return sceneLayout(template, params, width, height).presenterBounds;
 }
 
-/**
- * Corners of the painted box relative to the avatar centre, in frame heights per unit of
- * scale: corner = centre + (fx, fy) × scale × frameHeight. Lets a corner drag solve for scale.
- */
-export function presenterCorners(template: Template | null): { left: number; right: number; top: number; bottom: number } {
-  const b = sceneLayout(template, { aspectRatio: '1:1', avatar: { scale: 1, x: 0.5, y: 0.5 } }, 1000, 1000).presenterBounds;
-  return { left: (b.x - 500) / 1000, right: (b.x + b.width - 500) / 1000, top: (b.y - 500) / 1000, bottom: (b.y + b.height - 500) / 1000 };
-}
-
 export interface SceneOptions {
   template: Template | null;
   params: RenderParams;

@@ -1,22 +1,21 @@
 // WYSIWYG presenter placement. Pointer, wheel and drag work writes to the transient
 // `livePlacement` store; a subscription redraws at most once per animation frame; the editor
-// store (and so React) only hears the final value when the gesture ends.
+// store (and so React) only hears the final value when the gesture ends. What a gesture does
+// is decided by the pure reducer in canvas/gesture.ts; this component only wires DOM events to it.
 import { useEffect, useRef } from 'react';
-import { ASPECT_RATIOS, type Avatar, type AspectRatio, outputSize } from '../../shared/contract/index.js';
-import { drawPreview, HANDLE_PX } from '../canvas/drawPreview.js';
-import { onSceneAssets, presenterBox, presenterCorners } from '../canvas/scene.js';
-import { clampAvatar, nudge, scaleFromCorner, snapCentre, wheelScale, type CornerOffset, type NudgeKey } from '../lib/placement.js';
+import { ASPECT_RATIOS, type AspectRatio, outputSize } from '../../shared/contract/index.js';
+import { drawPreview } from '../canvas/drawPreview.js';
+import { reduceGesture, type GestureEvent, type GestureState } from '../canvas/gesture.js';
+import { onSceneAssets } from '../canvas/scene.js';
 import { findTemplate, useCatalogs } from '../store/catalogs.js';
 import { useEditor } from '../store/editor.js';
-import { commitLiveLater, livePlacement } from '../store/placement.js';
+import { commitLiveLater, dropLive, livePlacement } from '../store/placement.js';
 import { PlacementFields } from './PlacementFields.js';
 
 const STAGE_MAX_HEIGHT = 440;
 
-type Gesture =
-  | { kind: 'move'; pointerId: number; dx: number; dy: number }
-  | { kind: 'scale'; pointerId: number; corner: CornerOffset }
-  | null;
+/** A wheel gesture has no end event: its scale is committed after this pause. */
+const WHEEL_COMMIT_MS = 250;
 
 export function PresenterCanvas() {
   const frame = useRef<HTMLDivElement>(null);
@@ -37,7 +36,7 @@ export function PresenterCanvas() {
     let cssW = box.clientWidth;
     let cssH = box.clientHeight;
     let raf = 0;
-    let gesture: Gesture = null;
+    let gesture: GestureState = null;
     let focused = false;
 
     const current = () => {
@@ -62,97 +61,44 @@ export function PresenterCanvas() {
       if (!raf) raf = requestAnimationFrame(draw);
     };
 
-    const toFrame = (e: { clientX: number; clientY: number }) => {
-      const r = overlay.getBoundingClientRect();
-      const { params } = current();
-      const o = outputSize(params.aspectRatio);
-      return { x: ((e.clientX - r.left) / r.width) * o.width, y: ((e.clientY - r.top) / r.height) * o.height, o, params, k: r.width / o.width };
-    };
-    const hit = (e: PointerEvent): { kind: 'move' } | { kind: 'scale'; corner: CornerOffset } | null => {
-      const { x, y, o, params, k } = toFrame(e);
-      const template = current().template;
-      const b = presenterBox(template, params, o.width, o.height);
-      const tol = HANDLE_PX / k;
-      const nearLeft = Math.abs(x - b.x) <= tol;
-      const nearRight = Math.abs(x - b.x - b.width) <= tol;
-      const nearTop = Math.abs(y - b.y) <= tol;
-      const nearBottom = Math.abs(y - b.y - b.height) <= tol;
-      if ((nearLeft || nearRight) && (nearTop || nearBottom)) {
-        const c = presenterCorners(template);
-        return { kind: 'scale', corner: { fx: nearLeft ? c.left : c.right, fy: nearTop ? c.top : c.bottom } };
+    // DOM events become gesture events; the reducer decides, this applies its output.
+    const dispatch = (e: Event, event: GestureEvent, r: DOMRect = overlay.getBoundingClientRect()): void => {
+      const { ed, params, template } = current();
+      const was = gesture;
+      const out = reduceGesture(gesture, event, { templateId: template?.id ?? '', params, committed: ed.draft.params.avatar, width: r.width, height: r.height });
+      gesture = out.state;
+      if (out.handled) e.preventDefault();
+      if (out.focus) overlay.focus();
+      if (out.capture !== undefined) {
+        try {
+          overlay.setPointerCapture(out.capture);
+        } catch {
+          /* synthetic or already-released pointers cannot be captured; the drag still works inside the canvas */
+        }
       }
-      if (x >= b.x && x <= b.x + b.width && y >= b.y && y <= b.y + b.height) return { kind: 'move' };
-      return null;
-    };
-    const start = (avatar: Avatar) => {
-      if (!livePlacement.getState().avatar) livePlacement.setState({ avatar });
+      if (out.cursor) overlay.style.cursor = out.cursor;
+      if (out.live) livePlacement.setState(out.live);
+      if (out.commit) useEditor.getState().setAvatar(out.commit); // clears the live value too
+      if (out.dropLive) dropLive();
+      if (out.commitLive) commit();
+      if (out.commitLiveLater) commitLiveLater(commit, WHEEL_COMMIT_MS);
+      if (gesture !== was) schedule(); // the box is drawn active while a gesture is under way
     };
     const commit = () => {
       const a = livePlacement.getState().avatar;
       if (a) useEditor.getState().setAvatar(a); // clears the live value too
-      schedule();
     };
-
-    const onDown = (e: PointerEvent) => {
-      if (e.button !== 0) return;
-      const h = hit(e);
-      overlay.focus();
-      if (!h) return;
-      e.preventDefault();
-      try {
-        overlay.setPointerCapture(e.pointerId);
-      } catch {
-        /* synthetic or already-released pointers cannot be captured; the drag still works inside the canvas */
-      }
-      const { x, y, o, params } = toFrame(e);
-      start(params.avatar);
-      gesture =
-        h.kind === 'move'
-          ? { kind: 'move', pointerId: e.pointerId, dx: params.avatar.x * o.width - x, dy: params.avatar.y * o.height - y }
-          : { kind: 'scale', pointerId: e.pointerId, corner: h.corner };
-      schedule();
+    /** A pointer event's position from the canvas's top-left, CSS px. */
+    const pointer = (e: PointerEvent, handle: (p: { pointerId: number; x: number; y: number }) => GestureEvent) => {
+      const r = overlay.getBoundingClientRect();
+      dispatch(e, handle({ pointerId: e.pointerId, x: e.clientX - r.left, y: e.clientY - r.top }), r);
     };
-    const onMove = (e: PointerEvent) => {
-      if (!gesture || e.pointerId !== gesture.pointerId) {
-        if (!gesture) {
-          const h = hit(e);
-          overlay.style.cursor = h?.kind === 'scale' ? (h.corner.fx * h.corner.fy > 0 ? 'nwse-resize' : 'nesw-resize') : h ? 'grab' : 'default';
-        }
-        return;
-      }
-      const { x, y, o, params } = toFrame(e);
-      const a = params.avatar;
-      if (gesture.kind === 'move') {
-        overlay.style.cursor = 'grabbing';
-        const raw = { x: (x + gesture.dx) / o.width, y: (y + gesture.dy) / o.height };
-        const snap = e.altKey ? { ...raw, guidesX: [], guidesY: [] } : snapCentre(raw.x, raw.y, cssW, cssH);
-        livePlacement.setState({ avatar: clampAvatar({ ...a, x: snap.x, y: snap.y }), guidesX: snap.guidesX, guidesY: snap.guidesY });
-      } else {
-        livePlacement.setState({ avatar: scaleFromCorner(a, { x, y }, o, gesture.corner), guidesX: [], guidesY: [] });
-      }
-    };
-    const onUp = (e: PointerEvent) => {
-      if (!gesture || e.pointerId !== gesture.pointerId) return;
-      gesture = null;
-      overlay.style.cursor = 'grab';
-      commit();
-    };
-    const onWheel = (e: WheelEvent) => {
-      e.preventDefault();
-      const { params } = current();
-      livePlacement.setState({ avatar: wheelScale(params.avatar, e.deltaY) });
-      commitLiveLater(commit, 250);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key.startsWith('Arrow')) {
-        e.preventDefault();
-        useEditor.getState().setAvatar(nudge(current().params.avatar, e.key as NudgeKey, e.shiftKey));
-      } else if (e.key === '+' || e.key === '=' || e.key === '-') {
-        e.preventDefault();
-        const a = current().params.avatar;
-        useEditor.getState().setAvatar(clampAvatar({ ...a, scale: a.scale + (e.key === '-' ? -0.02 : 0.02) * (e.shiftKey ? 5 : 1) }));
-      }
-    };
+    const onDown = (e: PointerEvent) => pointer(e, (p) => ({ type: 'pointerdown', button: e.button, ...p }));
+    const onMove = (e: PointerEvent) => pointer(e, (p) => ({ type: 'pointermove', altKey: e.altKey, ...p }));
+    const onUp = (e: PointerEvent) => dispatch(e, { type: 'pointerup', pointerId: e.pointerId });
+    const onCancel = (e: PointerEvent) => dispatch(e, { type: 'pointercancel', pointerId: e.pointerId });
+    const onWheel = (e: WheelEvent) => dispatch(e, { type: 'wheel', deltaY: e.deltaY });
+    const onKey = (e: KeyboardEvent) => dispatch(e, { type: 'key', key: e.key, shiftKey: e.shiftKey });
     const onFocus = () => {
       focused = true;
       schedule();
@@ -165,7 +111,8 @@ export function PresenterCanvas() {
     overlay.addEventListener('pointerdown', onDown);
     overlay.addEventListener('pointermove', onMove);
     overlay.addEventListener('pointerup', onUp);
-    overlay.addEventListener('pointercancel', onUp);
+    overlay.addEventListener('pointercancel', onCancel);
+    overlay.addEventListener('lostpointercapture', onCancel);
     overlay.addEventListener('wheel', onWheel, { passive: false });
     overlay.addEventListener('keydown', onKey);
     overlay.addEventListener('focus', onFocus);
@@ -193,7 +140,8 @@ export function PresenterCanvas() {
       overlay.removeEventListener('pointerdown', onDown);
       overlay.removeEventListener('pointermove', onMove);
       overlay.removeEventListener('pointerup', onUp);
-      overlay.removeEventListener('pointercancel', onUp);
+      overlay.removeEventListener('pointercancel', onCancel);
+    overlay.removeEventListener('lostpointercapture', onCancel);
       overlay.removeEventListener('wheel', onWheel);
       overlay.removeEventListener('keydown', onKey);
       overlay.removeEventListener('focus', onFocus);

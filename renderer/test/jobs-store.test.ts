@@ -1,33 +1,18 @@
 // The job list store: live events applied in batches keep counts, order and filters right.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Job, JobStatus } from '../../shared/contract/index.js';
-import { EMPTY_COUNTS, useJobs } from '../store/jobs.js';
+import { createJobsStore, EMPTY_COUNTS, type JobsStore } from '../store/jobs.js';
+import { makeJob } from './job-fixture.js';
 
 let clock = Date.parse('2026-11-21T09:00:00.000Z');
-function job(id: string, status: JobStatus, extra: Partial<Job> = {}): Job {
-  const t = new Date((clock += 1000)).toISOString();
-  return {
-    id,
-    status,
-    text: `script ${id}`,
-    templateId: 'newsroom',
-    voiceId: 'en-US-Ava',
-    params: { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.5, y: 0.5 } },
-    progress: status === 'completed' ? 1 : 0,
-    createdAt: t,
-    updatedAt: t,
-    startedAt: null,
-    finishedAt: null,
-    output: null,
-    error: null,
-    warnings: [],
-    ...extra,
-  };
-}
+const job = (id: string, status: JobStatus, extra: Partial<Job> = {}): Job => makeJob(id, status, new Date((clock += 1000)).toISOString(), extra);
 const ev = (j: Job) => ({ type: 'job' as const, profileId: 'p', job: j });
 
+// A store per test: nothing one test saw or hid reaches the next.
+let useJobs: JobsStore;
 beforeEach(() => {
-  useJobs.setState({ jobs: [], counts: { ...EMPTY_COUNTS }, status: [], q: '', selected: new Set(), outbox: [] });
+  useJobs?.getState().dispose();
+  useJobs = createJobsStore();
 });
 
 describe('job list events', () => {
@@ -71,5 +56,30 @@ describe('job list events', () => {
     expect(s.jobs).toEqual([]);
     expect(s.selected.size).toBe(0);
     expect(s.counts.failed).toBe(0);
+  });
+
+  it('a hidden job stays out of the list and counts until shown again', () => {
+    const h = job('job_H', 'completed');
+    useJobs.getState().applyEvents([ev({ ...h, status: 'queued' }), ev(h)]);
+    expect(useJobs.getState().counts.completed).toBe(1);
+    useJobs.getState().hide([h]);
+    expect(useJobs.getState().jobs).toEqual([]);
+    expect(useJobs.getState().counts.completed).toBe(0);
+    useJobs.getState().applyEvents([ev({ ...h, updatedAt: new Date((clock += 1000)).toISOString() })]);
+    expect(useJobs.getState().jobs).toEqual([]);
+    useJobs.getState().show([h]);
+    expect(useJobs.getState().jobs.map((j) => j.id)).toEqual(['job_H']);
+  });
+
+  it('what one store hid or saw does not reach another', () => {
+    const h = job('job_I', 'rendering');
+    useJobs.getState().applyEvents([ev({ ...h, status: 'queued' }), ev(h)]);
+    useJobs.getState().hide([h]);
+    const other = createJobsStore();
+    // Unknown to the fresh store: shown, and not counted as a queued job moving on (an older job not loaded here).
+    other.getState().applyEvents([ev(h)]);
+    expect(other.getState().jobs.map((j) => j.id)).toEqual(['job_I']);
+    expect(other.getState().counts.rendering).toBe(0);
+    other.getState().dispose();
   });
 });

@@ -1,7 +1,7 @@
 // Geometry of a frame: where the presenter stands (params.avatar: centre x/y as fractions of
 // the frame, scale = presenter height as a fraction of frame height), the title-safe area and
 // the caption box. Pure arithmetic, so the preview's hit-testing and the video agree exactly.
-import type { RenderParams } from '../contract/index.js';
+import type { Avatar, RenderParams } from '../contract/index.js';
 import { presenterArt } from './presenters.js';
 import { sceneStyle, type SceneStyle } from './styles.js';
 import type { Rect, Size } from './types.js';
@@ -81,6 +81,38 @@ export function computeLayout(templateId: string, params: RenderParams, size: Si
 export function hitPresenter(layout: SceneLayout, px: number, py: number): boolean {
   const r = layout.presenterBounds;
   return px >= r.x && px <= r.x + r.width && py >= r.y && py <= r.y + r.height;
+}
+
+/** A corner of the presenter's painted box, as a direction from its centre (-1 left/top, +1 right/bottom). */
+export interface PresenterCorner {
+  h: -1 | 1;
+  v: -1 | 1;
+}
+
+/**
+ * The corner of the presenter's painted box within `tolerance` frame pixels of a point (both
+ * axes), or null: the preview's resize handles. The box is the one `hitPresenter` tests.
+ */
+export function presenterCornerAt(layout: SceneLayout, px: number, py: number, tolerance: number): PresenterCorner | null {
+  const r = layout.presenterBounds;
+  const near = (v: number, edge: number) => Math.abs(v - edge) <= tolerance;
+  const h = near(px, r.x) ? -1 : near(px, r.x + r.width) ? 1 : 0;
+  const v = near(py, r.y) ? -1 : near(py, r.y + r.height) ? 1 : 0;
+  return h && v ? { h, v } : null;
+}
+
+/**
+ * Where a corner of the painted box sits relative to the avatar centre, in frame heights per
+ * unit of scale: corner = centre + (fx, fy) × scale × frameHeight. The box grows linearly
+ * with scale, so a corner drag can solve for the scale that puts the corner under the pointer.
+ */
+export function presenterCornerOffset(layout: SceneLayout, avatar: Avatar, corner: PresenterCorner): { fx: number; fy: number } {
+  const r = layout.presenterBounds;
+  const { width: W, height: H } = layout.size;
+  const unit = avatar.scale * H;
+  const x = corner.h < 0 ? r.x : r.x + r.width;
+  const y = corner.v < 0 ? r.y : r.y + r.height;
+  return { fx: (x - avatar.x * W) / unit, fy: (y - avatar.y * H) / unit };
 }
 
 /** Inverse of the placement: the avatar centre (fractions) that puts the presenter box's centre at a pixel. */
