@@ -20,7 +20,7 @@ export default tseslint.config(
   },
   {
     // Only electron/app imports electron; nobody uses raw ipcMain/ipcRenderer outside the bridge wrappers.
-    files: ['shared/**', 'server/**', 'electron/services/**', 'electron/web/**', 'renderer/**'],
+    files: ['shared/**', 'server/**', 'electron/services/**', 'electron/web/**', 'renderer/**', 'web-client/**', 'tools/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only electron/app/ may import electron.' }] }],
     },
@@ -62,6 +62,21 @@ export default tseslint.config(
         },
       ],
       'no-restricted-globals': ['error', { name: 'fetch', message: 'The renderer reaches the network only through window.studio.' }],
+    },
+  },
+  {
+    // The web shell's window.studio runs in the browser: no Node, nothing but shared/.
+    files: ['web-client/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: nodeBuiltins, message: 'The web client runs in the browser, without Node.' },
+            { group: ['**/server/**', '**/electron/**', '**/renderer/**'], message: 'The web client may import shared/ only.' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -47,7 +47,7 @@ export default defineConfig(({ mode }): UserConfig => {
         outDir: at('dist/web-client'),
         emptyOutDir: true,
         target: 'es2022',
-        lib: { entry: at('electron/web/client/studio-client.ts'), formats: ['iife'], name: 'PresenterStudioBridge', fileName: () => 'studio-client.js' },
+        lib: { entry: at('web-client/studio-client.ts'), formats: ['iife'], name: 'PresenterStudioBridge', fileName: () => 'studio-client.js' },
       },
     };
   }

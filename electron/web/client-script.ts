@@ -1,5 +1,5 @@
 // The browser bridge client: dist/web-client/studio-client.js from `npm run build`, or, when the
-// source is newer (or there is no build), compiled from electron/web/client/studio-client.ts.
+// source is newer (or there is no build), compiled from web-client/studio-client.ts.
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -7,7 +7,7 @@ const mtime = (p: string) => stat(p).then((s) => s.mtimeMs, () => null);
 
 export async function loadClientScript(root: string): Promise<string> {
   const built = join(root, 'dist/web-client/studio-client.js');
-  const sourcePath = join(root, 'electron/web/client/studio-client.ts');
+  const sourcePath = join(root, 'web-client/studio-client.ts');
   const [builtAt, sourceAt] = await Promise.all([mtime(built), mtime(sourcePath)]);
   if (builtAt !== null && (sourceAt === null || builtAt >= sourceAt)) return readFile(built, 'utf8');
   const source = await readFile(sourcePath, 'utf8');

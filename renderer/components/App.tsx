@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { call } from '../lib/bridge.js';
 import { connectionLabel } from '../lib/connection.js';
-import { sendPendingDeletes } from '../lib/jobActions.js';
+import { sendPendingDeletes } from '../store/jobActions.js';
 import { findTemplate, useCatalogs } from '../store/catalogs.js';
 import { useDrafts } from '../store/drafts.js';
 import { blankDraft, readBackup, useEditor } from '../store/editor.js';

@@ -9,7 +9,7 @@ import { useEditor } from '../store/editor.js';
 import { useUi } from '../store/ui.js';
 import { ErrorNote } from './ErrorNote.js';
 import { Icon } from './Icon.js';
-import { leaveCurrentDraft, openDraft } from '../lib/draftNav.js';
+import { leaveCurrentDraft, openDraft } from '../store/draftNav.js';
 import { moveFocus, tabStop } from '../lib/roving.js';
 
 export function DraftsSidebar() {

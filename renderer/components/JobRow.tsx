@@ -2,7 +2,7 @@
 // relative time, and the actions that fit its status.
 import { memo } from 'react';
 import { isTerminal, type Job } from '../../shared/contract/index.js';
-import { cancelJob, deleteJob, downloadJob, duplicateJob, retryJob } from '../lib/jobActions.js';
+import { cancelJob, deleteJob, downloadJob, duplicateJob, retryJob } from '../store/jobActions.js';
 import { formatDuration } from '../lib/speech.js';
 import { relativeTime } from '../lib/time.js';
 import { STATUS_LABEL } from '../store/jobs.js';

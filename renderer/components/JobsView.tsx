@@ -5,7 +5,7 @@ import { isRetryable, type OutboxItem } from '../../shared/bridge/index.js';
 import { JOB_STATUSES } from '../../shared/contract/index.js';
 import { Icon } from './Icon.js';
 import { call, describeError } from '../lib/bridge.js';
-import { bulk } from '../lib/jobActions.js';
+import { bulk } from '../store/jobActions.js';
 import { relativeTime } from '../lib/time.js';
 import { useJobs, STATUS_LABEL } from '../store/jobs.js';
 import { useUi } from '../store/ui.js';

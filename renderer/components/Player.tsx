@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { Job } from '../../shared/contract/index.js';
 import { call, describeError } from '../lib/bridge.js';
-import { downloadJob } from '../lib/jobActions.js';
+import { downloadJob } from '../store/jobActions.js';
 import { Dialog } from './Dialog.js';
 import { ErrorNote } from './ErrorNote.js';
 

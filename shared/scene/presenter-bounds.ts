@@ -1,6 +1,6 @@
 // Painted bounds of each presenter's art at rest, in art units (viewBox 400×480):
 // all layers (content) and the layers that move (moving: everything but the torso).
-// Written by server/engine/tools/presenter-art.ts when it draws the art; do not edit by hand.
+// Written by tools/engine/presenter-art.ts when it draws the art; do not edit by hand.
 import type { Rect } from './types.js';
 
 export const PRESENTER_BOUNDS: Record<string, { content: Rect; moving: Rect }> = {

@@ -1,5 +1,5 @@
 // The colours along the bottom edge of each presenter's torso, in art units (viewBox 400×480).
-// Written by server/engine/tools/torso-runs.ts from resources/presenters/*/body.svg; do not edit by hand.
+// Written by tools/engine/torso-runs.ts from resources/presenters/*/body.svg; do not edit by hand.
 export interface TorsoRun {
   x: number;
   width: number;

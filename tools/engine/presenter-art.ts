@@ -1,14 +1,14 @@
 // Draws the presenter art: writes resources/presenters/<id>/*.svg (layers that share one
 // viewBox) and shared/scene/presenter-bounds.ts (the painted bounds measured from the art).
-// Run: npx tsx server/engine/tools/presenter-art.ts
+// Run: npx tsx tools/engine/presenter-art.ts
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { ART_HEIGHT, ART_WIDTH, PRESENTER_PARTS, type PresenterPart } from '../../../shared/scene/presenters.js';
-import type { Rect } from '../../../shared/scene/types.js';
+import { ART_HEIGHT, ART_WIDTH, PRESENTER_PARTS, type PresenterPart } from '../../shared/scene/presenters.js';
+import type { Rect } from '../../shared/scene/types.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 type Hair = 'bob' | 'curly' | 'long' | 'quiff' | 'bangs' | 'short';
 type Outfit = 'blazer' | 'sweater' | 'top' | 'hoodie' | 'turtleneck' | 'suit';
@@ -277,7 +277,7 @@ writeFileSync(
   join(root, 'shared/scene/presenter-bounds.ts'),
   `// Painted bounds of each presenter's art at rest, in art units (viewBox ${ART_WIDTH}×${ART_HEIGHT}):
 // all layers (content) and the layers that move (moving: everything but the torso).
-// Written by server/engine/tools/presenter-art.ts when it draws the art; do not edit by hand.
+// Written by tools/engine/presenter-art.ts when it draws the art; do not edit by hand.
 import type { Rect } from './types.js';
 
 export const PRESENTER_BOUNDS: Record<string, { content: Rect; moving: Rect }> = {

@@ -1,13 +1,13 @@
 // Row and bulk actions of the job list. Each reports its own failure readably; none throws.
 import type { MediaKind } from '../../shared/bridge/index.js';
 import { isTerminal, type Job } from '../../shared/contract/index.js';
-import { call, describeError } from './bridge.js';
-import { useDownloads } from '../store/downloads.js';
-import { useEditor } from '../store/editor.js';
-import { forgetHidden, hideJobs, showJobs, useJobs } from '../store/jobs.js';
-import { useUi } from '../store/ui.js';
+import { call, describeError } from '../lib/bridge.js';
+import { useDownloads } from './downloads.js';
+import { useEditor } from './editor.js';
+import { forgetHidden, hideJobs, showJobs, useJobs } from './jobs.js';
+import { useUi } from './ui.js';
 import { leaveCurrentDraft } from './draftNav.js';
-import { useDrafts } from '../store/drafts.js';
+import { useDrafts } from './drafts.js';
 
 const fail = (what: string, e: unknown) => useUi.getState().notify({ kind: 'error', text: `${what}: ${describeError(e)}` }, 8000);
 const excerpt = (job: Job) => job.title || (job.text.length > 40 ? `${job.text.slice(0, 40)}…` : job.text);

@@ -1,11 +1,11 @@
-// Dev aid: npx tsx server/engine/tools/say.ts <voiceId> "text" → prints the timeline, writes /tmp/say.wav
+// Dev aid: npx tsx tools/engine/say.ts <voiceId> "text" → prints the timeline, writes /tmp/say.wav
 // Any catalog voice (espeak-ng, SVOX Pico; a neural voice whose pack is in PS_PACKS_DIR).
 import { writeFileSync } from 'node:fs';
-import { SpeechSynth } from '../speech.js';
-import { SpeechEngines } from '../speech-engines.js';
-import { PiperSpeaker } from '../speech-piper.js';
-import { VoicePacks } from '../voice-packs.js';
-import { wavBytes } from '../wav.js';
+import { SpeechSynth } from '../../server/engine/speech.js';
+import { SpeechEngines } from '../../server/engine/speech-engines.js';
+import { PiperSpeaker } from '../../server/engine/speech-piper.js';
+import { VoicePacks } from '../../server/engine/voice-packs.js';
+import { wavBytes } from '../../server/engine/wav.js';
 
 const espeak = new SpeechSynth();
 const engines = new SpeechEngines(espeak, { piper: new PiperSpeaker(new VoicePacks(process.env.PS_PACKS_DIR ?? '/tmp/ps-voice-packs'), espeak) });

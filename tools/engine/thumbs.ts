@@ -1,7 +1,7 @@
 // Dev aid: every template's catalog thumbnail at each of its aspect ratios → /tmp/thumbs/*.jpg
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { TEMPLATES } from '../../../shared/scene/index.js';
-import { createEngine } from '../index.js';
+import { TEMPLATES } from '../../shared/scene/index.js';
+import { createEngine } from '../../server/engine/index.js';
 
 mkdirSync('/tmp/thumbs', { recursive: true });
 const engine = (await createEngine({ cacheDir: '/tmp/thumbs/cache' }))!;

@@ -1,8 +1,8 @@
-// Dev aid: peak memory of one render. npx tsx server/engine/tools/memprobe.ts [aspect] [repeat]
+// Dev aid: peak memory of one render. npx tsx tools/engine/memprobe.ts [aspect] [repeat]
 import { mkdtempSync, readFileSync } from 'node:fs';
-import type { AspectRatio } from '../../../shared/contract/index.js';
-import { fillParams } from '../../../shared/scene/index.js';
-import { createEngine } from '../index.js';
+import type { AspectRatio } from '../../shared/contract/index.js';
+import { fillParams } from '../../shared/scene/index.js';
+import { createEngine } from '../../server/engine/index.js';
 
 const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
 const aspect = (process.argv[2] ?? '9:16') as AspectRatio;

@@ -1,9 +1,9 @@
 // Dev aid: draws every presenter in several poses on one PNG, to look at the art.
-// Run: npx tsx server/engine/tools/contact-sheet.ts out.png
+// Run: npx tsx tools/engine/contact-sheet.ts out.png
 import { writeFileSync } from 'node:fs';
 import { createCanvas } from '@napi-rs/canvas';
-import { computeLayout, drawPresenter, NEUTRAL_POSE, PRESENTER_IDS, TEMPLATES, type Viseme } from '../../../shared/scene/index.js';
-import { loadPresenterNode } from '../assets.js';
+import { computeLayout, drawPresenter, NEUTRAL_POSE, PRESENTER_IDS, TEMPLATES, type Viseme } from '../../shared/scene/index.js';
+import { loadPresenterNode } from '../../server/engine/assets.js';
 
 const poses: { viseme: Viseme; blink: boolean }[] = [
   { viseme: 'rest', blink: false }, { viseme: 'ai', blink: false }, { viseme: 'e', blink: false },

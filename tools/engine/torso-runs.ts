@@ -1,13 +1,13 @@
 // Samples the bottom row of each presenter's torso (body.svg) and writes
 // shared/scene/presenter-torso.ts: colour runs that shared/scene uses to continue the torso
 // down to the frame's bottom edge when a presenter is placed high, so it never ends in mid-air.
-// Run after changing the art: npx tsx server/engine/tools/torso-runs.ts
+// Run after changing the art: npx tsx tools/engine/torso-runs.ts
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { ART_HEIGHT, ART_WIDTH, PRESENTER_IDS } from '../../../shared/scene/index.js';
+import { ART_HEIGHT, ART_WIDTH, PRESENTER_IDS } from '../../shared/scene/index.js';
 
-const root = join(import.meta.dirname, '../../..');
+const root = join(import.meta.dirname, '../..');
 const hex = (r: number, g: number, b: number) => `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
 const out: Record<string, { x: number; width: number; color: string }[]> = {};
 
@@ -35,7 +35,7 @@ const body = Object.entries(out)
 writeFileSync(
   join(root, 'shared/scene/presenter-torso.ts'),
   `// The colours along the bottom edge of each presenter's torso, in art units (viewBox 400×480).
-// Written by server/engine/tools/torso-runs.ts from resources/presenters/*/body.svg; do not edit by hand.
+// Written by tools/engine/torso-runs.ts from resources/presenters/*/body.svg; do not edit by hand.
 export interface TorsoRun {
   x: number;
   width: number;

@@ -1,8 +1,8 @@
-// Dev aid: npx tsx server/engine/tools/render-one.ts <templateId> <aspect> <outDir> [voiceId] [text]
+// Dev aid: npx tsx tools/engine/render-one.ts <templateId> <aspect> <outDir> [voiceId] [text]
 import { mkdirSync } from 'node:fs';
-import { createEngine } from '../index.js';
-import { AspectRatio } from '../../../shared/contract/index.js';
-import { fillParams } from '../../../shared/scene/index.js';
+import { createEngine } from '../../server/engine/index.js';
+import { AspectRatio } from '../../shared/contract/index.js';
+import { fillParams } from '../../shared/scene/index.js';
 
 const [templateId = 'newsroom', aspect = '16:9', outDir = '/tmp/render', voiceId = 'en-US-Ava', text] = process.argv.slice(2);
 mkdirSync(outDir, { recursive: true });

@@ -1,7 +1,7 @@
 // window.studio in a browser: the StudioApi over HTTP POST /bridge/<method> and SSE
 // /bridge/events. The web shell serves this file and puts it into index.html ahead of the app.
 // No key ever reaches the browser: the web shell adds it on the server side.
-import type { BridgeResponse, StudioApi, StudioEvent } from '../../../shared/bridge/index.js';
+import type { BridgeResponse, StudioApi, StudioEvent } from '../shared/bridge/index.js';
 
 type Listener = (event: StudioEvent) => void;
 

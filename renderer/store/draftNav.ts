@@ -1,8 +1,8 @@
 // Moving between drafts without losing edits: pending changes are saved first, and a draft
 // that cannot be saved stays open (its text is kept).
-import { call, describeError } from './bridge.js';
-import { useEditor } from '../store/editor.js';
-import { useUi } from '../store/ui.js';
+import { call, describeError } from '../lib/bridge.js';
+import { useEditor } from './editor.js';
+import { useUi } from './ui.js';
 
 /** Saves pending edits before leaving a draft; refuses to leave if they cannot be saved. */
 export async function leaveCurrentDraft(): Promise<boolean> {
