@@ -1,18 +1,21 @@
 // The job store interface. Async on purpose: the embedded store is SQLite (sqlite-store.ts),
 // and a PostgreSQL store for teams implements the same interface. Anything SQL-specific stays
 // inside a store; callers (HTTP routes, the worker queue) only see this file.
-import type { Job, JobStatus, RenderParams, StatusCounts } from '../../shared/contract/index.js';
+import { z } from 'zod';
+import { Job } from '../../shared/contract/index.js';
+import type { JobStatus, RenderParams, StatusCounts } from '../../shared/contract/index.js';
 import type { TransitionRequest } from './state.js';
 
 /** A job as stored: the contract's Job plus what the server keeps to itself. */
-export interface StoredJob extends Job {
-  userId: string;
-  attempts: number;
+export const StoredJob = Job.extend({
+  userId: z.string(),
+  attempts: z.number().int().min(0),
   /** Worker holding the render lease (null unless rendering). */
-  workerId: string | null;
+  workerId: z.string().nullable(),
   /** Lease end, epoch ms (null unless rendering). */
-  leaseUntil: number | null;
-}
+  leaseUntil: z.number().nullable(),
+});
+export type StoredJob = z.infer<typeof StoredJob>;
 
 export interface NewJob {
   userId: string;
@@ -70,10 +73,12 @@ export type TransitionResult =
   | { ok: false; reason: 'not_found' }
   | { ok: false; reason: 'invalid_transition'; job: StoredJob };
 
+export const JOB_CHANGE_KINDS = ['created', 'updated', 'deleted'] as const;
+
 export interface JobChange {
   job: StoredJob;
   /** 'deleted' when the job was removed (the payload is its last state). */
-  kind: 'created' | 'updated' | 'deleted';
+  kind: (typeof JOB_CHANGE_KINDS)[number];
 }
 
 export interface RecoverResult {
