@@ -3,13 +3,12 @@
 // API without catalog routes offers).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TemplateList, VoiceList, type Template, type Voice } from '../../shared/contract/index.js';
+import { z } from 'zod';
+import { Template, TemplateList, Voice, VoiceList } from '../../shared/contract/index.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 
-export interface RawCatalogs {
-  templates: Template[];
-  voices: Voice[];
-}
+export const RawCatalogs = z.object({ templates: z.array(Template), voices: z.array(Voice) });
+export type RawCatalogs = z.infer<typeof RawCatalogs>;
 
 export async function readBundledCatalogs(resourcesDir: string): Promise<RawCatalogs> {
   try {
@@ -29,8 +28,7 @@ export class CatalogCache {
     return join(this.dir, `${profileId.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
   }
   async read(profileId: string): Promise<RawCatalogs | null> {
-    const c = await readJson<RawCatalogs | null>(this.file(profileId), null);
-    return c && Array.isArray(c.templates) && Array.isArray(c.voices) ? c : null;
+    return readJson(this.file(profileId), RawCatalogs, null);
   }
   write(profileId: string, c: RawCatalogs): Promise<void> {
     return writeJsonAtomic(this.file(profileId), c);
