@@ -10,8 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { z } from 'zod';
-import { JOB_STATUSES } from '../../shared/contract/index.js';
-import type { StatusCounts } from '../../shared/contract/index.js';
+import { JOB_STATUSES, zeroCounts } from '../../shared/contract/index.js';
 import { migratePostgres } from './migrations/runner.js';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres.js';
 import { PgListener } from './pg-listener.js';
@@ -162,7 +161,8 @@ class PgDriver implements SqlDriver {
   async list(query: ListQuery): Promise<ListResult> {
     const { text, values } = listStatement(query);
     const { rows: joined } = await this.pool.query<Partial<JobRow> & { id: string | null; counts: Record<string, string | number> }>(text, values);
-    const counts = Object.fromEntries(JOB_STATUSES.map((st) => [st, Number(joined[0]?.counts[st] ?? 0)])) as StatusCounts;
+    const counts = zeroCounts();
+    for (const st of JOB_STATUSES) counts[st] = Number(joined[0]?.counts[st] ?? 0);
     const rows = joined.filter((r): r is JobRow & { id: string; counts: Record<string, number> } => r.id !== null);
     const more = rows.length > query.limit;
     const jobs = rows.slice(0, query.limit).map(fromRow);

@@ -2,7 +2,7 @@
 // sql-store.ts's; this file holds SQLite's statements. Listing stays fast at 100,000+ jobs per
 // user: keyset paging on (user_id, id) and per-user status counters kept in the same
 // transaction as every change. Creates of one turn of the event loop share a commit.
-import { JOB_STATUSES } from '../../shared/contract/index.js';
+import { zeroCounts } from '../../shared/contract/index.js';
 import type { JobStatus, StatusCounts } from '../../shared/contract/index.js';
 import { migrateSqlite } from './migrations/runner.js';
 import { SqliteDatabase, type Statement } from './sqlite-db.js';
@@ -236,7 +236,7 @@ class SqliteDriver implements SqlDriver {
   }
 
   private counts(userId: string): StatusCounts {
-    const counts = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as StatusCounts;
+    const counts = zeroCounts();
     for (const { status, n } of this.s.counts.all(userId) as { status: JobStatus; n: number }[]) counts[status] = n;
     return counts;
   }

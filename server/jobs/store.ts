@@ -3,7 +3,7 @@
 // inside a store; callers (HTTP routes, the worker queue) only see this file.
 import { z } from 'zod';
 import { Job } from '../../shared/contract/index.js';
-import type { JobStatus, RenderParams, StatusCounts } from '../../shared/contract/index.js';
+import type { JobStatus, StatusCounts } from '../../shared/contract/index.js';
 import type { TransitionRequest } from './state.js';
 
 /** A job as stored: the contract's Job plus what the server keeps to itself. */
@@ -17,16 +17,8 @@ export const StoredJob = Job.extend({
 });
 export type StoredJob = z.infer<typeof StoredJob>;
 
-export interface NewJob {
-  userId: string;
-  /** Extension `title`: the job's name; absent or null when the request had none. */
-  title?: string | null;
-  text: string;
-  templateId: string;
-  /** Canonical (locale-and-name) voice id. */
-  voiceId: string;
-  params: RenderParams;
-}
+/** What a create stores: the job's content (voiceId canonical, locale-and-name) for a user; `title` optional. */
+export type NewJob = Pick<StoredJob, 'userId' | 'title' | 'text' | 'templateId' | 'voiceId' | 'params'>;
 
 export interface IdempotencyInput {
   key: string;

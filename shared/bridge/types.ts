@@ -5,7 +5,9 @@ import {
   AspectRatio,
   Job,
   JobList,
+  JobListQuery,
   JobStatus,
+  LIMITS,
   RenderParamsInput,
   RenderRequest,
   Template,
@@ -186,11 +188,11 @@ export type StudioEvent =
   | { type: 'connection'; profileId: string; online: boolean; problem?: BridgeError | null }
   | { type: 'download'; downloadId: string; receivedBytes: number; totalBytes: number | null; done: boolean; error: BridgeError | null };
 
+/** The API's list query (JobListQuery) as typed values instead of URL strings. */
 export const JobsListInput = z.strictObject({
+  ...JobListQuery.shape,
   status: z.array(JobStatus).optional(),
-  q: z.string().max(500).optional(),
-  limit: z.number().int().min(1).max(100).optional(),
-  cursor: z.string().max(200).optional(),
+  limit: z.number().int().min(1).max(LIMITS.listMaxLimit).optional(),
 });
 export type JobsListInput = z.infer<typeof JobsListInput>;
 

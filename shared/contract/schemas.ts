@@ -68,6 +68,8 @@ export const JobTitle = z
   .string({ error: 'must be a string' })
   .refine((s) => s.trim().length >= 1, 'must not be empty')
   .refine((s) => s.trim().length <= LIMITS.titleMaxChars, `must be at most ${LIMITS.titleMaxChars} characters`)
+  // The refinements as JSON Schema (OpenAPI): not empty, not only spaces.
+  .meta({ minLength: 1, maxLength: LIMITS.titleMaxChars, pattern: '\\S' })
   .describe(`Extension "title": the job's name, 1–${LIMITS.titleMaxChars} characters after trimming (docs/server.md)`);
 
 export const RenderRequest = z.strictObject({
@@ -120,14 +122,13 @@ export const Job = z.object({
 });
 export type Job = z.infer<typeof Job>;
 
-export const StatusCounts = z.object({
-  queued: z.number().int(),
-  rendering: z.number().int(),
-  completed: z.number().int(),
-  failed: z.number().int(),
-  canceled: z.number().int(),
-});
+/** Jobs per status: one field for each of JOB_STATUSES. */
+export const StatusCounts = z.object(
+  Object.fromEntries(JOB_STATUSES.map((s) => [s, z.number().int()])) as Record<JobStatus, z.ZodNumber>,
+);
 export type StatusCounts = z.infer<typeof StatusCounts>;
+/** Every status at zero. */
+export const zeroCounts = (): StatusCounts => Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as StatusCounts;
 
 export const JobList = z.object({ jobs: z.array(Job), nextCursor: z.string().nullable(), counts: StatusCounts });
 export type JobList = z.infer<typeof JobList>;
