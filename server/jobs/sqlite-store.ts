@@ -159,9 +159,9 @@ class SqliteDriver implements SqlDriver {
    * (group commit): each still runs its own checks, in arrival order, and its promise settles
    * only after the commit, so a 202 always follows a durable write.
    */
-  transaction<T>(body: (sql: JobSql) => Step<T>, options?: { group?: boolean }): Promise<T> {
+  async transaction<T>(body: (sql: JobSql) => Step<T>, options?: { group?: boolean }): Promise<T> {
     const run = () => runSync(body(this.sql));
-    if (!options?.group) return Promise.resolve(this.db.immediate(run));
+    if (!options?.group) return this.db.immediate(run);
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ run, resolve: resolve as (v: unknown) => void, reject });
       if (this.pending.length === 1) setImmediate(() => this.flush());
