@@ -1,7 +1,7 @@
 // Rows read back from a job store are checked against the contract, not trusted: a job whose
 // stored document is corrupt or of the wrong shape answers the contract's internal_error
 // (logged with the job's id), never the bad data, and the server goes on serving the others.
-// On both stores: SQLite (the embedded default) and PostgreSQL.
+// On both stores: SQLite (the embedded default) and PostgreSQL; and key rows likewise.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Job } from '../../shared/contract/index.js';
@@ -70,5 +70,20 @@ describe.each(stores)('a corrupt job row ($name)', ({ open, corrupt, skip }) => 
     const other = await call(`${s.url}/api/jobs/${good.body.id}`, { key });
     expect(other.status).toBe(200);
     expect(Job.parse(other.body).id).toBe(good.body.id);
+  });
+});
+
+describe('a corrupt key row (SQLite)', () => {
+  it('is refused by name when read back, not handed on', async () => {
+    const s = (server = await testServer({ database: undefined }));
+    const { record } = await s.keys.create({ kind: 'user', userId: 'alice' });
+    const db = new SqliteDatabase(join(s.dataDir, 'studio.db'));
+    try {
+      db.exec('PRAGMA busy_timeout = 5000');
+      db.prepare("UPDATE api_keys SET hash = 'not a hash' WHERE id = ?").run(record.id);
+    } finally {
+      db.close();
+    }
+    await expect(s.keys.list()).rejects.toThrow(`the stored key ${record.id} is unreadable`);
   });
 });
