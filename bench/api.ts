@@ -5,7 +5,7 @@
 // generator does not share their event loop.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,12 +122,15 @@ export async function main(args: string[]): Promise<void> {
     const poster = (await keys.create({ kind: 'user', userId: 'bench-poster' })).key;
     close();
     console.log(`seeded ${jobCount} jobs for one user in ${Date.now() - t} ms`);
+    // A data folder takes one server (data-lock.ts): the second API server reads a copy.
+    const nocacheDir = `${dataDir}-nocache`;
+    cpSync(dataDir, nocacheDir, { recursive: true });
 
     const bare = await spawnChild('bare', dataDir);
     procs.push(bare.proc);
     const api = await spawnChild('api', dataDir);
     procs.push(api.proc);
-    const nocache = await spawnChild('api-nocache', dataDir);
+    const nocache = await spawnChild('api-nocache', nocacheDir);
     procs.push(nocache.proc);
     t = Date.now();
 
@@ -172,5 +175,6 @@ export async function main(args: string[]): Promise<void> {
     for (const p of procs) p.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(`${dataDir}-nocache`, { recursive: true, force: true });
   }
 }

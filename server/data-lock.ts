@@ -9,13 +9,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { SqliteDatabase } from './jobs/sqlite-db.js';
 
-export interface LockHolder {
-  pid: number;
-  startedAt: string;
-  host: string;
-}
+const LockHolder = z.object({ pid: z.number().int(), startedAt: z.string(), host: z.string() });
+export type LockHolder = z.infer<typeof LockHolder>;
 
 export class DataDirLockedError extends Error {
   constructor(
@@ -65,10 +63,10 @@ export function lockDataDir(dataDir: string): DataDirLock {
   };
 }
 
+/** The holder named in studio.lock.json; null when it is missing or unreadable (the message then names no one). */
 function readHolder(dataDir: string): LockHolder | null {
   try {
-    const h = JSON.parse(readFileSync(join(dataDir, 'studio.lock.json'), 'utf8')) as LockHolder;
-    return typeof h.pid === 'number' ? h : null;
+    return LockHolder.safeParse(JSON.parse(readFileSync(join(dataDir, 'studio.lock.json'), 'utf8'))).data ?? null;
   } catch {
     return null;
   }

@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { ShortSide } from '../shared/contract/index.js';
 import { LIMITS } from '../shared/contract/index.js';
 import { loadCatalog } from './catalog.js';
@@ -64,9 +65,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export const VERSION = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+export const VERSION = z
+  .object({ version: z.string() })
+  .parse(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))).version;
 
 export function defaultConcurrency(): number {
   return Math.max(1, Math.floor(availableParallelism() / 2));

@@ -96,6 +96,8 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
     }
   });
   host.on('unhandledRejection', (e) => log.error('unhandled promise rejection', e));
+  // Process warnings, such as a data file found corrupt and set aside (services/atomic-file.ts).
+  host.on('warning', (w) => log.warn(errorMessage(w)));
   app.on('child-process-gone', (_e, d) => log.warn(`child process gone: ${d.type ?? 'process'}${d.name ? ` (${d.name})` : ''}: ${d.reason}, exit code ${d.exitCode}`));
   app.on('second-instance', () => {
     if (started) void showWindow();

@@ -158,5 +158,5 @@ export interface HostProcess {
   env: NodeJS.ProcessEnv;
   /** Electron's binary: it runs the local studio in Node mode. */
   execPath: string;
-  on(event: 'uncaughtException' | 'unhandledRejection', listener: (error: unknown) => void): unknown;
+  on(event: 'uncaughtException' | 'unhandledRejection' | 'warning', listener: (error: unknown) => void): unknown;
 }

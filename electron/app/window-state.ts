@@ -1,19 +1,21 @@
 // Remembers the window's size, position and maximised state between runs (written atomically).
 import { join } from 'node:path';
+import { z } from 'zod';
 import { readJson, writeJsonAtomic } from '../services/atomic-file.js';
-import type { Rectangle, ScreenLike, WindowLike } from './electron-api.js';
+import type { ScreenLike, WindowLike } from './electron-api.js';
 import { reason, type Logger } from '../services/logger.js';
 
-interface WindowState {
-  bounds: Rectangle;
-  maximized: boolean;
-}
+const WindowState = z.object({
+  bounds: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
+  maximized: z.boolean(),
+});
+type WindowState = z.infer<typeof WindowState>;
 
 const DEFAULT: WindowState = { bounds: { x: 0, y: 0, width: 1280, height: 820 }, maximized: false };
 const FILE = 'window-state.json';
 
 export async function loadWindowState(dir: string, screen: ScreenLike): Promise<WindowState & { centered: boolean }> {
-  const s = await readJson<WindowState>(join(dir, FILE), DEFAULT);
+  const s = await readJson(join(dir, FILE), WindowState, DEFAULT);
   // Only reuse a position that is still on a connected display.
   const visible = screen.getAllDisplays().some((d) => {
     const a = d.workArea;

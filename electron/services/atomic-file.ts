@@ -3,6 +3,7 @@
 import { open, rename, readFile, mkdir, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
@@ -27,11 +28,36 @@ export async function writeJsonAtomic(path: string, value: unknown): Promise<voi
   await writeFileAtomic(path, JSON.stringify(value, null, 2));
 }
 
-/** Reads JSON; a missing or unreadable file gives `fallback` (caches are best effort). */
-export async function readJson<T>(path: string, fallback: T): Promise<T> {
+export const CORRUPT_FILE_WARNING = 'CorruptFileWarning';
+
+/**
+ * Reads a JSON file checked against `schema`, never trusted as it is. A missing file gives
+ * `fallback`. So does one that is unreadable, not JSON or not of the schema's shape: it is
+ * moved aside to `<path>.corrupt` (kept for the user to look at, and not read again) and
+ * reported as a process warning named CORRUPT_FILE_WARNING, which the app writes to its log.
+ */
+export async function readJson<S extends z.ZodType, F>(path: string, schema: S, fallback: F): Promise<z.output<S> | F> {
+  let text: string;
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as T;
-  } catch {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return fallback;
+    process.emitWarning(`could not read ${path}: ${(e as Error).message}`, CORRUPT_FILE_WARNING);
     return fallback;
   }
+  let problem: string;
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+    problem = parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'} ${i.message}`).slice(0, 5).join('; ');
+  } catch {
+    problem = 'not JSON';
+  }
+  const aside = `${path}.corrupt`;
+  const moved = await rename(path, aside).then(
+    () => true,
+    () => false,
+  );
+  process.emitWarning(`${path} is unreadable (${problem}); ${moved ? `moved aside to ${aside}` : 'left in place'}, read as empty`, CORRUPT_FILE_WARNING);
+  return fallback;
 }

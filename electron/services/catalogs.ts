@@ -4,14 +4,13 @@
 // catalog (built into the app).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { VoiceList, type Template, type Voice } from '../../shared/contract/index.js';
+import { z } from 'zod';
+import { Template, Voice, VoiceList } from '../../shared/contract/index.js';
 import { publicTemplate, TEMPLATES } from '../../shared/scene/catalog.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 
-export interface RawCatalogs {
-  templates: Template[];
-  voices: Voice[];
-}
+export const RawCatalogs = z.object({ templates: z.array(Template), voices: z.array(Voice) });
+export type RawCatalogs = z.infer<typeof RawCatalogs>;
 
 export async function readBundledCatalogs(resourcesDir: string): Promise<RawCatalogs> {
   try {
@@ -30,8 +29,7 @@ export class CatalogCache {
     return join(this.dir, `${profileId.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
   }
   async read(profileId: string): Promise<RawCatalogs | null> {
-    const c = await readJson<RawCatalogs | null>(this.file(profileId), null);
-    return c && Array.isArray(c.templates) && Array.isArray(c.voices) ? c : null;
+    return readJson(this.file(profileId), RawCatalogs, null);
   }
   write(profileId: string, c: RawCatalogs): Promise<void> {
     return writeJsonAtomic(this.file(profileId), c);

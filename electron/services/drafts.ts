@@ -3,8 +3,8 @@
 import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Draft, DraftInput, DraftSummary } from '../../shared/bridge/index.js';
-import { DraftId } from '../../shared/bridge/index.js';
+import type { DraftInput, DraftSummary } from '../../shared/bridge/index.js';
+import { Draft, DraftId } from '../../shared/bridge/index.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 import { BridgeFailure } from './errors.js';
 
@@ -35,7 +35,7 @@ export class DraftStore {
   }
 
   async get(id: string): Promise<Draft> {
-    const d = await readJson<Draft | null>(this.file(id), null);
+    const d = await readJson(this.file(id), Draft, null);
     if (!d) throw new BridgeFailure('not_found', `no draft "${id}"`);
     return d;
   }
@@ -47,7 +47,7 @@ export class DraftStore {
 
   private async write(id: string, input: DraftInput): Promise<Draft> {
     const now = new Date().toISOString();
-    const prev = input.id ? await readJson<Draft | null>(this.file(id), null) : null;
+    const prev = input.id ? await readJson(this.file(id), Draft, null) : null;
     const draft: Draft = {
       id,
       name: input.name,
@@ -81,8 +81,8 @@ export class DraftStore {
     const needle = q?.trim().toLowerCase();
     const out: DraftSummary[] = [];
     for (const n of names) {
-      const d = await readJson<Draft | null>(join(this.dir, n), null);
-      if (!d || typeof d.text !== 'string') continue;
+      const d = await readJson(join(this.dir, n), Draft, null);
+      if (!d) continue;
       if (needle && !`${d.name}\n${d.text}`.toLowerCase().includes(needle)) continue;
       out.push({ id: d.id, name: d.name, excerpt: d.text.replace(/\s+/g, ' ').trim().slice(0, 120), updatedAt: d.updatedAt });
     }

@@ -1,7 +1,8 @@
 // The last job list per profile, on disk, so the list can be viewed offline; and the titles
 // (draft names) of jobs sent to APIs without the `title` extension, so their rows keep them.
 import { join } from 'node:path';
-import type { Job } from '../../shared/contract/index.js';
+import { z } from 'zod';
+import { Job } from '../../shared/contract/index.js';
 import type { JobListResult, JobsListInput } from '../../shared/bridge/index.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 import { countStatuses } from './normalize.js';
@@ -15,8 +16,7 @@ export class JobsCache {
     return join(this.dir, `${profileId.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
   }
   async read(profileId: string): Promise<Job[] | null> {
-    const jobs = await readJson<Job[] | null>(this.file(profileId), null);
-    return Array.isArray(jobs) ? jobs : null;
+    return readJson(this.file(profileId), z.array(Job), null);
   }
   write(profileId: string, jobs: Job[]): Promise<void> {
     return writeJsonAtomic(this.file(profileId), jobs);
@@ -27,8 +27,8 @@ export class JobsCache {
   /** Reads a profile's titles once, so `withTitle` can answer without waiting. */
   async loadTitles(profileId: string): Promise<void> {
     if (this.titles.has(profileId)) return;
-    const stored = await readJson<Record<string, string>>(this.titlesFile(profileId), {});
-    if (!this.titles.has(profileId)) this.titles.set(profileId, new Map(Object.entries(stored ?? {}).filter(([, t]) => typeof t === 'string')));
+    const stored = await readJson(this.titlesFile(profileId), z.record(z.string(), z.string()), {});
+    if (!this.titles.has(profileId)) this.titles.set(profileId, new Map(Object.entries(stored)));
   }
   async rememberTitle(profileId: string, jobId: string, title: string): Promise<void> {
     await this.loadTitles(profileId);

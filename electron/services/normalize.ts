@@ -5,6 +5,7 @@ import {
   Job,
   JobList,
   JOB_STATUSES,
+  zeroCounts,
   type JobStatus,
   type RenderParams,
   type StatusCounts,
@@ -121,7 +122,7 @@ export function normalizeJob(raw: unknown, path = 'job'): Job {
 }
 
 export function countStatuses(jobs: Job[]): StatusCounts {
-  const c: StatusCounts = { queued: 0, rendering: 0, completed: 0, failed: 0, canceled: 0 };
+  const c = zeroCounts();
   for (const j of jobs) c[j.status]++;
   return c;
 }

@@ -8,7 +8,7 @@ import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Job, RenderRequest } from '../../shared/contract/index.js';
-import { isRetryable, type OutboxItem } from '../../shared/bridge/index.js';
+import { isRetryable, OutboxItem } from '../../shared/bridge/index.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 import { BridgeFailure, toBridgeError } from './errors.js';
 import type { RenderApiClient } from './api-client.js';
@@ -52,8 +52,8 @@ export class Outbox {
     }
     const items: OutboxItem[] = [];
     for (const n of names) {
-      const it = await readJson<OutboxItem | null>(join(this.opts.dir, n), null);
-      if (it?.id) items.push(it);
+      const it = await readJson(join(this.opts.dir, n), OutboxItem, null);
+      if (it) items.push(it);
     }
     return items.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }

@@ -2,7 +2,9 @@
 // profile from RENDER_API_BASE_URL + RENDER_API_KEY that is neither written down nor shown.
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { BridgeParsedInput, KeyHeader, KeyStatus, Profile, ProfilesState } from '../../shared/bridge/index.js';
+import { z } from 'zod';
+import { Profile } from '../../shared/bridge/index.js';
+import type { BridgeParsedInput, KeyHeader, KeyStatus, ProfilesState } from '../../shared/bridge/index.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 import { BridgeFailure } from './errors.js';
 import type { SecretStore } from './secrets.js';
@@ -37,16 +39,12 @@ function keyWarning(p: Profile, set: boolean, storage: SecretStore['storage']): 
     : `No keychain is available on this computer: a key pasted for “${p.name}” is kept only while the app runs.`;
 }
 
-interface StoredRemote {
-  id: string;
-  name: string;
-  baseUrl: string;
-  keyHeader: KeyHeader;
-}
-interface StoredProfiles {
-  remotes: StoredRemote[];
-  activeId: string | null;
-}
+/** A remote profile as profiles.json keeps it: the Profile without its kind, with its URL. */
+const StoredRemote = Profile.omit({ kind: true }).extend({ baseUrl: z.string() });
+type StoredRemote = z.infer<typeof StoredRemote>;
+// Either field may be missing from a file of an older release.
+const StoredProfiles = z.object({ remotes: z.array(StoredRemote).default([]), activeId: z.string().nullable().default(null) });
+type StoredProfiles = z.infer<typeof StoredProfiles>;
 
 export interface ProfileStoreOptions {
   dataDir: string;
@@ -67,8 +65,7 @@ export class ProfileStore {
 
   private async load(): Promise<StoredProfiles> {
     if (!this.cache) {
-      const raw = await readJson<Partial<StoredProfiles>>(this.file, {});
-      this.cache = { remotes: Array.isArray(raw.remotes) ? raw.remotes : [], activeId: raw.activeId ?? null };
+      this.cache = await readJson(this.file, StoredProfiles, StoredProfiles.parse({}));
     }
     return this.cache;
   }

@@ -2,6 +2,7 @@
 // profile id); Electron safeStorage only when it is backed by a real keyring (the app injects
 // it); otherwise in memory for this session with a visible warning. Never a plaintext file.
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { KeyStorage } from '../../shared/bridge/index.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 
@@ -50,7 +51,7 @@ export class SafeStorageSecretStore implements SecretStore {
     private readonly file: string,
   ) {}
   private async load(): Promise<Record<string, string>> {
-    return readJson<Record<string, string>>(this.file, {});
+    return readJson(this.file, z.record(z.string(), z.string()), {});
   }
   async get(account: string) {
     const blob = (await this.load())[account];

@@ -371,7 +371,11 @@ describe('a running app (macOS: it stays open without a window)', () => {
     app.host.emit('uncaughtException', new Error(`request to the render API failed: Authorization: Bearer ${ENV_KEY}`));
     app.host.emit('unhandledRejection', new Error(`x-api-key: ${ENV_KEY}; also ${localKey ?? 'psk_abcdefghijkl_' + 'z'.repeat(43)}`));
     app.host.emit('uncaughtException', new Error('the same kind of error again'));
+    // A data file found corrupt (services/atomic-file.ts) is reported as a process warning.
+    const warning = Object.assign(new Error('/u/profiles.json is unreadable (not JSON); moved aside to /u/profiles.json.corrupt, read as empty'), { name: 'CorruptFileWarning' });
+    app.host.emit('warning', warning);
     const log = logText(app.userData);
+    expect(log).toMatch(/WARN {2}\/u\/profiles\.json is unreadable \(not JSON\); moved aside/);
     expect(log).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO {2}Presenter Studio 9\.8\.7 starting/m);
     expect(log).toMatch(/INFO {2}\[studio\] .*127\.0\.0\.1/); // the studio's ready line
     expect(log).toMatch(/ERROR uncaught exception: Error: request to the render API failed: Authorization: \[redacted\]/);

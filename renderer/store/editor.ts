@@ -11,15 +11,9 @@ import { clampAvatar } from '../lib/placement.js';
 import { findTemplate, useCatalogs } from './catalogs.js';
 import { useDrafts } from './drafts.js';
 import { dropLive } from './placement.js';
+import { clearBackup, writeBackup, type EditorDraft } from './backup.js';
 
-export interface EditorDraft {
-  id: string | null;
-  name: string;
-  text: string;
-  templateId: string | null;
-  voiceId: string | null;
-  params: RenderParams;
-}
+export { readBackup, type EditorDraft } from './backup.js';
 
 /** What a template switch changed: the scene before it, and the aspect ratio it could not keep. */
 export interface TemplateSwitch {
@@ -55,7 +49,6 @@ interface EditorState {
   submit(): Promise<boolean>;
 }
 
-const BACKUP_KEY = 'presenter-studio.unsaved-draft';
 export const UNTITLED = 'Untitled script';
 
 export function blankDraft(): EditorDraft {
@@ -76,29 +69,6 @@ export function fullParams(d: Pick<Draft, 'templateId' | 'params'>): RenderParam
   return fillParams(d.templateId, d.params, useCatalogs.getState().templates);
 }
 
-function backup(d: EditorDraft) {
-  try {
-    localStorage.setItem(BACKUP_KEY, JSON.stringify(d));
-  } catch {
-    /* storage full or disabled: the in-memory copy and the save still stand */
-  }
-}
-export function readBackup(): EditorDraft | null {
-  try {
-    const raw = localStorage.getItem(BACKUP_KEY);
-    return raw ? (JSON.parse(raw) as EditorDraft) : null;
-  } catch {
-    return null;
-  }
-}
-function clearBackup() {
-  try {
-    localStorage.removeItem(BACKUP_KEY);
-  } catch {
-    /* ignore */
-  }
-}
-
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 let saving: Promise<void> | null = null;
 let dirtyVersion = 0;
@@ -114,7 +84,7 @@ function summaryOf(d: Draft) {
 export const useEditor = create<EditorState>((set, get) => {
   const change = (draft: EditorDraft) => {
     dirtyVersion++;
-    backup(draft);
+    writeBackup(draft);
     set({ draft, saveState: 'unsaved', fieldErrors: {}, submitError: null });
     clearTimeout(saveTimer);
     saveTimer = setTimeout(() => void get().saveNow(), SAVE_DELAY_MS);

@@ -2,10 +2,10 @@
 // in one store update per animation frame, status counts, search, selection, outbox.
 import { create } from 'zustand';
 import type { OutboxItem, StudioEvent } from '../../shared/bridge/index.js';
-import { JOB_STATUSES, type Job, type JobStatus, type StatusCounts } from '../../shared/contract/index.js';
+import { JOB_STATUSES, zeroCounts, type Job, type JobStatus, type StatusCounts } from '../../shared/contract/index.js';
 import { call, describeError } from '../lib/bridge.js';
 
-export const EMPTY_COUNTS: StatusCounts = { queued: 0, rendering: 0, completed: 0, failed: 0, canceled: 0 };
+export const EMPTY_COUNTS: StatusCounts = zeroCounts();
 const PAGE = 100;
 
 interface JobsState {

@@ -1,15 +1,10 @@
 // The render engine interface the worker queue calls. The real engine (speech → frames →
 // ffmpeg) implements it; tests may drive the queue with a controllable engine.
-import type { RenderParams } from '../../shared/contract/index.js';
-import type { ShortSide } from '../../shared/contract/index.js';
+import type { Job, ShortSide } from '../../shared/contract/index.js';
 
-export interface RenderTask {
+/** The job's content (voiceId canonical, resolved from either id form) and what this attempt needs. */
+export interface RenderTask extends Pick<Job, 'text' | 'templateId' | 'voiceId' | 'params'> {
   jobId: string;
-  text: string;
-  templateId: string;
-  /** Canonical (locale-and-name) voice id, resolved from either id form. */
-  voiceId: string;
-  params: RenderParams;
   shortSide: ShortSide;
   /**
    * A fresh, empty directory owned by this attempt. The engine writes `video.mp4`,

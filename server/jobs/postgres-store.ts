@@ -1,5 +1,6 @@
 // The job store for teams: PostgreSQL (`pg`), shared by any number of API processes and
-// render workers on any machines. Same interface and semantics as sqlite-store.ts:
+// render workers on any machines. The algorithm is sql-store.ts's, as for SQLite; this file
+// holds PostgreSQL's statements and the cross-process notifications:
 //  - every change is one transaction that locks the job row, applies state.ts's transition
 //    and keeps the per-user counters right; a worker claims with FOR UPDATE SKIP LOCKED;
 //  - leases are timed by the database's clock, so workers' clocks do not matter;
@@ -7,37 +8,16 @@
 //    `subscribe` relays other processes' changes: SSE clients of any API process see a
 //    worker's progress, and a worker sees a cancel made through any API process.
 import { randomBytes } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import pg from 'pg';
-import { JOB_STATUSES } from '../../shared/contract/index.js';
-import type { JobStatus, StatusCounts } from '../../shared/contract/index.js';
-import { IdGenerator } from './ids.js';
+import { z } from 'zod';
+import { JOB_STATUSES, zeroCounts } from '../../shared/contract/index.js';
 import { migratePostgres } from './migrations/runner.js';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres.js';
 import { PgListener } from './pg-listener.js';
-import { applyTransition, InvalidTransitionError, nextProgress } from './state.js';
-import type { TransitionRequest } from './state.js';
-import type {
-  CreateOptions,
-  CreateResult,
-  JobChange,
-  JobStore,
-  ListQuery,
-  ListResult,
-  NewJob,
-  RecoverResult,
-  StoredJob,
-  TransitionResult,
-} from './store.js';
-import { newStoredJob, toJob } from './store.js';
-
-interface Row {
-  doc: string;
-  user_id: string;
-  attempts: number;
-  worker_id: string | null;
-  lease_until: string | null;
-}
+import { fromRow, runAsync, SqlJobStore, wait } from './sql-store.js';
+import type { JobRow, JobSql, SqlDriver, Step } from './sql-store.js';
+import { JOB_CHANGE_KINDS, StoredJob, toJob } from './store.js';
+import type { ListQuery, ListResult } from './store.js';
 
 const COLS = 'doc, user_id, attempts, worker_id, lease_until';
 /** The database's clock in epoch ms: one clock for every lease, whatever the machines' clocks say. */
@@ -54,30 +34,40 @@ export interface PgStoreOptions {
   onError?: (err: Error) => void;
 }
 
-interface Notice {
+/** What a NOTIFY carries; payloads of other senders on the channel fail this and are ignored. */
+const Notice = z.object({
   /** Origin: the store instance that made the change (it already told its own listeners). */
-  o: string;
-  k: JobChange['kind'];
+  o: z.string(),
+  k: z.enum(JOB_CHANGE_KINDS),
   /** The job, or only its id when it does not fit in a notification. */
-  j?: StoredJob;
-  id?: string;
+  j: StoredJob.optional(),
+  id: z.string().optional(),
+});
+type Notice = z.infer<typeof Notice>;
+
+/** A pooled client in a transaction, or the pool itself for single statements. */
+type Queryable = pg.PoolClient | pg.Pool;
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
-type Client = pg.PoolClient;
-
-export class PostgresJobStore implements JobStore {
-  private readonly events = new EventEmitter();
-  private readonly ids = new IdGenerator('job_');
-  private readonly origin = randomBytes(8).toString('hex');
+export class PostgresJobStore extends SqlJobStore {
+  private readonly origin: string;
   private listener: PgListener | null = null;
-  private closed = false;
 
   private constructor(
     readonly pool: pg.Pool,
     /** NOTIFY channel: one per schema, so stores in other schemas of the database stay apart. */
     readonly channel: string,
   ) {
-    this.events.setMaxListeners(0);
+    const origin = randomBytes(8).toString('hex');
+    super(new PgDriver(pool, channel, origin));
+    this.origin = origin;
   }
 
   /** Connects, migrates the schema (once, whoever starts first) and starts listening. */
@@ -108,181 +98,49 @@ export class PostgresJobStore implements JobStore {
     }
   }
 
-  async create(input: NewJob, options: CreateOptions): Promise<CreateResult> {
-    const result = await this.tx(async (c): Promise<CreateResult> => {
-      // One user's creates take turns: the quota check, the idempotency key and the insert are atomic.
-      await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`ps-create:${input.userId}`]);
-      const now = Date.now();
-      const idem = options.idempotency;
-      if (idem) {
-        const prior = await this.idempotent(c, input.userId, idem.key, now - options.idempotencyTtlMs);
-        if (prior) {
-          if (prior.requestHash !== idem.requestHash) return { kind: 'conflict' };
-          if (prior.job) return { kind: 'replayed', job: prior.job };
-          // The first job was deleted since: the key starts over.
-        }
-      }
-      const active = await this.active(c, input.userId);
-      if (active >= options.maxActive) return { kind: 'quota_exceeded', active };
-      const maxId = (await c.query<{ id: string | null }>('SELECT max(id) AS id FROM jobs')).rows[0]!.id;
-      const at = new Date(now).toISOString();
-      const job = newStoredJob(this.ids.next(maxId), input, at);
-      await c.query(
-        'INSERT INTO jobs (id, user_id, status, search, attempts, worker_id, lease_until, doc, title) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-        [job.id, job.userId, job.status, searchText(job.text), job.attempts, job.workerId, job.leaseUntil, JSON.stringify(toJob(job)), job.title == null ? null : columnText(job.title)],
-      );
-      await this.bump(c, job.userId, [[job.status, 1]]);
-      if (idem) {
-        await c.query(
-          `INSERT INTO idempotency (user_id, key, request_hash, job_id, created_at) VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (user_id, key) DO UPDATE SET request_hash = excluded.request_hash, job_id = excluded.job_id, created_at = excluded.created_at`,
-          [input.userId, idem.key, idem.requestHash, job.id, now],
-        );
-      }
-      await this.notify(c, { kind: 'created', job });
-      return { kind: 'created', job };
-    });
-    if (result.kind === 'created') this.emit({ kind: 'created', job: result.job });
-    return result;
-  }
-
-  async findIdempotent(userId: string, key: string, ttlMs: number): Promise<{ requestHash: string; job: StoredJob } | null> {
-    const prior = await this.idempotent(this.pool, userId, key, Date.now() - ttlMs);
-    return prior?.job ? { requestHash: prior.requestHash, job: prior.job } : null;
-  }
-
-  async get(id: string, userId: string | null): Promise<StoredJob | null> {
-    if (!possibleId(id)) return null;
-    const { rows } = await this.pool.query<Row>(`SELECT ${COLS} FROM jobs WHERE id = $1`, [id]);
-    const job = rows[0] ? fromRow(rows[0]) : null;
-    if (!job || (userId !== null && job.userId !== userId)) return null;
-    return job;
-  }
-
-  async list(query: ListQuery): Promise<ListResult> {
-    const { text, values } = listStatement(query);
-    const { rows: joined } = await this.pool.query<Partial<Row> & { id: string | null; counts: Record<string, string | number> }>(text, values);
-    const counts = Object.fromEntries(JOB_STATUSES.map((st) => [st, Number(joined[0]?.counts[st] ?? 0)])) as StatusCounts;
-    const rows = joined.filter((r): r is Row & { id: string; counts: Record<string, number> } => r.id !== null);
-    const more = rows.length > query.limit;
-    const jobs = rows.slice(0, query.limit).map(fromRow);
-    return { jobs, nextBeforeId: more ? jobs[jobs.length - 1]!.id : null, counts };
-  }
-
-  async transition(id: string, userId: string | null, req: TransitionRequest, expectWorker?: string): Promise<TransitionResult> {
-    if (!possibleId(id)) return { ok: false, reason: 'not_found' };
-    const result = await this.tx(async (c): Promise<TransitionResult> => {
-      const job = await this.lock(c, id);
-      if (!job || (userId !== null && job.userId !== userId)) return { ok: false, reason: 'not_found' };
-      if (expectWorker !== undefined && job.workerId !== expectWorker) return { ok: false, reason: 'invalid_transition', job };
-      return this.write(c, job, req);
-    });
-    if (result.ok) this.emit({ kind: 'updated', job: result.job });
-    return result;
-  }
-
-  async setProgress(id: string, workerId: string, progress: number): Promise<StoredJob | null> {
-    const updated = await this.tx(async (c): Promise<StoredJob | null> => {
-      const job = await this.lock(c, id);
-      if (!job || job.workerId !== workerId) return null;
-      const p = nextProgress(job, progress);
-      if (p === null) return null;
-      const next: StoredJob = { ...job, progress: p, updatedAt: new Date().toISOString() };
-      await c.query('UPDATE jobs SET doc = $2 WHERE id = $1', [id, JSON.stringify(toJob(next))]);
-      await this.notify(c, { kind: 'updated', job: next });
-      return next;
-    });
-    if (updated) this.emit({ kind: 'updated', job: updated });
-    return updated;
-  }
-
-  async claimNext(workerId: string, leaseMs: number): Promise<StoredJob | null> {
-    const claimed = await this.tx(async (c): Promise<StoredJob | null> => {
-      // SKIP LOCKED: workers claiming at once each get a different job, nobody waits.
-      const { rows } = await c.query<Row & { now: string }>(
-        `SELECT ${COLS}, ${NOW_MS} AS now FROM jobs WHERE status = 'queued' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      );
-      const row = rows[0];
-      if (!row) return null;
-      const r = await this.write(c, fromRow(row), { to: 'rendering', workerId, leaseUntil: Number(row.now) + leaseMs });
-      return r.ok ? r.job : null;
-    });
-    if (claimed) this.emit({ kind: 'updated', job: claimed });
-    return claimed;
-  }
-
-  async renewLease(id: string, workerId: string, leaseMs: number): Promise<boolean> {
-    const r = await this.pool.query(
-      `UPDATE jobs SET lease_until = ${NOW_MS} + $3 WHERE id = $1 AND worker_id = $2 AND status = 'rendering'`,
-      [id, workerId, leaseMs],
-    );
-    return r.rowCount === 1;
-  }
-
-  async recoverAbandoned(options: { all: boolean }): Promise<RecoverResult> {
-    const changed = await this.tx(async (c) => {
-      // SKIP LOCKED: several processes may recover at once; a job being finished right now is left alone.
-      const { rows } = await c.query<Row>(
-        `SELECT ${COLS} FROM jobs WHERE status = 'rendering' ${options.all ? '' : `AND lease_until < ${NOW_MS}`} ORDER BY id FOR UPDATE SKIP LOCKED`,
-      );
-      const out: StoredJob[] = [];
-      for (const row of rows) {
-        const r = await this.write(c, fromRow(row), { to: 'queued', reason: 'worker_lost' });
-        if (r.ok) out.push(r.job);
-      }
-      return out;
-    });
-    for (const job of changed) this.emit({ kind: 'updated', job });
-    return {
-      requeued: changed.filter((j) => j.status === 'queued').map((j) => j.id),
-      failed: changed.filter((j) => j.status === 'failed').map((j) => j.id),
-    };
-  }
-
-  async delete(id: string, userId: string): Promise<TransitionResult> {
-    if (!possibleId(id)) return { ok: false, reason: 'not_found' };
-    const result = await this.tx(async (c): Promise<TransitionResult> => {
-      const job = await this.lock(c, id);
-      if (!job || job.userId !== userId) return { ok: false, reason: 'not_found' };
-      if (job.status === 'queued' || job.status === 'rendering') return { ok: false, reason: 'invalid_transition', job };
-      await c.query('DELETE FROM jobs WHERE id = $1', [id]);
-      await this.bump(c, job.userId, [[job.status, -1]]);
-      await this.notify(c, { kind: 'deleted', job });
-      return { ok: true, job };
-    });
-    if (result.ok) this.emit({ kind: 'deleted', job: result.job });
-    return result;
-  }
-
-  async activeCount(userId: string): Promise<number> {
-    return this.active(this.pool, userId);
-  }
-
   /** Drops idempotency records past their lifetime. */
   async pruneIdempotency(olderThanMs: number): Promise<number> {
     return (await this.pool.query('DELETE FROM idempotency WHERE created_at < $1', [Date.now() - olderThanMs])).rowCount ?? 0;
   }
 
-  subscribe(listener: (change: JobChange) => void): () => void {
-    this.events.on('change', listener);
-    return () => this.events.off('change', listener);
+  override async close(): Promise<void> {
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.close();
+    await super.close();
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.events.removeAllListeners();
-    await this.listener?.close();
-    await this.pool.end().catch(() => undefined);
+  /** Another process's change: tell this process's listeners. */
+  private relay(payload: string): void {
+    const parsed = Notice.safeParse(parseJson(payload));
+    if (!parsed.success) return; // not one of ours
+    const n = parsed.data;
+    if (n.o === this.origin) return; // told our listeners at commit already
+    if (n.j) return this.emit({ kind: n.k, job: n.j });
+    if (n.id) {
+      void this.get(n.id, null).then(
+        (job) => job && this.emit({ kind: n.k, job }),
+        () => undefined,
+      );
+    }
   }
+}
 
-  /** Runs `fn` in a transaction; retried when PostgreSQL picked it as a deadlock or serialization victim. */
-  private async tx<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+/** PostgreSQL's statements, on a transaction's client or (outside transactions) the pool. */
+class PgDriver implements SqlDriver {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly channel: string,
+    private readonly origin: string,
+  ) {}
+
+  /** Runs `body` in a transaction; retried when PostgreSQL picked it as a deadlock or serialization victim. */
+  async transaction<T>(body: (sql: JobSql) => Step<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const c = await this.pool.connect();
       try {
         await c.query('BEGIN');
-        const out = await fn(c);
+        const out = await runAsync(body(this.statements(c)));
         await c.query('COMMIT');
         c.release();
         return out;
@@ -296,98 +154,128 @@ export class PostgresJobStore implements JobStore {
     }
   }
 
-  private async lock(c: Client, id: string): Promise<StoredJob | null> {
-    const { rows } = await c.query<Row>(`SELECT ${COLS} FROM jobs WHERE id = $1 FOR UPDATE`, [id]);
-    return rows[0] ? fromRow(rows[0]) : null;
+  read<T>(body: (sql: JobSql) => Step<T>): Promise<T> {
+    return runAsync(body(this.statements(this.pool)));
   }
 
-  /** Persists a transition of a locked job (inside the caller's transaction). */
-  private async write(c: Client, job: StoredJob, req: TransitionRequest): Promise<TransitionResult> {
-    let next: StoredJob;
-    try {
-      next = applyTransition(job, req, new Date());
-    } catch (err) {
-      if (err instanceof InvalidTransitionError) return { ok: false, reason: 'invalid_transition', job };
-      throw err;
-    }
-    const r = await c.query(
-      'UPDATE jobs SET status = $2, attempts = $3, worker_id = $4, lease_until = $5, doc = $6 WHERE id = $1 AND status = $7',
-      [job.id, next.status, next.attempts, next.workerId, next.leaseUntil, JSON.stringify(toJob(next)), job.status],
+  async list(query: ListQuery): Promise<ListResult> {
+    const { text, values } = listStatement(query);
+    const { rows: joined } = await this.pool.query<Partial<JobRow> & { id: string | null; counts: Record<string, string | number> }>(text, values);
+    const counts = zeroCounts();
+    for (const st of JOB_STATUSES) counts[st] = Number(joined[0]?.counts[st] ?? 0);
+    const rows = joined.filter((r): r is JobRow & { id: string; counts: Record<string, number> } => r.id !== null);
+    const more = rows.length > query.limit;
+    const jobs = rows.slice(0, query.limit).map(fromRow);
+    return { jobs, nextBeforeId: more ? jobs[jobs.length - 1]!.id : null, counts };
+  }
+
+  async renewLease(id: string, workerId: string, leaseMs: number): Promise<boolean> {
+    const r = await this.pool.query(
+      `UPDATE jobs SET lease_until = ${NOW_MS} + $3 WHERE id = $1 AND worker_id = $2 AND status = 'rendering'`,
+      [id, workerId, leaseMs],
     );
-    if (r.rowCount !== 1) return { ok: false, reason: 'invalid_transition', job };
-    if (next.status !== job.status) await this.bump(c, job.userId, [[job.status, -1], [next.status, 1]]);
-    await this.notify(c, { kind: 'updated', job: next });
-    return { ok: true, job: next };
+    return r.rowCount === 1;
   }
 
-  /** Adjusts per-user counters; rows are always locked in the same order, so transitions cannot deadlock on them. */
-  private async bump(c: Client, userId: string, deltas: [JobStatus, number][]): Promise<void> {
-    const sorted = [...deltas].sort((a, b) => (a[0] < b[0] ? -1 : 1));
-    const values = sorted.map((_, i) => `($1, $${2 * i + 2}, $${2 * i + 3}::bigint)`).join(', ');
-    await c.query(
-      `INSERT INTO user_counts (user_id, status, n) VALUES ${values} ON CONFLICT (user_id, status) DO UPDATE SET n = user_counts.n + excluded.n`,
-      [userId, ...sorted.flat()],
-    );
+  async close(): Promise<void> {
+    await this.pool.end().catch(() => undefined);
   }
 
-  private async active(c: Client | pg.Pool, userId: string): Promise<number> {
-    const { rows } = await c.query<{ n: string }>(
-      "SELECT coalesce(sum(n), 0) AS n FROM user_counts WHERE user_id = $1 AND status IN ('queued', 'rendering')",
-      [userId],
-    );
-    return Number(rows[0]!.n);
-  }
-
-  private async idempotent(
-    c: Client | pg.Pool,
-    userId: string,
-    key: string,
-    since: number,
-  ): Promise<{ requestHash: string; job: StoredJob | null } | null> {
-    const { rows } = await c.query<Row & { request_hash: string; job_user: string | null }>(
-      `SELECT i.request_hash, j.doc, j.user_id, j.attempts, j.worker_id, j.lease_until
-       FROM idempotency i LEFT JOIN jobs j ON j.id = i.job_id
-       WHERE i.user_id = $1 AND i.key = $2 AND i.created_at >= $3`,
-      [userId, key, since],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    return { requestHash: row.request_hash, job: row.doc === null ? null : fromRow(row) };
-  }
-
-  /** Queues a notification; PostgreSQL delivers it when (and only if) the transaction commits. */
-  private async notify(c: Client, change: JobChange): Promise<void> {
-    let payload = JSON.stringify({ o: this.origin, k: change.kind, j: change.job } satisfies Notice);
-    if (Buffer.byteLength(payload) > MAX_PAYLOAD) {
-      // Long texts: receivers read the job themselves; a deleted job travels without its text.
-      payload =
-        change.kind === 'deleted'
-          ? JSON.stringify({ o: this.origin, k: change.kind, j: { ...change.job, text: '' } } satisfies Notice)
-          : JSON.stringify({ o: this.origin, k: change.kind, id: change.job.id } satisfies Notice);
-    }
-    await c.query('SELECT pg_notify($1, $2)', [this.channel, payload]);
-  }
-
-  /** Another process's change: tell this process's listeners. */
-  private relay(payload: string): void {
-    let n: Notice;
-    try {
-      n = JSON.parse(payload) as Notice;
-    } catch {
-      return;
-    }
-    if (n.o === this.origin) return; // told our listeners at commit already
-    if (n.j) return this.emit({ kind: n.k, job: n.j });
-    if (n.id) {
-      void this.get(n.id, null).then(
-        (job) => job && this.emit({ kind: n.k, job }),
-        () => undefined,
+  private statements(c: Queryable): JobSql {
+    const { channel, origin } = this;
+    const one = function* (sql: string, id: string): Step<StoredJob | null> {
+      if (!possibleId(id)) return null;
+      const { rows } = yield* wait(c.query<JobRow>(sql, [id]));
+      return rows[0] ? fromRow(rows[0]) : null;
+    };
+    const count = function* (userId: string): Step<number> {
+      const { rows } = yield* wait(
+        c.query<{ n: string }>("SELECT coalesce(sum(n), 0) AS n FROM user_counts WHERE user_id = $1 AND status IN ('queued', 'rendering')", [userId]),
       );
-    }
-  }
-
-  private emit(change: JobChange): void {
-    if (!this.closed) this.events.emit('change', change);
+      return Number(rows[0]!.n);
+    };
+    return {
+      read: (id) => one(`SELECT ${COLS} FROM jobs WHERE id = $1`, id),
+      lock: (id) => one(`SELECT ${COLS} FROM jobs WHERE id = $1 FOR UPDATE`, id),
+      *insert(job) {
+        yield* wait(c.query(
+          'INSERT INTO jobs (id, user_id, status, search, attempts, worker_id, lease_until, doc, title) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+          [job.id, job.userId, job.status, searchText(job.text), job.attempts, job.workerId, job.leaseUntil, JSON.stringify(toJob(job)), job.title == null ? null : columnText(job.title)],
+        ));
+      },
+      *update(job, expected) {
+        const r = yield* wait(c.query(
+          'UPDATE jobs SET status = $2, attempts = $3, worker_id = $4, lease_until = $5, doc = $6 WHERE id = $1 AND status = $7',
+          [job.id, job.status, job.attempts, job.workerId, job.leaseUntil, JSON.stringify(toJob(job)), expected],
+        ));
+        return r.rowCount === 1;
+      },
+      *remove(id) {
+        yield* wait(c.query('DELETE FROM jobs WHERE id = $1', [id]));
+      },
+      // Rows are always locked in the same order, so transitions cannot deadlock on the counters.
+      *bump(userId, deltas) {
+        const sorted = [...deltas].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+        const values = sorted.map((_, i) => `($1, $${2 * i + 2}, $${2 * i + 3}::bigint)`).join(', ');
+        yield* wait(c.query(
+          `INSERT INTO user_counts (user_id, status, n) VALUES ${values} ON CONFLICT (user_id, status) DO UPDATE SET n = user_counts.n + excluded.n`,
+          [userId, ...sorted.flat()],
+        ));
+      },
+      active: count,
+      *idempotent(userId, key, since) {
+        const { rows } = yield* wait(c.query<JobRow & { request_hash: string }>(
+          `SELECT i.request_hash, j.doc, j.user_id, j.attempts, j.worker_id, j.lease_until
+           FROM idempotency i LEFT JOIN jobs j ON j.id = i.job_id
+           WHERE i.user_id = $1 AND i.key = $2 AND i.created_at >= $3`,
+          [userId, key, since],
+        ));
+        const row = rows[0];
+        if (!row) return null;
+        return { requestHash: row.request_hash, job: row.doc === null ? null : fromRow(row) };
+      },
+      *remember(userId, idem, jobId, at) {
+        yield* wait(c.query(
+          `INSERT INTO idempotency (user_id, key, request_hash, job_id, created_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (user_id, key) DO UPDATE SET request_hash = excluded.request_hash, job_id = excluded.job_id, created_at = excluded.created_at`,
+          [userId, idem.key, idem.requestHash, jobId, at],
+        ));
+      },
+      // Other processes create too: the newest id is read at every create.
+      *idFloor() {
+        return (yield* wait(c.query<{ id: string | null }>('SELECT max(id) AS id FROM jobs'))).rows[0]!.id;
+      },
+      *lockUser(userId) {
+        yield* wait(c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`ps-create:${userId}`]));
+      },
+      *oldestQueued() {
+        // SKIP LOCKED: workers claiming at once each get a different job, nobody waits.
+        const { rows } = yield* wait(c.query<JobRow & { now: string }>(
+          `SELECT ${COLS}, ${NOW_MS} AS now FROM jobs WHERE status = 'queued' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+        ));
+        const row = rows[0];
+        return row ? { job: fromRow(row), now: Number(row.now) } : null;
+      },
+      *abandoned(all) {
+        // SKIP LOCKED: several processes may recover at once; a job being finished right now is left alone.
+        const { rows } = yield* wait(c.query<JobRow>(
+          `SELECT ${COLS} FROM jobs WHERE status = 'rendering' ${all ? '' : `AND lease_until < ${NOW_MS}`} ORDER BY id FOR UPDATE SKIP LOCKED`,
+        ));
+        return rows.map(fromRow);
+      },
+      // PostgreSQL delivers the notification when (and only if) the transaction commits.
+      *notify(change) {
+        let payload = JSON.stringify({ o: origin, k: change.kind, j: change.job } satisfies Notice);
+        if (Buffer.byteLength(payload) > MAX_PAYLOAD) {
+          // Long texts: receivers read the job themselves; a deleted job travels without its text.
+          payload =
+            change.kind === 'deleted'
+              ? JSON.stringify({ o: origin, k: change.kind, j: { ...change.job, text: '' } } satisfies Notice)
+              : JSON.stringify({ o: origin, k: change.kind, id: change.job.id } satisfies Notice);
+        }
+        yield* wait(c.query('SELECT pg_notify($1, $2)', [channel, payload]));
+      },
+    };
   }
 }
 
@@ -434,14 +322,4 @@ function searchText(text: string): string {
 /** Text for a column (the title's copy too): U+0000 as U+FFFF, the exact text stays in the JSON document. */
 function columnText(text: string): string {
   return text.replaceAll('\0', '\uFFFF');
-}
-
-function fromRow(row: Row): StoredJob {
-  return {
-    ...(JSON.parse(row.doc) as StoredJob),
-    userId: row.user_id,
-    attempts: row.attempts,
-    workerId: row.worker_id,
-    leaseUntil: row.lease_until === null ? null : Number(row.lease_until),
-  };
 }

@@ -1,6 +1,7 @@
 // The job state machine: the ONE place that decides which status changes are possible and
-// what each change writes. Every store applies job changes through `applyTransition`, so
-// no other code path can move a job (see ../../shared/design/render-api.md, Statuses).
+// what each change writes, and which jobs may be deleted. Every store applies job changes
+// through `applyTransition` (and deletes after `canDelete`), so no other code path can move a
+// job (see ../../shared/design/render-api.md, Statuses).
 import { isTerminal, LIMITS } from '../../shared/contract/index.js';
 import type { JobError, JobOutput, JobStatus } from '../../shared/contract/index.js';
 import type { StoredJob } from './store.js';
@@ -33,6 +34,11 @@ export class InvalidTransitionError extends Error {
 
 export function canTransition(from: JobStatus, to: JobStatus): boolean {
   return ALLOWED[from].includes(to);
+}
+
+/** Only a finished job can be deleted: a queued or rendering one is canceled first. */
+export function canDelete(status: JobStatus): boolean {
+  return isTerminal(status);
 }
 
 /** Returns the job after the change, or throws InvalidTransitionError. Pure: stores persist the result. */

@@ -1,31 +1,27 @@
 // The job store interface. Async on purpose: the embedded store is SQLite (sqlite-store.ts),
 // and a PostgreSQL store for teams implements the same interface. Anything SQL-specific stays
 // inside a store; callers (HTTP routes, the worker queue) only see this file.
-import type { Job, JobStatus, JobWarning, RenderParams, StatusCounts } from '../../shared/contract/index.js';
+import { z } from 'zod';
+import { Job } from '../../shared/contract/index.js';
+import type { JobStatus, StatusCounts } from '../../shared/contract/index.js';
 import type { TransitionRequest } from './state.js';
 
 /** A job as stored: the contract's Job plus what the server keeps to itself. */
-export interface StoredJob extends Job {
-  userId: string;
-  attempts: number;
+export const StoredJob = Job.extend({
+  userId: z.string(),
+  attempts: z.number().int().min(0),
   /** Worker holding the render lease (null unless rendering). */
-  workerId: string | null;
+  workerId: z.string().nullable(),
   /** Lease end, epoch ms (null unless rendering). */
-  leaseUntil: number | null;
-}
+  leaseUntil: z.number().nullable(),
+});
+export type StoredJob = z.infer<typeof StoredJob>;
 
-export interface NewJob {
-  userId: string;
-  /** Extension `title`: the job's name; absent or null when the request had none. */
-  title?: string | null;
-  text: string;
-  templateId: string;
-  /** Canonical (locale-and-name) voice id. */
-  voiceId: string;
-  params: RenderParams;
-  /** Found when the request was checked (the script's language against the voice's). */
-  warnings?: JobWarning[];
-}
+/**
+ * What a create stores: the job's content (voiceId canonical, locale-and-name) for a user;
+ * `title` optional; `warnings` found when the request was checked (the script's language against the voice's).
+ */
+export type NewJob = Pick<StoredJob, 'userId' | 'title' | 'text' | 'templateId' | 'voiceId' | 'params'> & Partial<Pick<StoredJob, 'warnings'>>;
 
 export interface IdempotencyInput {
   key: string;
@@ -72,10 +68,12 @@ export type TransitionResult =
   | { ok: false; reason: 'not_found' }
   | { ok: false; reason: 'invalid_transition'; job: StoredJob };
 
+export const JOB_CHANGE_KINDS = ['created', 'updated', 'deleted'] as const;
+
 export interface JobChange {
   job: StoredJob;
   /** 'deleted' when the job was removed (the payload is its last state). */
-  kind: 'created' | 'updated' | 'deleted';
+  kind: (typeof JOB_CHANGE_KINDS)[number];
 }
 
 export interface RecoverResult {

@@ -1,8 +1,8 @@
 // Keys in PostgreSQL (table api_keys, made by the job store's migrations), hashes only: with
 // a shared database every API process accepts the same keys.
 import type pg from 'pg';
-import type { KeyKind, KeyRecord, KeyRow as Row, KeyStore } from './key-store.js';
-import { hashKey, KEY_PATTERN, keyRowToRecord, newKey, sameHash } from './key-store.js';
+import type { KeyKind, KeyRecord, KeyStore } from './key-store.js';
+import { hashKey, KEY_PATTERN, keyRowToRecord, newKey, parseKeyRow, readKeyRecord, sameHash } from './key-store.js';
 
 
 export class PgKeyStore implements KeyStore {
@@ -10,15 +10,15 @@ export class PgKeyStore implements KeyStore {
 
   async create(input: { kind: KeyKind; userId: string | null; label?: string | null }) {
     const { id, key } = newKey();
-    const { rows } = await this.pool.query<Row>(
+    const { rows } = await this.pool.query(
       'INSERT INTO api_keys (id, kind, user_id, label, hash, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
       [id, input.kind, input.kind === 'user' ? input.userId : null, input.label ?? null, hashKey(key), new Date().toISOString()],
     );
-    return { record: keyRowToRecord(rows[0]!), key };
+    return { record: readKeyRecord(rows[0]!), key };
   }
 
   async list(): Promise<KeyRecord[]> {
-    return (await this.pool.query<Row>('SELECT * FROM api_keys ORDER BY created_at, id')).rows.map(keyRowToRecord);
+    return (await this.pool.query('SELECT * FROM api_keys ORDER BY created_at, id')).rows.map(readKeyRecord);
   }
 
   async revoke(id: string): Promise<boolean> {
@@ -29,8 +29,10 @@ export class PgKeyStore implements KeyStore {
   async verify(presented: string): Promise<KeyRecord | null> {
     const m = KEY_PATTERN.exec(presented);
     if (!m) return null;
-    const row = (await this.pool.query<Row>('SELECT * FROM api_keys WHERE id = $1', [m[1]])).rows[0];
-    if (!row || row.revoked_at) return null;
+    const raw: unknown = (await this.pool.query('SELECT * FROM api_keys WHERE id = $1', [m[1]])).rows[0];
+    if (raw === undefined) return null;
+    const row = parseKeyRow(raw);
+    if (row.revoked_at) return null;
     return sameHash(hashKey(presented), row.hash) ? keyRowToRecord(row) : null;
   }
 }

@@ -1,7 +1,7 @@
 // Keys in the same SQLite file as the jobs (table api_keys), hashes only.
 import type { SqliteDatabase } from '../jobs/sqlite-db.js';
-import type { KeyKind, KeyRecord, KeyRow as Row, KeyStore } from './key-store.js';
-import { hashKey, KEY_PATTERN, keyRowToRecord, newKey, sameHash } from './key-store.js';
+import type { KeyKind, KeyRecord, KeyStore } from './key-store.js';
+import { hashKey, KEY_PATTERN, keyRowToRecord, newKey, parseKeyRow, readKeyRecord, sameHash } from './key-store.js';
 
 
 export class SqliteKeyStore implements KeyStore {
@@ -25,11 +25,11 @@ export class SqliteKeyStore implements KeyStore {
     const { id, key } = newKey();
     const createdAt = new Date().toISOString();
     this.s.insert.run(id, input.kind, input.kind === 'user' ? input.userId : null, input.label ?? null, hashKey(key), createdAt);
-    return { record: keyRowToRecord(this.s.get.get(id) as Row), key };
+    return { record: readKeyRecord(this.s.get.get(id)), key };
   }
 
   async list(): Promise<KeyRecord[]> {
-    return (this.s.all.all() as Row[]).map(keyRowToRecord);
+    return this.s.all.all().map(readKeyRecord);
   }
 
   async revoke(id: string): Promise<boolean> {
@@ -51,8 +51,10 @@ export class SqliteKeyStore implements KeyStore {
     const digest = hash.toString('base64');
     const known = this.verified.get(digest);
     if (known) return known;
-    const row = this.s.get.get(m[1]) as Row | undefined;
-    if (!row || row.revoked_at) return null;
+    const raw = this.s.get.get(m[1]);
+    if (raw === undefined) return null;
+    const row = parseKeyRow(raw);
+    if (row.revoked_at) return null;
     if (!sameHash(hash, row.hash)) return null;
     const record = keyRowToRecord(row);
     if (this.verified.size >= 1000) this.verified.clear();

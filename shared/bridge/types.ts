@@ -5,7 +5,9 @@ import {
   AspectRatio,
   Job,
   JobList,
+  JobListQuery,
   JobStatus,
+  LIMITS,
   RenderParamsInput,
   RenderRequest,
   Template,
@@ -34,17 +36,19 @@ export const BRIDGE_ERROR_CODES = [
   'internal_error',
 ] as const;
 export type BridgeErrorCode = (typeof BRIDGE_ERROR_CODES)[number];
-export interface BridgeError {
-  code: BridgeErrorCode | string;
-  message: string;
-  details?: { path: string; message: string }[];
-  retryAfterSeconds?: number;
-}
+export const BridgeError = z.object({
+  code: z.string().describe('a BridgeErrorCode, or the code a foreign render API answered'),
+  message: z.string(),
+  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  retryAfterSeconds: z.number().optional(),
+});
+export type BridgeError = Omit<z.infer<typeof BridgeError>, 'code'> & { code: BridgeErrorCode | string };
 
 export const KeyHeader = z.enum(['bearer', 'x-api-key']);
 export type KeyHeader = z.infer<typeof KeyHeader>;
 
-export type ProfileKind = 'local' | 'remote' | 'env';
+export const ProfileKind = z.enum(['local', 'remote', 'env']);
+export type ProfileKind = z.infer<typeof ProfileKind>;
 export interface Capabilities {
   cancel: boolean;
   delete: boolean;
@@ -55,14 +59,15 @@ export interface Capabilities {
   /** The `title` extension (docs/server.md): the API keeps a job's name. */
   title: boolean;
 }
-export interface Profile {
-  id: string;
-  name: string;
-  kind: ProfileKind;
+export const Profile = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: ProfileKind,
   /** Shown for remote profiles; never for the environment profile. */
-  baseUrl: string | null;
-  keyHeader: KeyHeader;
-}
+  baseUrl: z.string().nullable(),
+  keyHeader: KeyHeader,
+});
+export type Profile = z.infer<typeof Profile>;
 export interface ProfilesState {
   profiles: Profile[];
   activeId: string;
@@ -103,11 +108,8 @@ export const DraftInput = z.strictObject({
   params: RenderParamsInput,
 });
 export type DraftInput = z.infer<typeof DraftInput>;
-export interface Draft extends Required<Omit<DraftInput, 'id'>> {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export const Draft = DraftInput.omit({ id: true }).extend({ id: DraftId, createdAt: z.string(), updatedAt: z.string() });
+export type Draft = z.infer<typeof Draft>;
 export interface DraftSummary {
   id: string;
   name: string;
@@ -122,15 +124,16 @@ export interface DraftSummary {
 export const RETRYABLE_OUTBOX_ERRORS: readonly string[] = ['offline', 'rate_limited', 'quota_exceeded', 'internal_error', 'unavailable'];
 export const isRetryable = (code: string): boolean => RETRYABLE_OUTBOX_ERRORS.includes(code);
 
-export interface OutboxItem {
+export const OutboxItem = z.object({
   /** Also the Idempotency-Key sent with the request, so a resend never makes a second job. */
-  id: string;
-  profileId: string;
-  request: RenderRequest;
-  createdAt: string;
-  attempts: number;
-  lastError: BridgeError | null;
-}
+  id: z.string().min(1),
+  profileId: z.string(),
+  request: RenderRequest,
+  createdAt: z.string(),
+  attempts: z.number().int().min(0),
+  lastError: BridgeError.nullable(),
+});
+export type OutboxItem = z.infer<typeof OutboxItem>;
 
 export interface SubmitResult {
   job: Job | null;
@@ -185,11 +188,11 @@ export type StudioEvent =
   | { type: 'connection'; profileId: string; online: boolean; problem?: BridgeError | null }
   | { type: 'download'; downloadId: string; receivedBytes: number; totalBytes: number | null; done: boolean; error: BridgeError | null };
 
+/** The API's list query (JobListQuery) as typed values instead of URL strings. */
 export const JobsListInput = z.strictObject({
+  ...JobListQuery.shape,
   status: z.array(JobStatus).optional(),
-  q: z.string().max(500).optional(),
-  limit: z.number().int().min(1).max(100).optional(),
-  cursor: z.string().max(200).optional(),
+  limit: z.number().int().min(1).max(LIMITS.listMaxLimit).optional(),
 });
 export type JobsListInput = z.infer<typeof JobsListInput>;
 

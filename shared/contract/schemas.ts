@@ -137,14 +137,13 @@ export const Job = z.object({
 });
 export type Job = z.infer<typeof Job>;
 
-export const StatusCounts = z.object({
-  queued: z.number().int(),
-  rendering: z.number().int(),
-  completed: z.number().int(),
-  failed: z.number().int(),
-  canceled: z.number().int(),
-});
+/** Jobs per status: one field for each of JOB_STATUSES. */
+export const StatusCounts = z.object(
+  Object.fromEntries(JOB_STATUSES.map((s) => [s, z.number().int()])) as Record<JobStatus, z.ZodNumber>,
+);
 export type StatusCounts = z.infer<typeof StatusCounts>;
+/** Every status at zero. */
+export const zeroCounts = (): StatusCounts => Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as StatusCounts;
 
 export const JobList = z.object({ jobs: z.array(Job), nextCursor: z.string().nullable(), counts: StatusCounts });
 export type JobList = z.infer<typeof JobList>;
