@@ -12,9 +12,12 @@ import { readJson, writeJsonAtomic } from './atomic-file.js';
 export const RawCatalogs = z.object({ templates: z.array(Template), voices: z.array(Voice) });
 export type RawCatalogs = z.infer<typeof RawCatalogs>;
 
+/** resources/voices.json as far as the bundled fallback needs it (each voice is then checked as a Voice). */
+const BundledVoices = z.object({ voices: z.array(z.record(z.string(), z.unknown())) });
+
 export async function readBundledCatalogs(resourcesDir: string): Promise<RawCatalogs> {
   try {
-    const v = JSON.parse(await readFile(join(resourcesDir, 'voices.json'), 'utf8')) as { voices: Record<string, unknown>[] };
+    const v = BundledVoices.parse(JSON.parse(await readFile(join(resourcesDir, 'voices.json'), 'utf8')));
     const templates = TEMPLATES.map((t) => publicTemplate(t, ''));
     const voices = VoiceList.parse({ voices: v.voices.map((x) => ({ sampleUrl: '', ...x })) }).voices;
     return { templates, voices };

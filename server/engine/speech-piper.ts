@@ -2,6 +2,7 @@
 // downloaded on demand (voice-packs.ts); espeak-ng turns the text into IPA phonemes, the
 // config's phoneme_id_map into ids; the model returns the waveform. onnxruntime is loaded only
 // when a neural voice first speaks, so the espeak and Pico paths never pay for it.
+import { z } from 'zod';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
@@ -10,13 +11,14 @@ import { EngineError } from './types.js';
 import type { VoicePacks } from './voice-packs.js';
 import type { EngineVoice } from './voices.js';
 
-/** The parts of Piper's <voice>.onnx.json this engine reads. */
-interface PiperConfig {
-  audio: { sample_rate: number };
-  num_speakers?: number;
-  inference?: { noise_scale?: number; length_scale?: number; noise_w?: number };
-  phoneme_id_map: Record<string, number[]>;
-}
+/** The parts of Piper's <voice>.onnx.json this engine reads (a downloaded file: checked, not trusted). */
+const PiperConfig = z.object({
+  audio: z.object({ sample_rate: z.number().int().positive() }),
+  num_speakers: z.number().int().min(1).optional(),
+  inference: z.object({ noise_scale: z.number().optional(), length_scale: z.number().optional(), noise_w: z.number().optional() }).optional(),
+  phoneme_id_map: z.record(z.string(), z.array(z.number().int().min(0))),
+});
+type PiperConfig = z.infer<typeof PiperConfig>;
 
 interface Loaded {
   session: InferenceSession;
@@ -59,8 +61,12 @@ export class PiperSpeaker {
     if (!p) {
       p = (async () => {
         const dir = await this.packs.ensure(voice);
-        const config = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')) as PiperConfig;
-        if (!config.phoneme_id_map || !config.audio?.sample_rate) throw new EngineError('speech_failed', `The voice pack of ${voice.name} has no Piper config.`);
+        let config: PiperConfig;
+        try {
+          config = PiperConfig.parse(JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')));
+        } catch {
+          throw new EngineError('speech_failed', `The voice pack of ${voice.name} has no readable Piper config.`);
+        }
         const ort = await import('onnxruntime-node');
         // One thread: the encoder needs the other core while the narration is spoken.
         const session = await ort.InferenceSession.create(join(dir, 'model.onnx'), { intraOpNumThreads: 1, interOpNumThreads: 1 });
