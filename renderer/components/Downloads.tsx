@@ -6,6 +6,7 @@ import { useDownloads } from '../store/downloads.js';
 const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
 
 /** A download that ended meanwhile answers not_found: its own last event already says how it ended. */
+// A download that ended meanwhile has nothing to cancel; its own end event updates the row.
 const cancel = (downloadId: string) => void call('download.cancel', { downloadId }).catch(() => undefined);
 
 export function Downloads() {

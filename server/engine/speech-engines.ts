@@ -19,7 +19,11 @@ const PICO_IDLE_MS = 5 * 60_000;
 export class SpeechEngines {
   readonly pico: WorkerSynth<PicoVoice & { dir: string }>;
 
-  /** `warm`: Pico's worker is started and loaded now (~0.4 s of CPU once) and kept, as espeak's is. */
+  /**
+   * `warm`: Pico's worker, once started by its first voice, is kept (and warmed again after a
+   * cancel), as espeak's is. It is not started with the studio: most renders use espeak, whose
+   * first render would share the two cores with Pico's load (~0.4 s of CPU) and ~60 MB more.
+   */
   constructor(
     readonly espeak: SpeechSynth,
     private readonly options: { catalogDir?: string; piper?: PiperSpeaker; warm?: boolean } = {},
@@ -29,9 +33,9 @@ export class SpeechEngines {
     this.pico = new WorkerSynth(new URL('./pico-worker.mjs', import.meta.url), options.warm ? Infinity : PICO_IDLE_MS, warmUp);
   }
 
-  /** Loads and warms the synthesisers that ship with the app; resolves when both are warm. */
+  /** Loads and warms espeak-ng, the synthesiser most renders use (and every engine's timing reference). */
   async warmUp(): Promise<void> {
-    await Promise.all([this.espeak.warmUp(), this.pico.warmUp()]);
+    await this.espeak.warmUp();
   }
 
   /** A catalog voice by either id form, or an `invalid_input` error. */

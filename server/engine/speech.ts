@@ -129,6 +129,7 @@ export class WorkerSynth<V> {
   protected request(req: Request, signal?: AbortSignal): Promise<Reply> {
     this.waiting++;
     const p = this.enqueue(req, signal);
+    // The caller gets p (and its failure); this chain only counts it down.
     void p.finally(() => this.waiting--).catch(() => undefined);
     return p;
   }
@@ -177,6 +178,7 @@ export class WorkerSynth<V> {
       throw err;
     });
     const p = this.queue.then(runOnceMore, runOnceMore);
+    // The queue keeps the order only: a failed request is reported to its own caller through p.
     this.queue = p.catch(() => undefined);
     return p;
   }

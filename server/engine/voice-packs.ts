@@ -52,6 +52,7 @@ export class VoicePacks {
 
   /** Starts the download when the pack is neither installed nor on its way; answers at once. */
   async install(voice: EngineVoice): Promise<VoicePackStatus> {
+    // Started in the background: a failure is kept and answered as the pack's state ('failed', with its reason).
     if (voice.piper && !this.downloads.has(voice.id) && !(await this.installed(voice))) this.ensure(voice).catch(() => undefined);
     return this.status(voice);
   }

@@ -35,10 +35,12 @@ export class PgListener {
       await client.connect();
       await client.query(`LISTEN ${pg.escapeIdentifier(this.channel)}`);
     } catch (err) {
+      // A connection that failed to start may fail to end too: it is dropped either way; the start's error is the one reported.
       await client.end().catch(() => undefined);
       throw err;
     }
     if (this.closed) {
+      // Closed while connecting: ending the unused connection can only fail if it already broke.
       await client.end().catch(() => undefined);
       return;
     }
@@ -49,6 +51,7 @@ export class PgListener {
   private drop(old: pg.Client): void {
     if (this.client !== old) return;
     this.client = null;
+    // The dropped connection already failed (its error went to onError); ending it is cleanup.
     void old.end().catch(() => undefined);
     this.schedule();
   }
@@ -71,6 +74,7 @@ export class PgListener {
     if (this.timer) clearTimeout(this.timer);
     const c = this.client;
     this.client = null;
+    // Closing: a connection that already broke has nothing left to end.
     await c?.end().catch(() => undefined);
   }
 }

@@ -93,6 +93,7 @@ export class PostgresJobStore extends SqlJobStore {
       return s;
     } catch (err) {
       if (store) await store.close();
+      // The open's own error is reported; a pool that cannot end cleanly is dropped with it.
       else await pool.end().catch(() => undefined);
       throw err;
     }
@@ -145,6 +146,8 @@ class PgDriver implements SqlDriver {
         c.release();
         return out;
       } catch (err) {
+        // A broken connection cannot roll back: it is released as broken just below, and the
+        // transaction's own error is the one the caller gets.
         await c.query('ROLLBACK').catch(() => undefined);
         c.release(err as Error); // not back to the pool: the connection may be broken
         const code = (err as { code?: string }).code;
@@ -178,6 +181,7 @@ class PgDriver implements SqlDriver {
   }
 
   async close(): Promise<void> {
+    // Closing twice (or after the server went away) has nothing left to end.
     await this.pool.end().catch(() => undefined);
   }
 

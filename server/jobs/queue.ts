@@ -218,7 +218,7 @@ export class WorkerQueue {
       }
     } finally {
       clearInterval(renew);
-      await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+      await rm(workDir, { recursive: true, force: true }).catch((err: unknown) => log.warn({ err, jobId: job.id }, 'could not remove the work folder; the next start clears work/'));
     }
   }
 
@@ -240,6 +240,7 @@ export class WorkerQueue {
       const p = pending;
       pending = null;
       last = Date.now();
+      // Progress is advisory: a failed write is overtaken by the next one (or by the job's end).
       void this.o.store.setProgress(jobId, this.workerId, p).catch(() => undefined);
     };
     return {
