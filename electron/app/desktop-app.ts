@@ -3,7 +3,7 @@
 // studio-app://; the bridge on IPC; media on studio-media://; the local studio started with the
 // app and stopped with it; a notification when a job ends; everything worth knowing after the
 // fact in <userData>/logs/main.log.
-import { readFileSync } from 'node:fs';
+import { readPackageInfo } from '../services/package-info.js';
 import { join } from 'node:path';
 import type { StudioEvent } from '../../shared/bridge/index.js';
 import { createAppLog, pruneCrashReports, studioLogEntry, type AppLog } from '../services/app-log.js';
@@ -223,7 +223,7 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
   async function start(): Promise<void> {
     await app.whenReady();
     root = app.getAppPath();
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; homepage?: unknown; bugs?: unknown };
+    const pkg = readPackageInfo(root);
     externalLinks = externalLinkPrefixes(pkg);
     log.info(`Presenter Studio ${pkg.version} starting (${host.platform}, ${app.isPackaged ? 'packaged' : 'from a checkout'}, data in ${dataDir})`);
     restrictPermissions(session.defaultSession);

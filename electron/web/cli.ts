@@ -1,7 +1,7 @@
 // `npm run web -- [flags]`: the web shell (USAGE below). With RENDER_API_BASE_URL +
 // RENDER_API_KEY (a service key) it proxies that render API; without them it starts the local
 // studio itself. `--help` prints the usage and exits 0 before anything is started or written.
-import { readFileSync } from 'node:fs';
+import { readPackageInfo } from '../services/package-info.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -83,7 +83,7 @@ async function main() {
     return;
   }
   const { port, host, dataDir } = args;
-  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  const { version } = readPackageInfo(root);
   const env = envProfileFrom(process.env);
   const log = (line: string) => console.log(line);
   let local: LocalStudio | null = null;
