@@ -63,6 +63,6 @@ test('select many jobs and cancel them at once', async ({ page }) => {
   await row.getByRole('button', { name: 'Duplicate into the editor' }).click();
   await expect(page.getByLabel('Narration script')).toHaveValue(canceled.text);
   await expect(page.getByTestId('save-state')).toHaveText('Saved');
-  // Leave the shared studio idle for the next test.
-  for (const j of (await bridge(page, 'jobs.list', { status: ['queued', 'rendering'] })).jobs) await bridge(page, 'jobs.cancel', { id: j.id });
+  // Leave the shared studio idle for the next test (a job may finish before its cancel: nothing left to cancel).
+  for (const j of (await bridge(page, 'jobs.list', { status: ['queued', 'rendering'] })).jobs) await bridge(page, 'jobs.cancel', { id: j.id }).catch(() => undefined);
 });
