@@ -71,9 +71,19 @@ export function createJobsStore() {
     let seq = 0;
     /** Every job seen (loaded or by event), so an event knows the status it replaces. */
     const lastSeen = new Map<string, Job>();
-    const remember = (jobs: Job[]) => {
-      for (const j of jobs) lastSeen.set(j.id, j);
-    };
+    /**
+     * A list answer can be older than events already applied (they raced the request): a job
+     * keeps its newest state, so neither the rows nor later count updates step back.
+     */
+    const remember = (jobs: Job[]): Job[] =>
+      jobs.map((j) => {
+        const seen = lastSeen.get(j.id);
+        if (seen && seen.updatedAt > j.updatedAt) return seen;
+        lastSeen.set(j.id, j);
+        return j;
+      });
+    /** Job events applied so far: a list answer that raced some has counts from before them. */
+    let jobEvents = 0;
     let countsTimer: ReturnType<typeof setTimeout> | undefined;
     function scheduleCountsRefresh() {
       clearTimeout(countsTimer);
@@ -103,12 +113,15 @@ export function createJobsStore() {
       async load() {
         const mine = ++seq;
         const { status, q } = get();
+        const eventsBefore = jobEvents;
         set({ loading: true });
         try {
           const r = await call('jobs.list', { limit: PAGE, ...(status.length ? { status } : {}), ...(q.trim() ? { q: q.trim() } : {}) });
           if (mine !== seq) return;
-          remember(visible(r.jobs));
-          set({ jobs: visible(r.jobs), counts: visibleCounts(r.counts), nextCursor: r.nextCursor, fromCache: r.fromCache, loading: false, error: null });
+          const jobs = remember(visible(r.jobs)).filter((j) => matchesFilter(j, status, q));
+          set({ jobs, counts: visibleCounts(r.counts), nextCursor: r.nextCursor, fromCache: r.fromCache, loading: false, error: null });
+          // Events arrived while the list was on its way: its counts may predate them; ask again.
+          if (jobEvents !== eventsBefore) scheduleCountsRefresh();
         } catch (e) {
           if (mine === seq) set({ loading: false, error: describeError(e) });
         }
@@ -126,9 +139,9 @@ export function createJobsStore() {
             ...(q.trim() ? { q: q.trim() } : {}),
           });
           if (mine !== seq) return;
-          remember(visible(r.jobs));
+          const page = remember(visible(r.jobs)).filter((j) => matchesFilter(j, status, q));
           const known = new Set(get().jobs.map((j) => j.id));
-          set({ jobs: [...get().jobs, ...visible(r.jobs).filter((j) => !known.has(j.id))], nextCursor: r.nextCursor, loadingMore: false });
+          set({ jobs: [...get().jobs, ...page.filter((j) => !known.has(j.id))], nextCursor: r.nextCursor, loadingMore: false });
         } catch (e) {
           if (mine === seq) set({ loadingMore: false, error: describeError(e) });
         }
@@ -151,6 +164,7 @@ export function createJobsStore() {
         const changed = new Map<string, Job | null>();
         for (const e of events) {
           if (e.type === 'job') {
+            jobEvents++;
             if (hidden.has(e.job.id)) continue;
             const before = lastSeen.get(e.job.id);
             if (before && before.updatedAt > e.job.updatedAt) continue;

@@ -1,5 +1,5 @@
 // The job list store: live events applied in batches keep counts, order and filters right.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Job, JobStatus } from '../../shared/contract/index.js';
 import { createJobsStore, EMPTY_COUNTS, type JobsStore } from '../store/jobs.js';
 import { makeJob } from './job-fixture.js';
@@ -81,5 +81,36 @@ describe('job list events', () => {
     expect(other.getState().jobs.map((j) => j.id)).toEqual(['job_I']);
     expect(other.getState().counts.rendering).toBe(0);
     other.getState().dispose();
+  });
+
+  it('a list answer that raced events does not step jobs or counts back', async () => {
+    vi.useFakeTimers();
+    const queued = job('job_R', 'queued');
+    const canceled = { ...queued, status: 'canceled' as const, updatedAt: new Date((clock += 1000)).toISOString() };
+    const counts = (over: Partial<Record<JobStatus, number>>) => ({ ...EMPTY_COUNTS, ...over });
+    let answer: (v: unknown) => void = () => undefined;
+    const calls: unknown[] = [];
+    const studio = {
+      call: (method: string, input: { limit?: number }) => {
+        calls.push([method, input]);
+        // The first list was taken before the cancel; the later counts request after it.
+        return calls.length === 1 ? new Promise((ok) => (answer = ok)) : Promise.resolve({ jobs: [canceled], counts: counts({ canceled: 1 }), nextCursor: null, fromCache: false });
+      },
+      subscribe: () => () => undefined,
+    };
+    (globalThis as { window?: unknown }).window = { studio };
+    try {
+      const loading = useJobs.getState().load();
+      useJobs.getState().applyEvents([ev(queued), ev(canceled)]);
+      answer({ jobs: [queued], counts: counts({ queued: 1 }), nextCursor: null, fromCache: false });
+      await loading;
+      expect(useJobs.getState().jobs.map((j) => j.status)).toEqual(['canceled']);
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(calls).toHaveLength(2);
+      expect(useJobs.getState().counts).toEqual(counts({ canceled: 1 }));
+    } finally {
+      delete (globalThis as { window?: unknown }).window;
+      vi.useRealTimers();
+    }
   });
 });
