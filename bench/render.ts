@@ -31,7 +31,7 @@ import { SpeechEngines } from '../server/engine/speech-engines.js';
 import { PiperSpeaker } from '../server/engine/speech-piper.js';
 import { servePiperPack } from '../server/engine/test/tiny-onnx.js';
 import { VoicePacks } from '../server/engine/voice-packs.js';
-import { engineVoice } from '../server/engine/voices.js';
+import { engineVoice, VoiceFile } from '../server/engine/voices.js';
 import { DEFAULT_ENCODE, type EncodeSettings } from '../server/engine/render.js';
 import { ffmpegPath } from '../server/engine/ffmpeg.js';
 import { SpeechSynth } from '../server/engine/speech.js';
@@ -181,9 +181,8 @@ async function standInNeuralVoice(root: string): Promise<string> {
   const dir = join(root, 'catalog');
   execFileSync('mkdir', ['-p', dir]);
   writeFileSync(join(dir, 'templates.json'), readFileSync(join(RESOURCES_DIR, 'templates.json')));
-  const voices = JSON.parse(readFileSync(join(RESOURCES_DIR, 'voices.json'), 'utf8')) as { voices: unknown[] };
-  voices.voices.push(pack.voice('en-US-Tiny', '9001', 'Tiny'));
-  writeFileSync(join(dir, 'voices.json'), JSON.stringify(voices));
+  const shipped = VoiceFile.parse(JSON.parse(readFileSync(join(RESOURCES_DIR, 'voices.json'), 'utf8')));
+  writeFileSync(join(dir, 'voices.json'), JSON.stringify({ voices: [...shipped.voices, pack.voice('en-US-Tiny', '9001', 'Tiny')] }));
   try {
     await new VoicePacks(join(root, 'cache', 'voice-packs')).ensure(engineVoice('en-US-Tiny', dir)!);
   } finally {

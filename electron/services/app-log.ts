@@ -4,6 +4,7 @@
 // Every line goes through `redact` first, so no key reaches the file.
 import { appendFileSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 
@@ -108,15 +109,27 @@ export function createAppLog(opts: AppLogOptions): AppLog {
  * and above), its plain lines (the ready line, stack traces) and the launcher's own messages
  * (as warnings); per-request info lines would drown the rest. Returns null for a line to leave out.
  */
+/** A pino line of the studio's log: only its numeric level is read. */
+const PinoLine = z.object({ level: z.number() });
+
+/** The value of a line that looks like JSON, or null for one that is not JSON after all (a plain line starting with '{'). */
+function parseJsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    if (e instanceof SyntaxError) return null;
+    throw e;
+  }
+}
+
 export function studioLogEntry(line: string): { level: LogLevel; message: string } | null {
   const text = line.trim();
   if (!text) return null;
   if (text.startsWith('{')) {
-    try {
-      const { level } = JSON.parse(text) as { level?: unknown };
-      if (typeof level === 'number') return level < 40 ? null : { level: level >= 50 ? 'error' : 'warn', message: `[studio] ${text.slice(0, 8000)}` };
-    } catch {
-      // not JSON after all
+    const entry = PinoLine.safeParse(parseJsonOrNull(text));
+    if (entry.success) {
+      const { level } = entry.data;
+      return level < 40 ? null : { level: level >= 50 ? 'error' : 'warn', message: `[studio] ${text.slice(0, 8000)}` };
     }
   }
   // The launcher's own messages ("local studio: …") report restarts and failures.

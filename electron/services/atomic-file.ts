@@ -1,6 +1,6 @@
 // Atomic file writes: a temp file in the same folder, fsync, then rename over the target, so a
 // reader (or a crash at any moment) sees the old content or the new, never a torn file.
-import { open, rename, readFile, mkdir, unlink } from 'node:fs/promises';
+import { open, rename, readFile, mkdir, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
@@ -19,7 +19,10 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   try {
     await rename(tmp, path);
   } catch (e) {
-    await unlink(tmp).catch(() => undefined); // the rename's error is the one reported; a stray `.tmp` is never read
+    // `force`: a temp file already gone is fine; one that cannot be removed is said too.
+    await rm(tmp, { force: true }).catch((cleanup: unknown) => {
+      throw new Error(`${(e as Error).message} (and ${tmp} could not be removed: ${(cleanup as Error).message})`, { cause: e });
+    });
     throw e;
   }
 }

@@ -2,6 +2,7 @@
 // fakes stand in for Electron's modules (fake-electron.ts), everything else is real — the
 // services, the local studio as a child process, the keychain, the log file, the protocol
 // handlers, the IPC bridge and a render API on a socket for the environment profile.
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,8 @@ import { APP_USER_MODEL_ID, CRASH_REPEAT_MS, startDesktopApp, type DesktopApp } 
 import { createStudioApi } from '../app/ipc/renderer-bridge.js';
 import { FakeElectron, FakeHost, LockRegistry, type FakeWindow } from './fake-electron.js';
 import { ROOT, tempDir, waitFor } from './helpers.js';
+
+const SavedBounds = z.object({ bounds: z.object({ x: z.number() }) });
 
 const HOMEPAGE = 'https://presenter.example/docs';
 const SECRET_SERVICE = `Presenter Studio desktop test ${process.pid}`;
@@ -242,7 +245,7 @@ describe('a running app (macOS: it stays open without a window)', () => {
     win().moveTo({ x: 333, y: 222, width: 1000, height: 700 });
     win().close();
     // Saved on close (before it is replaced below).
-    await waitFor(() => (JSON.parse(readFileSync(stateFile, 'utf8')) as { bounds: { x: number } }).bounds.x === 333, 'the state saved on close');
+    await waitFor(() => SavedBounds.parse(JSON.parse(readFileSync(stateFile, 'utf8'))).bounds.x === 333, 'the state saved on close');
     writeFileSync(stateFile, JSON.stringify({ bounds: { x: 5000, y: 3000, width: 900, height: 700 }, maximized: true }));
     app.electron.app.emit('second-instance');
     const w = (await waitFor(() => desktop.window(), 'a new window')) as FakeWindow;

@@ -12,10 +12,11 @@ import { checkPayload } from '../build/payload-check.mjs';
 import { makeStandInElectron } from '../build/stand-in-electron.mjs';
 import { LocalStudio } from '../services/local-studio.js';
 import { MemorySecretStore } from '../services/secrets.js';
+import { readPackageInfo } from '../services/package-info.js';
 import { serverCommand } from '../services/server-command.js';
 import { ROOT, tempDir, waitFor } from './helpers.js';
 
-const ELECTRON_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
+const ELECTRON_VERSION = readPackageInfo(join(ROOT, 'node_modules/electron')).version;
 
 /** Size and mtime of every file under node_modules: a rebuild or relabel in place changes them. */
 function snapshot(dir: string): Map<string, string> {

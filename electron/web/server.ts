@@ -301,7 +301,8 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
       if (url.searchParams.get('download') === '1' && r.ok) headers['content-disposition'] = 'attachment';
       res.writeHead(r.status, headers);
       if (req.method === 'HEAD' || !r.body) {
-        await r.body?.cancel().catch(() => undefined); // a body never read: a failed cancel means it is closed already
+        // A body never read: release it. An errored stream rejects its cancel with that error: logged.
+        await r.body?.cancel().catch((err: unknown) => o.log(`media body could not be released: ${(err as Error).message}`));
         res.end();
         return;
       }

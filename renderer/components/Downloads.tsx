@@ -1,13 +1,19 @@
 // Downloads in progress (bottom left), with cancel and where the file went.
 import { Icon } from './Icon.js';
 import { call } from '../lib/bridge.js';
+import type { BridgeError } from '../../shared/bridge/index.js';
 import { useDownloads } from '../store/downloads.js';
 
 const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
 
-/** A download that ended meanwhile answers not_found: its own last event already says how it ended. */
-// A download that ended meanwhile has nothing to cancel; its own end event updates the row.
-const cancel = (downloadId: string) => void call('download.cancel', { downloadId }).catch(() => undefined);
+/**
+ * A download that ended meanwhile answers not_found: its own last event already says how it
+ * ended. Any other refusal is shown on its row.
+ */
+const cancel = (downloadId: string) =>
+  void call('download.cancel', { downloadId }).catch((e: BridgeError) => {
+    if (e.code !== 'not_found') useDownloads.getState().fail(downloadId, e);
+  });
 
 export function Downloads() {
   const items = useDownloads((s) => s.items);

@@ -18,6 +18,8 @@ interface DownloadsState {
   add(d: Pick<DownloadItem, 'id' | 'label' | 'kind' | 'path'>): void;
   progress(e: Extract<StudioEvent, { type: 'download' }>): void;
   remove(id: string): void;
+  /** A failure the download's own events did not report (e.g. its cancel was refused). */
+  fail(id: string, error: BridgeError): void;
 }
 
 export const useDownloads = create<DownloadsState>((set, get) => ({
@@ -36,5 +38,8 @@ export const useDownloads = create<DownloadsState>((set, get) => ({
   },
   remove(id) {
     set({ items: get().items.filter((i) => i.id !== id) });
+  },
+  fail(id, error) {
+    set({ items: get().items.map((i) => (i.id === id ? { ...i, error } : i)) });
   },
 }));

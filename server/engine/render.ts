@@ -287,7 +287,8 @@ export async function renderVideo(
     };
   } catch (err) {
     ff?.proc.kill('SIGKILL');
-    await ff?.done.catch(() => undefined); // killed just above: its exit error is expected, `err` is the one to report
+    // Killed just above: wait until it is gone; its exit is the kill, `err` is what happened.
+    if (ff) await Promise.allSettled([ff.done]);
     await rm(tmpVideo, { force: true });
     if (task.signal.aborted) throw canceled();
     if (err instanceof EngineError) throw err;

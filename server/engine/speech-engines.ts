@@ -68,15 +68,12 @@ export class SpeechEngines {
   /** Speech for one chunk of a script in the voice's engine, at SPEECH_SAMPLE_RATE, with timings. */
   async speak(text: string, voice: EngineVoice, signal?: AbortSignal): Promise<Speech> {
     if (voice.engine === 'espeak') return this.espeak.synthesize(text, voice.espeak, signal);
-    const reference = this.espeak.synthesize(text, voice.espeak, signal);
-    reference.catch(() => undefined); // awaited below, after the engine's own audio
-    let raw: RawSpeech;
-    if (voice.engine === 'pico') raw = await this.pico.raw(text, { ...voice.pico!, dir: PICO_DATA_DIR }, signal);
-    else {
-      if (!this.options.piper) throw new EngineError('speech_failed', 'Neural voices are not available in this studio.');
-      raw = await this.options.piper.raw(text, voice, signal);
-    }
-    return aligned(await reference, raw);
+    if (voice.engine === 'piper' && !this.options.piper) throw new EngineError('speech_failed', 'Neural voices are not available in this studio.');
+    const [reference, raw] = await Promise.all([
+      this.espeak.synthesize(text, voice.espeak, signal),
+      voice.engine === 'pico' ? this.pico.raw(text, { ...voice.pico!, dir: PICO_DATA_DIR }, signal) : this.options.piper!.raw(text, voice, signal),
+    ]);
+    return aligned(reference, raw);
   }
 
   async close(): Promise<void> {

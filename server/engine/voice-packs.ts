@@ -15,7 +15,8 @@ const STALL_MS = 30_000;
 
 interface Download {
   received: number;
-  done: Promise<string>;
+  /** Never rejects: a failure is kept (and answered as the pack's state) instead. */
+  settled: Promise<{ dir: string } | { error: EngineError }>;
 }
 
 export class VoicePacks {
@@ -53,36 +54,43 @@ export class VoicePacks {
   /** Starts the download when the pack is neither installed nor on its way; answers at once. */
   async install(voice: EngineVoice): Promise<VoicePackStatus> {
     // Started in the background: a failure is kept and answered as the pack's state ('failed', with its reason).
-    if (voice.piper && !this.downloads.has(voice.id) && !(await this.installed(voice))) this.ensure(voice).catch(() => undefined);
+    if (voice.piper && !this.downloads.has(voice.id) && !(await this.installed(voice))) this.begin(voice);
     return this.status(voice);
   }
 
   /** The folder of the verified pack, downloading it first when needed. */
-  ensure(voice: EngineVoice): Promise<string> {
-    if (!voice.piper) return Promise.reject(new EngineError('internal_error', `${voice.id} has no voice pack.`));
-    const dir = this.dir(voice);
+  async ensure(voice: EngineVoice): Promise<string> {
+    if (!voice.piper) throw new EngineError('internal_error', `${voice.id} has no voice pack.`);
+    const r = await this.begin(voice).settled;
+    if ('error' in r) throw r.error;
+    return r.dir;
+  }
+
+  /** The pack's download under way, or a new one; its failure is kept for status(). */
+  private begin(voice: EngineVoice): Download {
     const running = this.downloads.get(voice.id);
-    if (running) return running.done;
+    if (running) return running;
+    const dir = this.dir(voice);
     // Registered before the first await, so a status asked right after reports the download.
-    const d: Download = { received: 0, done: Promise.resolve(dir) };
-    d.done = (async () => {
-      if (await this.installed(voice)) return dir;
+    const d: Download = { received: 0, settled: Promise.resolve({ dir }) };
+    d.settled = (async () => {
+      if (await this.installed(voice)) return { dir };
       this.failures.delete(voice.id);
       await mkdir(dir, { recursive: true });
       for (const f of voice.piper!.files) {
         const before = d.received;
         await download(f, join(dir, f.name), (n) => (d.received = before + n));
       }
-      return dir;
+      return { dir };
     })()
       .catch((e: unknown) => {
         const message = e instanceof Error ? e.message : String(e);
         this.failures.set(voice.id, message);
-        throw new EngineError('speech_failed', `The voice pack of ${voice.name} could not be installed: ${message}`);
+        return { error: new EngineError('speech_failed', `The voice pack of ${voice.name} could not be installed: ${message}`) };
       })
       .finally(() => this.downloads.delete(voice.id));
     this.downloads.set(voice.id, d);
-    return d.done;
+    return d;
   }
 }
 

@@ -22,7 +22,7 @@ function walkKeys(text: string, onKey: (key: string, path: string, keys: Set<str
       const top = stack[stack.length - 1];
       if (top?.kind === 'object' && pendingKey === null) {
         // In valid JSON, a string in an object where no key is pending is the next key.
-        const key = JSON.parse(text.slice(start, i)) as string;
+        const key = String(JSON.parse(text.slice(start, i))); // a JSON string token: always a string
         onKey(key, childPath(top, key), top.keys);
         top.keys.add(key);
         pendingKey = key;

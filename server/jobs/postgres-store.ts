@@ -180,9 +180,13 @@ class PgDriver implements SqlDriver {
     return r.rowCount === 1;
   }
 
+  private ended = false;
+
+  /** Ends the pool once (pg refuses a second end). */
   async close(): Promise<void> {
-    // Closing twice (or after the server went away) has nothing left to end.
-    await this.pool.end().catch(() => undefined);
+    if (this.ended) return;
+    this.ended = true;
+    await this.pool.end();
   }
 
   private statements(c: Queryable): JobSql {

@@ -2,6 +2,7 @@
 // Allow), invalid and unsatisfiable byte ranges (RFC 9110), over-long ids (404 like any unknown
 // id), `__proto__` and duplicate JSON keys, caps on open event streams (idle ones keep their
 // heartbeats), and health checks logged at debug level, not info.
+import { z } from 'zod';
 import { connect } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,9 @@ import { createTestEngine } from './fixtures/test-engine.js';
 import { call, errorCode, testServer, validRequest, waitFor } from './helpers.js';
 import type { TestServer } from './helpers.js';
 import { openEvents } from './sse-client.js';
+
+/** A pino log line: any JSON object. */
+const LogLine = z.record(z.string(), z.unknown());
 
 let s: TestServer;
 let key: string;
@@ -151,7 +155,7 @@ describe('logs', () => {
     const lines: Record<string, unknown>[] = [];
     const collect = (level: string) => {
       const stream = new PassThrough();
-      stream.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean).map((l) => ({ ...(JSON.parse(l) as object), at: level }))));
+      stream.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean).map((l) => ({ ...LogLine.parse(JSON.parse(l)), at: level }))));
       return stream;
     };
     for (const level of ['info', 'debug']) {

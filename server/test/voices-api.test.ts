@@ -11,6 +11,7 @@ import { RESOURCES_DIR } from '../engine/assets.js';
 import { createEngine } from '../engine/index.js';
 import { probe } from '../engine/test/media.js';
 import { servePiperPack, tinyPiperConfig, tinyPiperModel } from '../engine/test/tiny-onnx.js';
+import { VoiceFile } from '../engine/voices.js';
 import { call, testServer, waitFor, type TestServer } from './helpers.js';
 
 let s: TestServer;
@@ -25,9 +26,8 @@ beforeAll(async () => {
   // The bundled catalog plus neural voices served from the local pack server: one installed on
   // request, one left for the first render to download.
   copyFileSync(join(RESOURCES_DIR, 'templates.json'), join(catalogDir, 'templates.json'));
-  const voices = JSON.parse(readFileSync(join(RESOURCES_DIR, 'voices.json'), 'utf8')) as { voices: unknown[] };
-  voices.voices.push(pack.voice('en-US-Tiny', '9001', 'Tiny'), pack.voice('en-US-Tina', '9002', 'Tina'));
-  writeFileSync(join(catalogDir, 'voices.json'), JSON.stringify(voices));
+  const shipped = VoiceFile.parse(JSON.parse(readFileSync(join(RESOURCES_DIR, 'voices.json'), 'utf8')));
+  writeFileSync(join(catalogDir, 'voices.json'), JSON.stringify({ voices: [...shipped.voices, pack.voice('en-US-Tiny', '9001', 'Tiny'), pack.voice('en-US-Tina', '9002', 'Tina')] }));
   const dataDir = mkdtempSync(join(tmpdir(), 'ps-voices-'));
   const engine = await createEngine({ cacheDir: join(dataDir, 'engine-cache'), catalogDir, warmSpeech: false });
   s = await testServer({ dataDir, engine, catalogDir, concurrency: 1 });

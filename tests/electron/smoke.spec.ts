@@ -3,6 +3,7 @@
 // the local studio, renders one job through the UI, plays it, quits, and leaves no studio,
 // ffmpeg or Electron process behind. Electron's binary cannot be downloaded on the build
 // machine, so each part runs wherever its binary exists and says plainly why it skipped otherwise.
+import { z } from 'zod';
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -26,7 +27,7 @@ function electronBinary(): string | null {
 /** The packaged app's binary in release/ (names from electron-builder.yml and package.json). */
 function packagedBinary(): string | null {
   const yml = readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8');
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; productName?: string };
+  const pkg = z.object({ name: z.string(), productName: z.string().optional() }).parse(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')));
   const productName = /^productName:\s*(.+?)\s*$/m.exec(yml)?.[1] ?? pkg.productName ?? pkg.name;
   const executableName = /^\s*executableName:\s*(.+?)\s*$/m.exec(yml)?.[1];
   const candidates =
@@ -134,7 +135,9 @@ for (const target of targets) {
     });
 
     test.afterAll(async () => {
-      await app?.close().catch(() => undefined);
+      // The quit test may have ended it already; close only an app still running.
+      const proc = app?.process();
+      if (proc && proc.exitCode === null && proc.signalCode === null) await app!.close();
     });
 
     test('opens the window, sandboxed, with only window.studio exposed', async () => {

@@ -1,6 +1,6 @@
 // The job list: CSV batch import with a per-row report, and multi-select cancel.
 import { expect, test } from '@playwright/test';
-import { bridge, goTo, openApp } from './support/app.js';
+import { bridge, cancelIfActive, goTo, openApp } from './support/app.js';
 
 test('CSV import into drafts reports the bad row and imports the rest', async ({ page }) => {
   await openApp(page);
@@ -64,5 +64,5 @@ test('select many jobs and cancel them at once', async ({ page }) => {
   await expect(page.getByLabel('Narration script')).toHaveValue(canceled.text);
   await expect(page.getByTestId('save-state')).toHaveText('Saved');
   // Leave the shared studio idle for the next test (a job may finish before its cancel: nothing left to cancel).
-  for (const j of (await bridge(page, 'jobs.list', { status: ['queued', 'rendering'] })).jobs) await bridge(page, 'jobs.cancel', { id: j.id }).catch(() => undefined);
+  for (const j of (await bridge(page, 'jobs.list', { status: ['queued', 'rendering'] })).jobs) await cancelIfActive(page, j.id);
 });

@@ -3,14 +3,14 @@
 // side in electron/test; point 10 is documentation.)
 import { expect, test, type Page } from '@playwright/test';
 import type { Job } from '../../shared/contract/index.js';
-import { bridge, fieldPlacement, goTo, openApp, screenshot } from './support/app.js';
+import { bridge, cancelIfActive, fieldPlacement, goTo, openApp, screenshot } from './support/app.js';
 
 /** Jobs that are already over (canceled), made through the real bridge. */
 async function finishedJobs(page: Page, texts: string[]): Promise<Job[]> {
   const csv = ['text,template,voice', ...texts.map((t) => `"${t}",newsroom,en-US-Ava`)].join('\n');
   const { rows } = await bridge(page, 'jobs.importCsv', { csv, mode: 'jobs' });
   const ids = rows.map((r) => r.jobId!);
-  for (const id of ids) await bridge(page, 'jobs.cancel', { id }).catch(() => undefined); // one may have finished already
+  for (const id of ids) await cancelIfActive(page, id);
   return Promise.all(ids.map((id) => bridge(page, 'jobs.get', { id })));
 }
 
@@ -119,7 +119,7 @@ test("point 8: job rows carry the draft's name; Duplicate names the copy without
   await row.getByRole('button', { name: 'Duplicate into the editor' }).click();
   await expect(page.getByLabel('Script name')).toHaveValue('Quarterly update (copy)');
   // A job may finish between the list and its cancel (409): then there is nothing left to cancel.
-  for (const j of (await bridge(page, 'jobs.list', { status: ['queued', 'rendering'] })).jobs) await bridge(page, 'jobs.cancel', { id: j.id }).catch(() => undefined);
+  for (const j of (await bridge(page, 'jobs.list', { status: ['queued', 'rendering'] })).jobs) await cancelIfActive(page, j.id);
   await expect.poll(async () => (await bridge(page, 'jobs.list', { status: ['queued', 'rendering'] })).jobs.length).toBe(0);
 
   // A job without a title: the copy is named by the script's first words, never cut inside one.

@@ -59,3 +59,16 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function goTo(page: Page, screen: 'Create' | 'Jobs' | 'Settings'): Promise<void> {
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: new RegExp(`^${screen}`) }).click();
 }
+
+/** Cancels a job; one that finished meanwhile (409 invalid_transition) has nothing left to cancel. */
+export async function cancelIfActive(page: Page, id: string): Promise<void> {
+  const code = await page.evaluate(async (jobId) => {
+    try {
+      await (window as unknown as { studio: { call(m: string, i: unknown): Promise<unknown> } }).studio.call('jobs.cancel', { id: jobId });
+      return null;
+    } catch (e) {
+      return (e as { code?: string }).code ?? String(e);
+    }
+  }, id);
+  if (code !== null && code !== 'invalid_transition') throw new Error(`jobs.cancel ${id} answered ${code}`);
+}
