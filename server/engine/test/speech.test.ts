@@ -42,6 +42,22 @@ describe('speech synthesis', () => {
     }
   });
 
+  it('speaks British English in an en-GB voice after an American one (a voice espeak cannot find is never skipped silently)', async () => {
+    const synth = new SpeechSynth();
+    try {
+      // "water": American English flaps the t and keeps the r (ɾɚ); British English does neither.
+      expect(await synth.ipa('water', espeakVoice('en-US-Ava')!)).toContain('ɾ');
+      const british = await synth.ipa('water', espeakVoice('en-GB-Ryan')!);
+      expect(british).toContain('t');
+      expect(british).not.toMatch(/[ɾɚ]/u);
+      await expect(synth.synthesize(TEXT, { ...espeakVoice('en-GB-Ryan')!, voice: 'en-xx' })).rejects.toThrow(/voice "en-xx\+m1"/);
+      // The worker stays usable after refusing a voice.
+      expect((await synth.synthesize(TEXT, espeakVoice('en-US-Ava')!)).timeline.words.length).toBe(TEXT.split(' ').length);
+    } finally {
+      await synth.close();
+    }
+  });
+
   describe('warm-up', () => {
     const texts = Array.from({ length: 12 }, (_, i) => `Warm-up sentence number ${i + 1}, spoken before any render asks.`);
 

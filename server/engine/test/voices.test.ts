@@ -83,6 +83,9 @@ describe('each engine speaks every locale it claims', () => {
     const sp = await engines.speak(line(v), v);
     expectSoundTimeline(sp, line(v).split(/\s+/u).length);
   });
+  it('espeak-ng has the voice and variant of every catalog voice (its own, or its timing reference)', async () => {
+    for (const v of voices) await expect(espeak.ipa('Hello', v.espeak), v.id).resolves.toMatch(/\S/u);
+  });
   it.each(perLocale('pico').map((v) => [v.locale, v] as const))('SVOX Pico: %s, timed by alignment to espeak', async (_l, v) => {
     const sp = await engines.speak(line(v), v);
     expectSoundTimeline(sp, line(v).split(/\s+/u).length);

