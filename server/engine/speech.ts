@@ -59,9 +59,9 @@ export class WorkerSynth<V> {
 
   /**
    * The worker stops once idle for idleMs (0: at once; Infinity: never), which frees its heap.
-   * For espeak, a cold worker costs a one-minute render ~0.5 s before its first frame and ~1.5 s of
-   * CPU: espeak is Emscripten-compiled JavaScript, and V8 keeps optimising its hot functions
-   * over the first few minutes of speech. warmUp() pays that ahead of time, in the background.
+   * For espeak, a cold worker costs a one-minute render ~0.1 s before its first words and ~0.1 s
+   * of CPU (loading the WebAssembly module and its data, optimising its hot functions); warmUp()
+   * pays that ahead of time, in the background.
    */
   constructor(
     private readonly workerUrl: URL,
