@@ -45,6 +45,12 @@ function openEvents() {
   };
 }
 
+/**
+ * Calls the app makes as the page goes (pagehide: deletions still inside their Undo window): the
+ * browser finishes them after the page is gone. Small bodies only (keepalive allows 64 KiB in all).
+ */
+const OUTLIVE_PAGE: ReadonlySet<string> = new Set(['jobs.delete']);
+
 async function post(method: string, input: unknown): Promise<unknown> {
   let res: Response;
   try {
@@ -53,6 +59,7 @@ async function post(method: string, input: unknown): Promise<unknown> {
       credentials: 'same-origin',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ input: input ?? null }),
+      keepalive: OUTLIVE_PAGE.has(method),
     });
   } catch {
     throw { code: 'offline', message: 'the studio web server could not be reached' };

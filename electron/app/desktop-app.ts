@@ -80,6 +80,13 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
   let quitting = false;
   let stopped = false;
   const notifications = new Set<NotificationLike>();
+  /** Bridge calls still running: a window closing sends its last deletions as it goes (pagehide). */
+  const bridgeCalls = new Set<Promise<unknown>>();
+  const trackCall = (call: Promise<unknown>) => {
+    bridgeCalls.add(call);
+    const done = () => bridgeCalls.delete(call);
+    call.then(done, done);
+  };
 
   registerSchemes(protocol);
   hardenApp({ app, shell, externalLinks: () => externalLinks, log: (m) => log.warn(m) });
@@ -122,6 +129,8 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
 
   async function shutdown(): Promise<void> {
     await bounded(ready, STOP_TIMEOUT_MS);
+    // Closing the last window quits (Linux, Windows): what it sent as it closed finishes first.
+    await bounded(Promise.allSettled([...bridgeCalls]), STOP_TIMEOUT_MS);
     await stopServices();
     log.info('stopped');
   }
@@ -269,7 +278,7 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
     localStarting = local.start();
 
     handleSchemes(protocol, join(root, 'dist/renderer'), s);
-    registerBridge(ipcMain, s.handlers, trustedSender(APP_ORIGIN, (wc) => BrowserWindow.fromWebContents(wc) !== null));
+    registerBridge(ipcMain, s.handlers, trustedSender(APP_ORIGIN, (wc) => BrowserWindow.fromWebContents(wc) !== null), trackCall);
     const logDir = log.dir;
     const openFolder = (path: string) => void shell.openPath(path).then((err) => err && log.warn(`could not open ${path}: ${err}`));
     Menu.setApplicationMenu(

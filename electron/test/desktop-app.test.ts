@@ -125,6 +125,41 @@ describe('startup', () => {
   });
 });
 
+describe('closing the last window (Linux) as it sends a deletion', () => {
+  it('the app quits only once the render API has answered the DELETE', async () => {
+    // The environment profile's render API, slow to answer a DELETE.
+    const seen: string[] = [];
+    const api = createServer((req, res) => {
+      if (req.url === '/api/health') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","version":"1.0.0"}');
+      if (req.method === 'DELETE' && req.url === '/api/jobs/job-9') {
+        seen.push('DELETE received');
+        return void setTimeout(() => {
+          seen.push('DELETE answered');
+          res.writeHead(204).end();
+        }, 1500);
+      }
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"no"}}');
+    });
+    await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
+    try {
+      const port = (api.address() as { port: number }).port;
+      const app = launch({ platform: 'linux', env: { RENDER_API_BASE_URL: `http://127.0.0.1:${port}`, RENDER_API_KEY: `pk_live_${'D'.repeat(24)}` } });
+      expect(await app.desktop!.ready).toBe(true);
+      const win = app.electron.window as FakeWindow;
+      // The page's pagehide handler sends the deletion, then the window is gone.
+      const sent = createStudioApi(app.electron.ipcMain.rendererFor(win.webContents)).call('jobs.delete', { id: 'job-9' });
+      await waitFor(() => seen.includes('DELETE received'), 'the DELETE at the render API');
+      win.close();
+      expect(await app.electron.app.whenEnded()).toBe('quit');
+      seen.push('app ended');
+      expect(seen).toEqual(['DELETE received', 'DELETE answered', 'app ended']);
+      await expect(sent).resolves.toEqual({ ok: true });
+    } finally {
+      await new Promise((r) => api.close(r));
+    }
+  }, 60_000);
+});
+
 describe('a running app (macOS: it stays open without a window)', () => {
   let clock = 1_000_000;
   let app: ReturnType<typeof launch>;

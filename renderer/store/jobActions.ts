@@ -25,8 +25,13 @@ export async function cancelJob(job: Job): Promise<boolean> {
 
 /** How long a deleted job can be brought back before its DELETE is sent. */
 export const UNDO_DELETE_MS = 8000;
-/** Deletions waiting out their Undo window; sent at once when the app closes. */
-const pendingDeletes = new Set<() => Promise<void>>();
+/** How many DELETEs of one batch are in flight at once while the app stays open. */
+const DELETES_AT_ONCE = 4;
+/**
+ * Deletions with DELETEs not yet sent (waiting out their Undo window, or queued behind the
+ * pool); each entry sends all of its batch at once, for when the app closes.
+ */
+const unsentDeletes = new Set<() => void>();
 
 /**
  * Deletes jobs with an Undo window: the rows hide at once; the DELETEs are sent when the
@@ -35,29 +40,44 @@ const pendingDeletes = new Set<() => Promise<void>>();
 export function deleteJobs(jobs: Job[], note = ''): void {
   if (!jobs.length) return;
   hideJobs(jobs);
+  const queue = [...jobs];
+  const refused: Job[] = [];
+  let firstError: unknown = null;
+  let left = jobs.length;
+  let allAnswered!: () => void;
+  const answered = new Promise<void>((resolve) => (allAnswered = resolve));
+  const send = async (job: Job) => {
+    try {
+      await call('jobs.delete', { id: job.id });
+      forgetHidden(job.id);
+    } catch (e) {
+      refused.push(job);
+      firstError ??= e;
+    } finally {
+      if (--left === 0) allAnswered();
+    }
+  };
   let settled = false;
   const commit = async () => {
     if (settled) return;
     settled = true;
-    pendingDeletes.delete(commit);
-    const refused: Job[] = [];
-    let firstError: unknown = null;
-    await inPool(jobs, 4, async (job) => {
-      try {
-        await call('jobs.delete', { id: job.id });
-        forgetHidden(job.id);
-        return true;
-      } catch (e) {
-        refused.push(job);
-        firstError ??= e;
-        return false;
-      }
-    });
+    await Promise.all(
+      Array.from({ length: Math.min(DELETES_AT_ONCE, queue.length) }, async () => {
+        for (let job = queue.shift(); job; job = queue.shift()) await send(job);
+      }),
+    );
+    await answered; // the ones sent at once by sendNow
+    unsentDeletes.delete(sendNow);
     if (!refused.length) return;
     showJobs(refused);
     fail(refused.length === 1 ? `Could not delete “${excerpt(refused[0]!)}”` : `Could not delete ${refused.length} jobs`, firstError);
   };
-  pendingDeletes.add(commit);
+  // The page is going: every DELETE of the batch leaves now (a queued one would never be sent).
+  const sendNow = () => {
+    void commit();
+    for (const job of queue.splice(0)) void send(job);
+  };
+  unsentDeletes.add(sendNow);
   useUi.getState().notify(
     {
       kind: 'info',
@@ -67,7 +87,7 @@ export function deleteJobs(jobs: Job[], note = ''): void {
         run: () => {
           if (settled) return;
           settled = true;
-          pendingDeletes.delete(commit);
+          unsentDeletes.delete(sendNow);
           showJobs(jobs);
         },
       },
@@ -81,9 +101,13 @@ export function deleteJob(job: Job): void {
   deleteJobs([job]);
 }
 
-/** The app is closing: send the deletions still waiting for their Undo window. */
+/**
+ * The app is closing (pagehide): every DELETE not yet sent is sent now, in this task, since no
+ * later one runs. The web shell's transport sends them with `keepalive`, the desktop's over IPC
+ * to the main process; both outlive the page.
+ */
 export function sendPendingDeletes(): void {
-  for (const commit of [...pendingDeletes]) void commit();
+  for (const sendNow of [...unsentDeletes]) sendNow();
 }
 
 export async function retryJob(job: Job): Promise<void> {

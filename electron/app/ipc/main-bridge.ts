@@ -8,11 +8,14 @@ import type { SenderCheck } from './sender-check.js';
 
 export { trustedSender, type SenderCheck } from './sender-check.js';
 
-export function registerBridge(ipcMain: IpcMainLike, handlers: StudioHandlers, isTrusted: SenderCheck): () => void {
+/** `track` is given every call as it starts (quitting waits for those still running). */
+export function registerBridge(ipcMain: IpcMainLike, handlers: StudioHandlers, isTrusted: SenderCheck, track: (call: Promise<unknown>) => void = () => {}): () => void {
   for (const method of BRIDGE_METHODS) {
     ipcMain.handle(`${IPC_CHANNEL_PREFIX}${method}`, async (event, input: unknown) => {
       if (!isTrusted(event)) return { ok: false, error: { code: 'forbidden', message: 'this window may not use the studio bridge' } };
-      return dispatch(handlers, method, input);
+      const call = dispatch(handlers, method, input);
+      track(call);
+      return call;
     });
   }
   return () => {
