@@ -168,17 +168,10 @@ export async function renderVideo(
     await speech.prepare(voice, signal); // a neural voice's pack: downloaded and loaded first
     const t0 = performance.now();
     const narration = new Narration(speech, task.text, voice, signal);
-    // While the first sentence is spoken: lay out and cut the scene, and start ffmpeg (x264's
-    // start-up), so the first frame goes out as soon as the first words are timed.
+    // While the first sentence is spoken: start ffmpeg (its process and x264's set-up), lay out
+    // and cut the scene, so the first frame goes out as soon as the first words are timed.
     const timeline = narration.timeline;
-    const scene = await prepareScene(task.templateId, task, []);
-    if (signal.aborted) throw canceled();
-    const anim = createAnimation(timeline);
-    const { layout } = scene;
-    const { width: W, height: H } = layout.size;
-
-    const pool = new FramePool();
-    const source = encode.fullFrames ? fullFrameSource(scene, anim) : composedSource(scene, anim, pool);
+    const { width: W, height: H } = outputSize(task.params.aspectRatio, task.shortSide);
     // Video frames on stdin (Matroska, a frame only when it changed; the fps filter repeats it
     // until the next), the narration's PCM on a second pipe as its chunks arrive.
     const vfr = !encode.fullFrames;
@@ -195,7 +188,12 @@ export async function renderVideo(
       '-movflags', '+faststart', '-f', 'mp4', tmpVideo,
     ];
     ff = runFfmpeg(args, signal, 'encoding the video', 1);
-    const failed = ff.done.then(() => null, (e: unknown) => e);
+    const failed = ff.done.then(() => null, (e: unknown) => e); // handled from the start: ffmpeg may fail while the scene is prepared
+    const scene = await prepareScene(task.templateId, task, []);
+    if (signal.aborted) throw canceled();
+    const anim = createAnimation(timeline);
+    const pool = new FramePool();
+    const source = encode.fullFrames ? fullFrameSource(scene, anim) : composedSource(scene, anim, pool);
     const audio = ff.extra[0]!;
     const sendAudio = (c: NarrationChunk) => {
       if (c.sampleRate !== SPEECH_SAMPLE_RATE) throw new EngineError('speech_failed', `Speech came at ${c.sampleRate} Hz instead of ${SPEECH_SAMPLE_RATE} Hz.`);
