@@ -70,7 +70,10 @@ EXPORT(ps_set_voice) int ps_set_voice(const char *name) { return espeak_SetVoice
 EXPORT(ps_set_rate) void ps_set_rate(int r) { rate = r; }
 EXPORT(ps_set_pitch) void ps_set_pitch(int p) { pitch = p; }
 
-/* The same flags and parameters as the Emscripten build this replaces (UTF-8, SSML, [[phonemes]]). */
+/* The same flags and parameters as the Emscripten build this replaces (UTF-8, SSML, [[phonemes]]):
+ * SSML lets a script use <break/>, <emphasis> or <say-as>; a tag espeak does not know is skipped
+ * and its content spoken. An <audio src> cannot reach a file outside the data folder (see
+ * wasi-readonly.mjs) and falls back to its content. */
 EXPORT(ps_synth) int ps_synth(const char *text) {
 	pcm_len = 0;
 	ev_len = 0;
