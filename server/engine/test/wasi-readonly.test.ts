@@ -1,0 +1,49 @@
+// The WASI file system espeak-ng reads its data through: read-only, and nothing outside its folder.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readOnlyWasi } from '../wasi-readonly.mjs';
+import { loadEspeak } from '../espeak-wasm.mjs';
+
+/** Calls path_open(fd 3, path) the way wasi-libc does; returns [errno, fd]. */
+function open(root: string, path: string, oflags = 0): [number, number] {
+  const wasi = readOnlyWasi(root, '/data');
+  const memory = new WebAssembly.Memory({ initial: 1 });
+  wasi.bind({ exports: { memory } } as unknown as WebAssembly.Instance);
+  const bytes = Buffer.from(path);
+  new Uint8Array(memory.buffer).set(bytes, 64);
+  const calls = wasi.imports.wasi_snapshot_preview1 as unknown as Record<string, (...a: (number | bigint)[]) => number>;
+  const errno = calls.path_open!(3, 0, 64, bytes.length, oflags, 0n, 0n, 0, 8);
+  return [errno, new DataView(memory.buffer).getUint32(8, true)];
+}
+
+describe('the read-only WASI file system', () => {
+  const outside = mkdtempSync(join(tmpdir(), 'wasi-'));
+  const root = join(outside, 'root');
+  mkdirSync(join(root, 'sub'), { recursive: true });
+  writeFileSync(join(root, 'sub', 'a.txt'), 'inside');
+  writeFileSync(join(outside, 'secret.txt'), 'outside');
+
+  it('opens files inside its folder and refuses paths that climb out of it', () => {
+    expect(open(root, 'sub/a.txt')[0]).toBe(0);
+    expect(open(root, 'sub/../sub/a.txt')[0]).toBe(0);
+    expect(open(root, '../secret.txt')[0]).toBe(44); // ENOENT
+    expect(open(root, 'sub/../../secret.txt')[0]).toBe(44);
+  });
+
+  it('refuses to create or truncate a file', () => {
+    expect(open(root, 'sub/new.txt', 1 /* O_CREAT */)[0]).toBe(69); // EROFS
+    expect(open(root, 'sub/a.txt', 8 /* O_TRUNC */)[0]).toBe(69);
+  });
+
+  it('lets espeak-ng speak an <audio src> that points outside its data without opening it', async () => {
+    const opened: string[] = [];
+    const espeak = await loadEspeak({ onOpen: (p: string) => opened.push(p) });
+    espeak.setVoice('en-us+f3', 175, 50);
+    const r = espeak.synthesize('Tickets <audio src="../../../../../../etc/hostname">cost ten dollars</audio> today.');
+    expect(r.samples.length / r.sampleRate).toBeGreaterThan(1.5); // the content is spoken instead
+    expect(opened.length).toBeGreaterThan(0);
+    for (const p of opened) expect(p).toMatch(/^espeak-ng-data\//u);
+  });
+});

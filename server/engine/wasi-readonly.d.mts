@@ -1,0 +1,17 @@
+/** Thrown by proc_exit: the C code asked to stop. */
+export declare class WasiExit extends Error {
+  constructor(code: number);
+  code: number;
+}
+
+export interface ReadOnlyWasi {
+  /** Imports for WebAssembly.instantiate; unknown calls answer ENOSYS. */
+  imports: WebAssembly.Imports;
+  /** Call once the instance exists (its memory is what the calls read and write). */
+  bind(instance: WebAssembly.Instance): void;
+  /** What the module printed on stderr, newest last. */
+  stderr(): string;
+}
+
+/** WASI imports with the real directory `root` preopened as `mountAs`, read-only. */
+export declare function readOnlyWasi(root: string, mountAs: string, options?: { onOpen?: (path: string) => void }): ReadOnlyWasi;
