@@ -7,7 +7,7 @@
 // hand to x264 as they are, the same work as encoding from a raw file.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { drawTorso, PRESENTER_PARTS, type PresenterAssets, type PresenterPart, type PresenterPose, type Rect, type SceneLayout } from '../../shared/scene/index.js';
-import { allocSprite, blendSprite, changedBoxes, copyClip, copyRegion, splitOffset, spriteFromRgba, updateSprite, type Sprite, type Target } from './sprites.js';
+import { allocSprite, blendSprite, changedBoxes, changedBoxesIn, copyClip, copyRegion, splitOffset, spriteFromRgba, updateSprite, type Sprite, type Target } from './sprites.js';
 import { rgbaToYuva, words, type Box } from './yuv.js';
 
 type Ctx = ReturnType<Canvas['getContext']>;
@@ -117,7 +117,7 @@ export class FrameCompositor {
    * Sets the caption layer from premultiplied RGBA of the caption box `box` (even coordinates
    * and size, the same on every call; a transparent image clears it). Only the pixels that
    * changed are converted; returns the rectangles to compose again (none when nothing changed).
-   * The compositor keeps `rgba` (to compare the next one with): pass a fresh image every time.
+   * The compositor keeps `rgba` (to compare the next one with, and patchCaption writes into it): pass a fresh image every time.
    */
   setCaption(rgba: Uint8Array, box: Rect): Box[] {
     const next = words(rgba);
@@ -127,6 +127,28 @@ export class FrameCompositor {
     this.caption ??= allocSprite(box.x, box.y, box.width, box.height);
     for (const c of changed) updateSprite(this.caption, rgba, c);
     return changed.map((c) => ({ x0: box.x + c.x0, y0: box.y + c.y0, x1: box.x + c.x1, y1: box.y + c.y1 }));
+  }
+
+  /**
+   * Changes the caption layer only inside `r` (pixels of the caption box `box`, even edges; a
+   * setCaption came first): `rgba` holds premultiplied RGBA of that rectangle, its rows `stride`
+   * pixels apart. Returns the rectangles to compose again, as setCaption.
+   */
+  patchCaption(rgba: Uint8Array, stride: number, r: Box, box: Rect): Box[] {
+    const all = this.captionRgba;
+    if (!all) throw new Error('patchCaption needs the whole caption first (setCaption).');
+    const w = r.x1 - r.x0;
+    const at = r.y0 * box.width + r.x0;
+    const changed = changedBoxesIn(all.subarray(at), box.width, words(rgba), stride, w, r.y1 - r.y0);
+    if (!changed.length) return changed;
+    const caption = (this.caption ??= allocSprite(box.x, box.y, box.width, box.height));
+    const bytes = new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+    for (let j = r.y0; j < r.y1; j++) bytes.set(rgba.subarray((j - r.y0) * stride * 4, ((j - r.y0) * stride + w) * 4), (j * box.width + r.x0) * 4);
+    return changed.map((c) => {
+      const b = { x0: r.x0 + c.x0, y0: r.y0 + c.y0, x1: r.x0 + c.x1, y1: r.y0 + c.y1 };
+      updateSprite(caption, bytes, b);
+      return { x0: box.x + b.x0, y0: box.y + b.y0, x1: box.x + b.x1, y1: box.y + b.y1 };
+    });
   }
 
   /** Composes every layer inside `clip` of `target` (a whole frame). */

@@ -57,14 +57,57 @@ export function mkvHeader(width: number, height: number, fourcc = 'I420'): Buffe
   return Buffer.concat([ebml, uint(0x18538067), UNKNOWN_SIZE, info, tracks]);
 }
 
+/** Bytes of vsize(n). */
+function vsizeLength(n: number): number {
+  let len = 1;
+  while (n >= 2 ** (7 * len) - 1) len++;
+  return len;
+}
+
+/** Writes vsize(n) at `o` in `b`; returns the offset after it. */
+function putVsize(b: Buffer, o: number, n: number): number {
+  const len = vsizeLength(n);
+  let v = n;
+  for (let i = len - 1; i >= 0; i--) {
+    b[o + i] = v % 256;
+    v = Math.floor(v / 256);
+  }
+  b[o]! |= 1 << (8 - len);
+  return o + len;
+}
+
+/** Bytes of uint(n). */
+function uintLength(n: number): number {
+  let len = 1;
+  while (n >= 2 ** (8 * len)) len++;
+  return len;
+}
+
 /**
  * The bytes that precede one frame at `ms` milliseconds: a Cluster holding one SimpleBlock
- * (track 1, keyframe). Write them, then the frame's `size` bytes, unchanged.
+ * (track 1, keyframe). Write them, then the frame's `size` bytes, unchanged. Written straight
+ * into one small Buffer: it is called for every frame sent.
  */
 export function mkvFrameHeader(ms: number, size: number): Buffer {
-  const timestamp = el(0xe7, Math.round(ms));
-  // SimpleBlock payload: track number (vint 1), relative timestamp (int16 0), flags (keyframe).
-  const blockHead = Buffer.from([0x81, 0x00, 0x00, 0x80]);
-  const block = Buffer.concat([uint(0xa3), vsize(blockHead.length + size), blockHead]);
-  return Buffer.concat([uint(0x1f43b675), vsize(timestamp.length + block.length + size), timestamp, block]);
+  const t = Math.round(ms);
+  const tLen = uintLength(t);
+  // SimpleBlock payload: track number (vint 1), relative timestamp (int16 0), flags (keyframe), then the frame.
+  const blockPayload = 4 + size;
+  const timestamp = 1 + vsizeLength(tLen) + tLen;
+  const block = 1 + vsizeLength(blockPayload) + 4;
+  const cluster = timestamp + block + size;
+  const b = Buffer.allocUnsafe(4 + vsizeLength(cluster) + timestamp + block);
+  let o = b.writeUInt32BE(0x1f43b675, 0);
+  o = putVsize(b, o, cluster);
+  b[o++] = 0xe7;
+  o = putVsize(b, o, tLen);
+  for (let i = tLen - 1, v = t; i >= 0; i--, v = Math.floor(v / 256)) b[o + i] = v % 256;
+  o += tLen;
+  b[o++] = 0xa3;
+  o = putVsize(b, o, blockPayload);
+  b[o++] = 0x81;
+  b[o++] = 0x00;
+  b[o++] = 0x00;
+  b[o] = 0x80;
+  return b;
 }

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { outputSize, OUTPUT_FPS } from '../../shared/contract/index.js';
 import {
-  blinkTimes, captionAt, captionWords, captionStateAt, computeLayout, createAnimation, createHeadCache, drawBackground, drawFrame, measureWith,
+  blinkTimes, captionAt, captionWordReach, captionWords, captionStateAt, computeLayout, createAnimation, createHeadCache, drawBackground, drawFrame, measureWith,
   NEUTRAL_POSE, paginateCaptions, poseAt, templateEntry, type CaptionPage, type HeadCache, type PresenterAssets, type SceneLayout,
-  type TimedWord, type Animation, type MeasureText,
+  type TimedWord, type Animation, type MeasureText, type Rect,
 } from '../../shared/scene/index.js';
 import { loadPresenterNode, registerFonts } from './assets.js';
 import { runFfmpeg, type FfmpegRun } from './ffmpeg.js';
@@ -231,9 +231,14 @@ export async function renderVideo(
       if (vfr && buf === last) return true;
       last = buf;
       sent++;
-      if (vfr) stdin.write(mkvFrameHeader((f * 1000) / OUTPUT_FPS, buf.length));
       pool.hold(buf);
-      return stdin.write(buf, () => pool.release(buf));
+      if (!vfr) return stdin.write(buf, () => pool.release(buf));
+      // Header and frame leave in one writev: a write of its own would wake ffmpeg for 20 bytes.
+      stdin.cork();
+      stdin.write(mkvFrameHeader((f * 1000) / OUTPUT_FPS, buf.length));
+      const ok = stdin.write(buf, () => pool.release(buf));
+      stdin.uncork();
+      return ok;
     };
     if (vfr) stdin.write(mkvHeader(W, H));
     for (let f = 0; ; f++) {
@@ -351,6 +356,59 @@ function fullFrameSource(scene: Scene, anim: Animation): (t: number) => Buffer {
 }
 
 /**
+ * The rectangles (pixels of the caption region `cr`, even edges, inside it, not overlapping)
+ * of the words `indices` (-1: none) in a page's reach (captionWordReach).
+ */
+function wordRects(reach: readonly Rect[], indices: number[], cr: Rect): Box[] {
+  const rects: Box[] = [];
+  for (const i of indices) {
+    const w = reach[i];
+    if (!w) continue;
+    let b: Box = {
+      x0: Math.max(0, Math.floor((w.x - cr.x) / 2) * 2), y0: Math.max(0, Math.floor((w.y - cr.y) / 2) * 2),
+      x1: Math.min(cr.width, Math.ceil((w.x + w.width - cr.x) / 2) * 2), y1: Math.min(cr.height, Math.ceil((w.y + w.height - cr.y) / 2) * 2),
+    };
+    if (b.x1 <= b.x0 || b.y1 <= b.y0) continue;
+    // Overlapping rectangles become one, so no pixel is compared against a half-patched image.
+    for (let k = rects.length - 1; k >= 0; k--) {
+      const o = rects[k]!;
+      if (o.x0 < b.x1 && b.x0 < o.x1 && o.y0 < b.y1 && b.y0 < o.y1) {
+        b = { x0: Math.min(o.x0, b.x0), y0: Math.min(o.y0, b.y0), x1: Math.max(o.x1, b.x1), y1: Math.max(o.y1, b.y1) };
+        rects.splice(k, 1);
+      }
+    }
+    rects.push(b);
+  }
+  return rects;
+}
+
+/**
+ * Reads back a rectangle of a canvas (premultiplied RGBA, its rows `stride` pixels apart) by
+ * copying it into a small canvas kept for rectangles of about that size. A read-back returns a
+ * fresh Buffer of the whole canvas, and a large one costs page faults every time (~0.6 ms for a
+ * caption box); a word's rectangle is a few tens of kB.
+ */
+function regionReader(): (src: Canvas, r: Box) => { px: Uint8Array; stride: number } {
+  const scratch = new Map<string, { canvas: Canvas; ctx: SKRSContext2D }>();
+  return (src, r) => {
+    const w = r.x1 - r.x0;
+    const h = r.y1 - r.y0;
+    const W = Math.ceil(w / 64) * 64;
+    const H = Math.ceil(h / 16) * 16;
+    let s = scratch.get(`${W}x${H}`);
+    if (!s) {
+      const canvas = createCanvas(W, H);
+      const ctx = canvas.getContext('2d');
+      ctx.globalCompositeOperation = 'copy'; // the source's pixels as they are, not blended
+      s = { canvas, ctx };
+      scratch.set(`${W}x${H}`, s);
+    }
+    s.ctx.drawImage(src, r.x0, r.y0, w, h, 0, 0, w, h);
+    return { px: s.canvas.data(), stride: W };
+  };
+}
+
+/**
  * Whole frames as yuv420p, composed in the engine (frame-compositor.ts). A frame is the previous
  * one with only what changed composed again: the head's region when the pose moves (idle motion
  * snapped to whole pixels), the caption box when the page or the spoken word changes (drawn by
@@ -365,7 +423,10 @@ export function composedSource(scene: Scene, anim: Animation, pool: FramePool): 
   const cr = plan.caption;
   const cCanvas = cr ? createCanvas(cr.width, cr.height) : null;
   const cctx = cCanvas?.getContext('2d');
-  let captionKey = NaN;
+  const readBack = regionReader();
+  let captionPage = NaN;
+  let captionActive = NaN;
+  let pageReach: Rect[] | null = null;
   let frame: Buffer | null = null;
   return (t) => {
     const dirty: Box[] = [];
@@ -373,16 +434,27 @@ export function composedSource(scene: Scene, anim: Animation, pool: FramePool): 
     if (moved) dirty.push(moved);
     if (cr && cctx && cCanvas) {
       const { page, active } = captionStateAt(scene.pages, scene.words, t);
-      const key = page * 4096 + active;
-      if (key !== captionKey) {
-        captionKey = key;
+      if (page !== captionPage || active !== captionActive) {
         const view = captionAt(scene.pages, scene.words, t);
         cctx.clearRect(0, 0, cr.width, cr.height);
         cctx.save();
         cctx.translate(-cr.x, -cr.y);
         drawFrame(cctx, null, layout, { pose: NEUTRAL_POSE, caption: view }, { layers: ['caption'] });
         cctx.restore();
-        dirty.push(...compositor.setCaption(cCanvas.data(), cr));
+        if (view && page === captionPage) {
+          // The spoken word moved on within the page: only the old and the new word's pixels can
+          // differ, so only their rectangles are read back (a whole read-back costs ~0.6 ms).
+          pageReach ??= captionWordReach(cctx, layout, view);
+          for (const r of wordRects(pageReach, [captionActive, active], cr)) {
+            const { px, stride } = readBack(cCanvas, r);
+            dirty.push(...compositor.patchCaption(px, stride, r, cr));
+          }
+        } else {
+          dirty.push(...compositor.setCaption(cCanvas.data(), cr));
+          pageReach = null;
+        }
+        captionPage = page;
+        captionActive = active;
       }
     }
     if (!frame) {

@@ -65,14 +65,8 @@ export function allocSprite(x: number, y: number, width: number, height: number)
 export function updateSprite(s: Sprite, px: Uint8Array, box?: Box): void {
   const { width: w, height: h } = s;
   const b = box ?? { x0: 0, y0: 0, x1: w, y1: h };
-  rgbaToYuva(px, w, h, { width: w, height: h, y: s.y0, a: s.a, u: s.u, v: s.v }, b);
+  rgbaToYuva(px, w, h, { width: w, height: h, y: s.y0, a: s.a, u: s.u, v: s.v, ca: s.ca }, b);
   const cw = w >> 1;
-  for (let cj = b.y0 >> 1; cj < b.y1 >> 1; cj++) {
-    for (let cx = b.x0 >> 1; cx < b.x1 >> 1; cx++) {
-      const i = 2 * cj * w + 2 * cx;
-      s.ca[cj * cw + cx] = (s.a[i]! + s.a[i + 1]! + s.a[i + w]! + s.a[i + w + 1]! + 2) >> 2;
-    }
-  }
   updateRuns(s.luma, s.a, w, b.y0, b.y1);
   updateRuns(s.chroma, s.ca, cw, b.y0 >> 1, b.y1 >> 1);
 }
@@ -86,11 +80,22 @@ let zeroRow = Buffer.alloc(0);
  * caption's next word changes two words' boxes, on one line or on two: not the whole plate.
  */
 export function changedBoxes(prevOrNull: Uint32Array | null, next: Uint32Array, width: number, height: number): Box[] {
+  return changedBoxesIn(prevOrNull, width, next, width, width, height);
+}
+
+/**
+ * changedBoxes of the `width` × `height` pixels at the top-left of two images whose rows are
+ * `prevStride` and `nextStride` pixels apart (views may start anywhere, e.g. a region's corner).
+ */
+export function changedBoxesIn(prevOrNull: Uint32Array | null, prevStride: number, next: Uint32Array, nextStride: number, width: number, height: number): Box[] {
   if (zeroRow.length < width * 4) zeroRow = Buffer.alloc(width * 4);
   // Rows are compared natively (memcmp) first: most rows of a caption or a layer are unchanged.
-  const nb = Buffer.from(next.buffer, next.byteOffset, width * height * 4);
-  const pb = prevOrNull ? Buffer.from(prevOrNull.buffer, prevOrNull.byteOffset, width * height * 4) : null;
-  const same = (row: number) => (pb ? nb.compare(pb, row * 4, (row + width) * 4, row * 4, (row + width) * 4) : nb.compare(zeroRow, 0, width * 4, row * 4, (row + width) * 4)) === 0;
+  const nb = Buffer.from(next.buffer, next.byteOffset, next.byteLength);
+  const pb = prevOrNull ? Buffer.from(prevOrNull.buffer, prevOrNull.byteOffset, prevOrNull.byteLength) : null;
+  const same = (j: number) =>
+    (pb
+      ? nb.compare(pb, j * prevStride * 4, (j * prevStride + width) * 4, j * nextStride * 4, (j * nextStride + width) * 4)
+      : nb.compare(zeroRow, 0, width * 4, j * nextStride * 4, (j * nextStride + width) * 4)) === 0;
   const boxes: Box[] = [];
   let band: Box | null = null;
   const close = () => {
@@ -100,17 +105,18 @@ export function changedBoxes(prevOrNull: Uint32Array | null, next: Uint32Array, 
     band = null;
   };
   for (let j = 0; j < height; j++) {
-    const row = j * width;
-    if (same(row)) {
+    if (same(j)) {
       // A band ends at an unchanged pair of rows (a single one may sit inside a 2-row chroma block).
       if (band && j >= (band as Box).y1 + 1) close();
       continue;
     }
+    const row = j * nextStride;
     let l = 0;
     let r = width - 1;
     if (prevOrNull) {
-      while (prevOrNull[row + l] === next[row + l]) l++;
-      while (prevOrNull[row + r] === next[row + r]) r--;
+      const prow = j * prevStride;
+      while (prevOrNull[prow + l] === next[row + l]) l++;
+      while (prevOrNull[prow + r] === next[row + r]) r--;
     } else {
       while (next[row + l] === 0) l++;
       while (next[row + r] === 0) r--;

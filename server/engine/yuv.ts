@@ -9,6 +9,8 @@ export interface Planes {
   u: Uint8Array;
   v: Uint8Array;
   a: Uint8Array;
+  /** When present, also filled: each 2×2 block's mean alpha (what sprites blend chroma with). */
+  ca?: Uint8Array;
 }
 
 /** A rectangle in pixels, all edges even. */
@@ -38,7 +40,7 @@ const luma = (r: number, g: number, b: number) => ((66 * r + 129 * g + 25 * b + 
 export function rgbaToYuva(px: Uint8Array, width: number, height: number, out = allocPlanes(width, height), box?: Box): Planes {
   const { x0, y0, x1, y1 } = box ?? { x0: 0, y0: 0, x1: width, y1: height };
   const p = words(px);
-  const { y, u, v, a } = out;
+  const { y, u, v, a, ca } = out;
   // Layers are mostly flat colour: a pixel like the one before reuses its luma.
   let lastW = 0;
   let lastY = 16;
@@ -76,9 +78,11 @@ export function rgbaToYuva(px: Uint8Array, width: number, height: number, out = 
       if (w0 === lastW && w1 === lastW && w2 === lastW && w3 === lastW) {
         u[o] = lastU;
         v[o] = lastV;
+        if (ca) ca[o] = lastW >>> 24;
         continue;
       }
       const as = (w0 >>> 24) + (w1 >>> 24) + (w2 >>> 24) + (w3 >>> 24);
+      if (ca) ca[o] = (as + 2) >> 2;
       if (as === 0) {
         u[o] = 128;
         v[o] = 128;

@@ -84,14 +84,26 @@ export function drawPresenter(ctx: Ctx2D, assets: PresenterAssets, layout: Scene
   ctx.restore();
 }
 
-/** Draws the caption box and its lines, the spoken word marked in the style's way. */
-export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView | null): void {
-  if (!view || !view.lines.length) return;
+/** How far the lowerThird's spoken-word plate reaches past the word on each side, in font px. */
+const ACTIVE_PLATE_OUT = 0.12;
+
+/** A word as drawCaption places it: pen at (x, y) (its left edge, its line's middle), advance `width`. */
+interface PlacedWord {
+  text: string;
+  /** Its index in the view's flattened words (what `activeIndex` counts). */
+  index: number;
+  x: number;
+  y: number;
+  width: number;
+  dir: 'ltr' | 'rtl';
+}
+
+/**
+ * Where drawCaption puts the words of a view (canvas pixels), in drawing order; leaves the
+ * context's font at the caption's (shrunk when a word is too long for the box).
+ */
+function placeCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView): { words: PlacedWord[]; maxLine: number } {
   const { style, caption: box, captionFontPx: px, captionLineHeight: lh, captionPadding: pad } = layout;
-  const c = style.colors;
-  ctx.save();
-  ctx.textBaseline = 'middle';
-  ctx.textAlign = 'left';
   const words = view.lines.map((l) => l.map((w) => (style.uppercase ? w.toUpperCase() : w)));
   const inset = style.caption === 'lowerThird' ? px * 1.6 : style.caption === 'card' ? px * 0.3 : 0;
   const avail = box.width - 2 * pad - inset;
@@ -118,11 +130,37 @@ export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView |
   // A word too long for the box (a URL, a long compound) shrinks this page's text to fit.
   if (m.max > avail) m = measure(Math.max(8, Math.floor((px * avail) / m.max)));
   const { gaps, widths, lineWidths } = m;
-  const textBlockH = words.length * lh;
-  const top = box.y + (box.height - textBlockH) / 2;
+  const top = box.y + (box.height - words.length * lh) / 2;
+  const leftAligned = style.caption === 'lowerThird' || style.caption === 'card';
+  const textLeft = box.x + pad + inset;
+  const textRight = box.x + box.width - pad - (style.caption === 'card' ? inset : 0);
+  const placed: PlacedWord[] = [];
+  let first = 0;
+  words.forEach((line, li) => {
+    const y = top + lh * li + lh / 2;
+    const { order, rtl, dirs } = orders[li]!;
+    let x = !leftAligned ? box.x + (box.width - lineWidths[li]!) / 2 : rtl ? textRight - lineWidths[li]! : textLeft;
+    order.forEach((wi, pos) => {
+      const width = widths[li]![wi]!;
+      placed.push({ text: line[wi]!, index: first + wi, x, y, width, dir: dirs[wi]! });
+      x += width + gaps[li]![pos]!;
+    });
+    first += line.length;
+  });
+  return { words: placed, maxLine: m.max };
+}
+
+/** Draws the caption box and its lines, the spoken word marked in the style's way. */
+export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView | null): void {
+  if (!view || !view.lines.length) return;
+  const { style, caption: box, captionFontPx: px, captionLineHeight: lh, captionPadding: pad } = layout;
+  const c = style.colors;
+  ctx.save();
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  const { words, maxLine } = placeCaption(ctx, layout, view);
 
   // Plates behind the text.
-  const maxLine = m.max;
   switch (style.caption) {
     case 'lowerThird': {
       ctx.fillStyle = c.box;
@@ -163,48 +201,65 @@ export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView |
       break;
   }
 
-  const leftAligned = style.caption === 'lowerThird' || style.caption === 'card';
-  const textLeft = box.x + pad + inset;
-  let first = 0;
-  words.forEach((line, li) => {
-    const y = top + lh * li + lh / 2;
-    const { order, rtl, dirs } = orders[li]!;
-    const textRight = box.x + box.width - pad - (style.caption === 'card' ? inset : 0);
-    let x = !leftAligned ? box.x + (box.width - lineWidths[li]!) / 2 : rtl ? textRight - lineWidths[li]! : textLeft;
-    order.forEach((wi, pos) => {
-      const w = line[wi]!;
-      // The word's own direction puts its punctuation on the right side ("世界。", "مرحبا.").
-      ctx.direction = dirs[wi]!;
-      const ww = widths[li]![wi]!;
-      const active = first + wi === view.activeIndex;
-      if (style.caption === 'lowerThird' && active) {
-        ctx.fillStyle = c.accent;
-        ctx.beginPath();
-        ctx.roundRect(x - px * 0.12, y - lh * 0.42, ww + px * 0.24, lh * 0.84, px * 0.12);
-        ctx.fill();
-      }
-      if (style.caption === 'big') {
-        ctx.lineJoin = 'round';
-        ctx.lineWidth = px * 0.16;
-        ctx.strokeStyle = c.accent;
-        ctx.strokeText(w, x, y);
-      }
-      if (style.caption === 'chalk' && active) {
-        ctx.strokeStyle = c.active;
-        ctx.lineWidth = Math.max(2, px * 0.06);
-        ctx.lineCap = 'round';
-        ctx.beginPath();
-        ctx.moveTo(x, y + px * 0.55);
-        ctx.lineTo(x + ww, y + px * 0.5);
-        ctx.stroke();
-      }
-      ctx.fillStyle = active ? c.active : c.text;
-      ctx.fillText(w, x, y);
-      x += ww + gaps[li]![pos]!;
-    });
-    first += line.length;
-  });
+  // What marks the spoken word stays inside captionWordReach: keep the two in step.
+  for (const { text: w, index, x, y, width: ww, dir } of words) {
+    // The word's own direction puts its punctuation on the right side ("世界。", "مرحبا.").
+    ctx.direction = dir;
+    const active = index === view.activeIndex;
+    if (style.caption === 'lowerThird' && active) {
+      ctx.fillStyle = c.accent;
+      ctx.beginPath();
+      ctx.roundRect(x - px * ACTIVE_PLATE_OUT, y - lh * 0.42, ww + 2 * px * ACTIVE_PLATE_OUT, lh * 0.84, px * 0.12);
+      ctx.fill();
+    }
+    if (style.caption === 'big') {
+      ctx.lineJoin = 'round';
+      ctx.lineWidth = px * 0.16;
+      ctx.strokeStyle = c.accent;
+      ctx.strokeText(w, x, y);
+    }
+    if (style.caption === 'chalk' && active) {
+      ctx.strokeStyle = c.active;
+      ctx.lineWidth = Math.max(2, px * 0.06);
+      ctx.lineCap = 'round';
+      ctx.beginPath();
+      ctx.moveTo(x, y + px * 0.55);
+      ctx.lineTo(x + ww, y + px * 0.5);
+      ctx.stroke();
+    }
+    ctx.fillStyle = active ? c.active : c.text;
+    ctx.fillText(w, x, y);
+  }
   ctx.restore();
+}
+
+/**
+ * For each word of `view` (by its index in the flattened words), the rectangle (canvas pixels)
+ * outside which drawing the view paints the same pixels whether that word is the spoken one or
+ * not: the spoken word's marks (the lowerThird plate, 0.84 of a line high; the chalk underline,
+ * 0.55 em below the middle; its colour) stay inside the word's line band, widened by the plate,
+ * and its ink (as measured), with a margin for anti-aliasing. The engine reads back only these
+ * rectangles when the spoken word moves on within a page.
+ */
+export function captionWordReach(ctx: Ctx2D, layout: SceneLayout, view: CaptionView): Rect[] {
+  const { captionFontPx: px, captionLineHeight: lh } = layout;
+  ctx.save();
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  const reach: Rect[] = [];
+  for (const w of placeCaption(ctx, layout, view).words) {
+    ctx.direction = w.dir;
+    const ink = ctx.measureText(w.text);
+    const underline = w.y + px * 0.55 + Math.max(2, px * 0.06);
+    const margin = 2 + px * 0.1;
+    const x0 = Math.min(w.x - px * ACTIVE_PLATE_OUT, w.x - ink.actualBoundingBoxLeft) - margin;
+    const x1 = Math.max(w.x + w.width + px * ACTIVE_PLATE_OUT, w.x + ink.actualBoundingBoxRight) + margin;
+    const y0 = Math.min(w.y - lh / 2, w.y - ink.actualBoundingBoxAscent) - margin;
+    const y1 = Math.max(w.y + lh / 2, underline, w.y + ink.actualBoundingBoxDescent) + margin;
+    reach[w.index] = { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+  }
+  ctx.restore();
+  return reach;
 }
 
 export interface FrameState {

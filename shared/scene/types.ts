@@ -90,7 +90,8 @@ export interface Ctx2D {
   clearRect(x: number, y: number, w: number, h: number): void;
   fillText(text: string, x: number, y: number, maxWidth?: number): void;
   strokeText(text: string, x: number, y: number, maxWidth?: number): void;
-  measureText(text: string): { width: number };
+  /** The advance `width`; the ink's extent around the pen position (what captionWordReach needs). */
+  measureText(text: string): { width: number; actualBoundingBoxLeft: number; actualBoundingBoxRight: number; actualBoundingBoxAscent: number; actualBoundingBoxDescent: number };
   createLinearGradient(x0: number, y0: number, x1: number, y1: number): GradientLike;
   createRadialGradient(x0: number, y0: number, r0: number, x1: number, y1: number, r1: number): GradientLike;
   // Method syntax keeps this assignable from each platform's own image types.
