@@ -1,14 +1,18 @@
 // Builds, one mode each (`npm run build` runs them all):
 //   (default)   the renderer → dist/renderer (entry renderer/index.html, relative base so it
-//               loads from studio-app:// in Electron and from / in the web shell)
+//               loads from studio-app:// in Electron and from / in the web shell). Its fonts
+//               are not copied: they are served from resources/fonts under fonts/ (by the app,
+//               the web shell, and here by `vite` / `vite preview`)
 //   main        Electron main process → dist/electron/main.cjs (dependencies stay external)
 //   preload     the preload → dist/electron/preload.cjs, fully bundled (sandbox: true allows
 //               nothing but `electron` to be required)
 //   web-client  the web shell's window.studio script → dist/web-client/studio-client.js
-import { defineConfig, type UserConfig } from 'vite';
+import { defineConfig, type Connect, type Plugin, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { readFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { FONTS_PATH_PREFIX, rendererDirs, rendererFile } from './electron/services/renderer-files.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const at = (p: string) => `${root}${p}`;
@@ -36,6 +40,22 @@ function electronBuild(entry: string, file: string, bundleAll: boolean): UserCon
   };
 }
 
+/** The dev and preview servers answer fonts/ as the app does (the build has none to serve). */
+function fontsFromResources(): Plugin {
+  const serveFonts: Connect.NextHandleFunction = (req, res, next) => {
+    const path = (req.url ?? '').split('?')[0]!;
+    if (!path.startsWith(FONTS_PATH_PREFIX)) return next();
+    const file = rendererFile(rendererDirs(root), path);
+    if (!file) return void res.writeHead(404).end();
+    readFile(file).then((body) => res.writeHead(200, { 'content-type': path.endsWith('.otf') ? 'font/otf' : 'font/ttf' }).end(body), next);
+  };
+  return {
+    name: 'fonts-from-resources',
+    configureServer: (server) => void server.middlewares.use(serveFonts),
+    configurePreviewServer: (server) => void server.middlewares.use(serveFonts),
+  };
+}
+
 export default defineConfig(({ mode }): UserConfig => {
   if (mode === 'main') return electronBuild('electron/app/main.ts', 'main.cjs', false);
   if (mode === 'preload') return electronBuild('electron/app/preload.ts', 'preload.cjs', true);
@@ -54,7 +74,7 @@ export default defineConfig(({ mode }): UserConfig => {
   return {
     root: at('renderer'),
     base: './',
-    plugins: [react()],
+    plugins: [react(), fontsFromResources()],
     build: { outDir: at('dist/renderer'), emptyOutDir: true, target: 'es2022', sourcemap },
     server: { port: 5173, strictPort: false },
   };

@@ -9,13 +9,15 @@
 //   drag          main-thread work per pointer move (handler + redraw), vs an empty handler
 import { createServer, type Server } from 'node:http';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { extname, join, normalize } from 'node:path';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright';
 import { build } from 'vite';
 import { publicTemplate, TEMPLATES } from '../shared/scene/catalog.js';
+import { SCENE_FONTS } from '../shared/scene/fonts.js';
+import { rendererDirs, rendererFile } from '../electron/services/renderer-files.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = join(root, '.bench/ui-dist');
@@ -27,18 +29,21 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css',
   '.svg': 'image/svg+xml',
   '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
   '.json': 'application/json',
 };
 
+/** Serves the build as the app does: its fonts come from resources/fonts. */
 function serve(dir: string): Promise<{ server: Server; url: string }> {
+  const dirs = rendererDirs(root, dir);
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     if (path === '/blank.html') {
       res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>blank</title><p>blank</p>');
       return;
     }
-    const file = normalize(join(dir, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(dir)) return void res.writeHead(403).end();
+    const file = rendererFile(dirs, path === '/' ? '/index.html' : path);
+    if (!file) return void res.writeHead(403).end();
     let body: Buffer;
     try {
       body = readFileSync(file);
@@ -67,6 +72,8 @@ function bundleSize(): { gzip: number; raw: number; files: string[]; lazyGzip: n
     const p = join(outDir, 'assets', f);
     if (statSync(p).isFile()) lazyGzip += gzipSync(readFileSync(p)).length;
   }
+  const { fonts } = rendererDirs(root);
+  for (const f of SCENE_FONTS) lazyGzip += gzipSync(readFileSync(join(fonts, f.file))).length;
   return { gzip, raw, files: refs, lazyGzip };
 }
 

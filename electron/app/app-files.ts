@@ -1,7 +1,7 @@
-// Maps a studio-app:// URL to a file of the built renderer; nothing outside that folder.
-import { normalize, join, sep } from 'node:path';
+// Maps a studio-app:// URL to a file of the renderer page (electron/services/renderer-files.ts).
+import { rendererFile, type RendererDirs } from '../services/renderer-files.js';
 
-export function resolveAppFile(rendererDir: string, requestUrl: string, host = 'app'): string | null {
+export function resolveAppFile(dirs: RendererDirs, requestUrl: string, host = 'app'): string | null {
   let url: URL;
   try {
     url = new URL(requestUrl);
@@ -15,7 +15,5 @@ export function resolveAppFile(rendererDir: string, requestUrl: string, host = '
   } catch {
     return null;
   }
-  const root = normalize(rendererDir);
-  const full = normalize(join(root, rel));
-  return full.startsWith(root + sep) ? full : null;
+  return rendererFile(dirs, rel);
 }

@@ -10,6 +10,7 @@ import { createAppLog, pruneCrashReports, studioLogEntry, type AppLog } from '..
 import type { EventHub } from '../services/events.js';
 import { LocalStudio } from '../services/local-studio.js';
 import { ProfileStore, envProfileFrom } from '../services/profiles.js';
+import { rendererDirs } from '../services/renderer-files.js';
 import { createSecretStore } from '../services/secrets.js';
 import { serverCommand } from '../services/server-command.js';
 import { createStudio, type Studio } from '../services/studio.js';
@@ -277,7 +278,7 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
     });
     localStarting = local.start();
 
-    handleSchemes(protocol, join(root, 'dist/renderer'), s);
+    handleSchemes(protocol, rendererDirs(root), s);
     registerBridge(ipcMain, s.handlers, trustedSender(APP_ORIGIN, (wc) => BrowserWindow.fromWebContents(wc) !== null), trackCall);
     const logDir = log.dir;
     const openFolder = (path: string) => void shell.openPath(path).then((err) => err && log.warn(`could not open ${path}: ${err}`));

@@ -1,11 +1,12 @@
-// Two app-local schemes. `studio-app://app/` serves the built renderer (so the page has a real
-// origin and a CSP header); `studio-media://app/…` streams job media, template thumbnails and
+// Two app-local schemes. `studio-app://app/` serves the built renderer and, under fonts/, the
+// engine's fonts from resources/fonts (so the page has a real origin and a CSP header); `studio-media://app/…` streams job media, template thumbnails and
 // voice samples from the render API with the key added here and byte ranges passed through.
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { resolveAppFile } from './app-files.js';
 import { CRASH_PAGE_PATH, crashPage } from './crash-page.js';
 import type { ProtocolLike } from './electron-api.js';
+import type { RendererDirs } from '../services/renderer-files.js';
 import type { Studio } from '../services/studio.js';
 
 export const APP_SCHEME = 'studio-app';
@@ -38,16 +39,16 @@ export function registerSchemes(protocol: ProtocolLike): void {
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml',
-  '.png': 'image/png', '.jpg': 'image/jpeg', '.woff2': 'font/woff2', '.ttf': 'font/ttf', '.json': 'application/json', '.wasm': 'application/wasm',
+  '.png': 'image/png', '.jpg': 'image/jpeg', '.woff2': 'font/woff2', '.ttf': 'font/ttf', '.otf': 'font/otf', '.json': 'application/json', '.wasm': 'application/wasm',
 };
 
 const notFound = () => new Response('not found', { status: 404 });
 
-export function handleSchemes(protocol: ProtocolLike, rendererDir: string, studio: Pick<Studio, 'openMedia'>): void {
+export function handleSchemes(protocol: ProtocolLike, dirs: RendererDirs, studio: Pick<Studio, 'openMedia'>): void {
   protocol.handle(APP_SCHEME, async (req) => {
     const headers = { 'content-security-policy': DESKTOP_CSP };
     if (req.url === `${APP_ORIGIN}${CRASH_PAGE_PATH}`) return new Response(crashPage(), { headers: { ...headers, 'content-type': TYPES['.html']! } });
-    const full = resolveAppFile(rendererDir, req.url, APP_HOST);
+    const full = resolveAppFile(dirs, req.url, APP_HOST);
     if (!full) return notFound();
     try {
       const body = await readFile(full);

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join } from 'node:path';
 import type { StudioApi, StudioEvent } from '../../shared/bridge/index.js';
 import type { Job } from '../../shared/contract/index.js';
+import { SCENE_FONTS } from '../../shared/scene/fonts.js';
 import { APP_USER_MODEL_ID, CRASH_REPEAT_MS, startDesktopApp, type DesktopApp } from '../app/desktop-app.js';
 import { createStudioApi } from '../app/ipc/renderer-bridge.js';
 import { FakeElectron, FakeHost, LockRegistry, type FakeWindow } from './fake-electron.js';
@@ -211,7 +212,17 @@ describe('a running app (macOS: it stays open without a window)', () => {
     expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(index.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect((await app.electron.fetch('studio-app://app/assets/app.js')).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    // The preview's fonts: the engine's own files in resources/fonts, not a copy in the build.
+    for (const f of SCENE_FONTS) {
+      const font = await app.electron.fetch(`studio-app://app/fonts/${f.file}`);
+      expect(font.status, f.file).toBe(200);
+      expect(font.headers.get('content-type'), f.file).toBe(f.file.endsWith('.otf') ? 'font/otf' : 'font/ttf');
+      expect(Buffer.from(await font.arrayBuffer()).equals(readFileSync(join(ROOT, 'resources/fonts', f.file))), f.file).toBe(true);
+    }
     for (const url of [
+      'studio-app://app/fonts/..%2F..%2Fpackage.json',
+      'studio-app://app/fonts/..%2F..%2F..%2Fpackage.json',
+      'studio-app://app/fonts/make-subsets.py',
       'studio-app://app/..%2F..%2Fpackage.json',
       'studio-app://app/..%2Fsecret.txt',
       'studio-app://app/%2e%2e/%2e%2e/package.json', // the URL parser resolves these inside the folder

@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { WebContents } from 'electron';
+import { SCENE_FONTS } from '../../shared/scene/fonts.js';
 import { resolveAppFile } from '../app/app-files.js';
+import { rendererDirs } from '../services/renderer-files.js';
 import { trustedSender } from '../app/ipc/sender-check.js';
 
 // Electron cannot run here: plain objects stand in for its WebContents and frames.
@@ -30,16 +32,23 @@ describe('IPC sender check', () => {
 });
 
 describe('studio-app:// files', () => {
-  const root = '/opt/app/dist/renderer';
-  it('serves files of the built renderer', () => {
-    expect(resolveAppFile(root, 'studio-app://app/')).toBe(join(root, 'index.html'));
-    expect(resolveAppFile(root, 'studio-app://app/assets/index-abc.js')).toBe(join(root, 'assets/index-abc.js'));
+  const dirs = rendererDirs('/opt/app');
+  const root = dirs.renderer;
+  it('serves files of the built renderer, and the fonts SCENE_FONTS names from resources/fonts', () => {
+    expect(resolveAppFile(dirs, 'studio-app://app/')).toBe(join(root, 'index.html'));
+    expect(resolveAppFile(dirs, 'studio-app://app/assets/index-abc.js')).toBe(join(root, 'assets/index-abc.js'));
+    for (const f of SCENE_FONTS) expect(resolveAppFile(dirs, `studio-app://app/fonts/${f.file}`)).toBe(join('/opt/app/resources/fonts', f.file));
   });
   it('refuses paths that leave the folder and other hosts', () => {
-    expect(resolveAppFile(root, 'studio-app://app/..%2F..%2Fpackage.json')).toBeNull();
+    expect(resolveAppFile(dirs, 'studio-app://app/..%2F..%2Fpackage.json')).toBeNull();
     // The URL parser resolves dot segments first: this one stays inside the folder.
-    expect(resolveAppFile(root, 'studio-app://app/%2e%2e/%2e%2e/index.html')).toBe(join(root, 'index.html'));
-    expect(resolveAppFile(root, 'studio-app://other/index.html')).toBeNull();
-    expect(resolveAppFile(root, 'studio-app://app/%E0%A4%A')).toBeNull();
+    expect(resolveAppFile(dirs, 'studio-app://app/%2e%2e/%2e%2e/index.html')).toBe(join(root, 'index.html'));
+    expect(resolveAppFile(dirs, 'studio-app://other/index.html')).toBeNull();
+    expect(resolveAppFile(dirs, 'studio-app://app/%E0%A4%A')).toBeNull();
+  });
+  it('serves nothing else of resources/fonts, nor anything a fonts/ path leads out to', () => {
+    for (const path of ['fonts/..%2F..%2Fpackage.json', 'fonts/..%2Findex.html', 'fonts/%2E%2E%2F%2E%2E%2Fpackage.json', 'fonts/..%5C..%5Cpackage.json', 'fonts/make-subsets.py', 'fonts/Noto-LICENSE.txt', 'fonts/', 'fonts/sub/DejaVuSans.ttf']) {
+      expect(resolveAppFile(dirs, `studio-app://app/${path}`), path).toBeNull();
+    }
   });
 });

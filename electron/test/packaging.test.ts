@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Job } from '../../shared/contract/index.js';
+import { SCENE_FONTS } from '../../shared/scene/fonts.js';
 import { checkPayload } from '../build/payload-check.mjs';
 import { makeStandInElectron } from '../build/stand-in-electron.mjs';
 import { LocalStudio } from '../services/local-studio.js';
@@ -71,6 +72,9 @@ describe('npm run dist -- --linux dir (stand-in Electron)', () => {
     // The figure docs/desktop.md reports.
     console.log(`app payload: ${(bytes / 1e6).toFixed(1)} MB in ${files.length} files`);
     expect(files.some((f) => f.path.endsWith('.node') && f.path.includes('@photostructure/sqlite'))).toBe(true);
+    // The fonts ship once, in resources/fonts: the engine reads them there and studio-app:// serves them to the preview.
+    expect(files.filter((f) => f.path.startsWith('dist/renderer/') && /\.(ttf|otf|woff2?)$/i.test(f.path)).map((f) => f.path)).toEqual([]);
+    for (const f of SCENE_FONTS) expect(files.some((p) => p.path === `resources/fonts/${f.file}`), f.file).toBe(true);
   });
 
   it('starts its local studio as the app does, and renders a video with captions and a thumbnail', async () => {

@@ -3,9 +3,12 @@
 // profiles and keys cannot be changed from a browser, media streams through /media, and the
 // render API key appears in no response and no log line.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Job } from '../../shared/contract/index.js';
+import { SCENE_FONTS } from '../../shared/scene/fonts.js';
 import { startWebShell, type WebShell } from '../web/server.js';
-import { createKey, startApi, tempDir, waitFor, webShellOptions, type RunningApi } from './helpers.js';
+import { createKey, ROOT, startApi, tempDir, waitFor, webShellOptions, type RunningApi } from './helpers.js';
 
 const logs: string[] = [];
 const seen: string[] = []; // every header block and body a browser received
@@ -56,6 +59,29 @@ describe('web shell', () => {
     expect(js).toContain('/bridge/events');
     expect((await b.req('/assets/app.js')).headers.get('cache-control')).toContain('immutable');
     expect((await b.req('/../package.json')).status).toBe(404);
+  });
+
+  it('serves the preview fonts from resources/fonts, needing no user, revalidated by etag', async () => {
+    const b = new Browser();
+    for (const f of SCENE_FONTS) {
+      const res = await b.req(`/fonts/${f.file}`);
+      expect(res.status, f.file).toBe(200);
+      expect(res.headers.get('content-type'), f.file).toBe(f.file.endsWith('.otf') ? 'font/otf' : 'font/ttf');
+      expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(ROOT, 'resources/fonts', f.file))), f.file).toBe(true);
+    }
+    expect(b.cookie).toBe('');
+    const first = await b.req('/fonts/DejaVuSans.ttf');
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^".+"$/);
+    const again = await b.req('/fonts/DejaVuSans.ttf', { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect((await again.arrayBuffer()).byteLength).toBe(0);
+    for (const path of ['/fonts/..%2F..%2Fpackage.json', '/fonts/../../package.json', '/fonts/%2E%2E%2F%2E%2E%2Fpackage.json', '/fonts/make-subsets.py', '/fonts/Noto-LICENSE.txt']) {
+      const res = await b.req(path);
+      expect(res.status, path).toBe(404);
+      expect(await res.text(), path).not.toContain('"name": "presenter-studio"');
+    }
   });
 
   it('keeps every browser to its own jobs, and ignores a forged cookie', async () => {

@@ -18,6 +18,7 @@ import { MemorySecretStore } from '../services/secrets.js';
 import { lineLogger } from '../services/logger.js';
 import { createStudio, type Studio } from '../services/studio.js';
 import { CLIENT_SCRIPT_PATH, StaticFiles } from './static-files.js';
+import { FONTS_PATH_PREFIX, rendererDirs } from '../services/renderer-files.js';
 import { loadClientScript } from './client-script.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { UserCookies } from './user-cookie.js';
@@ -29,7 +30,7 @@ import type { SubmitResult, CsvRowReport } from '../../shared/bridge/index.js';
 export interface WebShellOptions {
   port: number;
   host: string;
-  /** Root of the app (package.json), for dist/renderer, resources and the client source. */
+  /** Root of the app (package.json), for dist/renderer, resources (fonts included) and the client source. */
   root: string;
   dataDir: string;
   version: string;
@@ -135,7 +136,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
   const cookies = new UserCookies(o.cookieSecret ?? (await cookieSecret(o.dataDir)));
   const hosts = allowedHostnames(o.host, o.allowedHosts);
   const guard = new ShellGuard(o.limits);
-  const files = new StaticFiles(o.rendererDir ?? join(o.root, 'dist/renderer'));
+  const files = new StaticFiles(rendererDirs(o.root, o.rendererDir));
   const clientJs = await loadClientScript(o.root);
   const studios = new Map<string, Studio>();
   const listeners = new Map<string, number>();
@@ -214,7 +215,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
     let userId = cookies.read(req.headers.cookie);
     const setCookie: Record<string, string> = {};
     // Built files need no user; everything else gets one, within the per-address budget.
-    const needsUser = !path.startsWith('/assets/') && path !== CLIENT_SCRIPT_PATH;
+    const needsUser = !path.startsWith('/assets/') && !path.startsWith(FONTS_PATH_PREFIX) && path !== CLIENT_SCRIPT_PATH;
     if (!userId && needsUser) {
       const refused = guard.newIdentity(clientAddress(req));
       if (refused) return refuse(res, refused);
@@ -313,12 +314,17 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { ok: false, error: { code: 'invalid_input', message: 'method not allowed' } }, setCookie);
     let file;
     try {
-      file = await files.get(path);
+      file = await files.get(path, req.headers['if-none-match']);
     } catch {
       return send(res, 503, 'The app is not built yet: run `npm run build`.', 'text/plain; charset=utf-8');
     }
     if (!file) return send(res, 404, 'Not found', 'text/plain; charset=utf-8', setCookie);
-    return send(res, 200, file.body, file.type, { 'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache', ...setCookie });
+    const cache = { 'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache', ...(file.etag ? { etag: file.etag } : {}), ...setCookie };
+    if (!file.body) {
+      res.writeHead(304, { ...SECURITY_HEADERS, ...cache });
+      return void res.end();
+    }
+    return send(res, 200, file.body, file.type, cache);
   }
 
   const server = createServer((req, res) => {

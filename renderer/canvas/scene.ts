@@ -1,12 +1,14 @@
 /// <reference types="vite/client" />
 // The renderer's view of shared/scene: the preview draws exactly what the video frame shows
-// (same layout, same art, same fonts). Presenter art and fonts are bundled by Vite and
-// loaded once; until a presenter's art has loaded its box is shown as a silhouette.
+// (same layout, same art, same fonts). Presenter art is bundled by Vite; the fonts are the
+// engine's own files, served beside the page under fonts/ (fontUrl), not copied into the build.
+// Both load once; until a presenter's art has loaded its box is shown as a silhouette.
 import type { RenderParams, Template } from '../../shared/contract/index.js';
 import {
   captionWords,
   computeLayout,
   drawFrame,
+  fontUrl,
   loadPresenter,
   measureWith,
   NEUTRAL_POSE,
@@ -21,7 +23,6 @@ import {
 } from '../../shared/scene/index.js';
 
 const svgUrls = import.meta.glob('../../resources/presenters/*/*.svg', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
-const fontUrls = import.meta.glob('../../resources/fonts/*.{ttf,otf}', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
 
 const assets = new Map<string, PresenterAssets>();
 const loading = new Map<string, Promise<void>>();
@@ -48,9 +49,7 @@ function ensureFonts(): void {
   if (fontsLoading || typeof FontFace === 'undefined') return;
   fontsLoading = Promise.all(
     SCENE_FONTS.map(async (f) => {
-      const url = fontUrls[`../../resources/fonts/${f.file}`];
-      if (!url) return;
-      const face = new FontFace(f.family, `url(${url})`, { weight: f.weight, style: f.style });
+      const face = new FontFace(f.family, `url(${fontUrl(f)})`, { weight: f.weight, style: f.style });
       document.fonts.add(await face.load());
     }),
   ).then(ready, () => undefined);

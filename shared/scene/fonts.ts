@@ -1,6 +1,7 @@
 // Fonts the scene uses, bundled under resources/fonts (no system fonts), so captions look
 // the same in the video and in the browser preview. Node registers them with
-// GlobalFonts.registerFromPath, the browser with FontFace (see docs/engine.md).
+// GlobalFonts.registerFromPath, the browser with FontFace from `fonts/<file>` beside the page
+// (see docs/engine.md).
 //
 // A caption's font is a list (`fontStack`): emoji, Arabic and Hebrew first (their subsets hold
 // only their own scripts, so they never take Latin text from DejaVu), then the style's DejaVu
@@ -29,6 +30,16 @@ export const SCENE_FONTS: readonly SceneFont[] = [
   { family: SCRIPT_FAMILIES.cjk, file: 'NotoSansCJKsc-Bold-subset.otf', weight: 'bold', style: 'normal' },
   { family: SCRIPT_FAMILIES.emoji, file: 'NotoColorEmoji-single.ttf', weight: 'normal', style: 'normal' },
 ];
+
+/**
+ * The URL folder, beside the page's index.html, where a page finds the fonts. The renderer build
+ * copies none (the app would carry them twice): the desktop app's studio-app://, the web shell
+ * and the preview's test servers serve resources/fonts there (electron/services/renderer-files.ts).
+ */
+export const FONTS_URL_DIR = 'fonts';
+
+/** A font's URL relative to the page (FontFace resolves it against the document's base URL). */
+export const fontUrl = (f: SceneFont): string => `./${FONTS_URL_DIR}/${f.file}`;
 
 /** The CSS font-family list for text in a style's own family, covering every bundled script. */
 export function fontStack(family: string): string {

@@ -4,24 +4,26 @@
 // YUV sprites, as ffmpeg receives it). For every template and aspect ratio they may differ by
 // no more than the two rasterisers' anti-aliasing: mean < 1 level per plane, and the
 // presenter's painted box within 2 px.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { chromium, type Browser, type Page } from 'playwright';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASPECT_RATIOS, outputSize, type AspectRatio, type RenderParams, type Template } from '../../shared/contract/index.js';
-import { createAnimation, fillParams, NEUTRAL_POSE, poseAt, publicTemplate, TEMPLATES, type Rect } from '../../shared/scene/index.js';
+import { createAnimation, fillParams, NEUTRAL_POSE, poseAt, publicTemplate, SCENE_FONTS, TEMPLATES, type Rect } from '../../shared/scene/index.js';
 import { composedSource, FramePool, prepareScene } from '../../server/engine/render.js';
+import { rendererDirs, rendererFile } from '../../electron/services/renderer-files.js';
 import { framePlanes, type Target } from '../../server/engine/sprites.js';
 import { rgbaToYuva } from '../../server/engine/yuv.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PAGE_DIR = fileURLToPath(new URL('./preview-page/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CAPTION = 'Good evening, and welcome to the news from our studio.';
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.svg': 'image/svg+xml', '.ttf': 'font/ttf', '.otf': 'font/otf' };
 
@@ -34,10 +36,12 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) return;
   outDir = mkdtempSync(join(tmpdir(), 'ps-preview-'));
   await build({ configFile: false, root: PAGE_DIR, base: './', logLevel: 'warn', build: { outDir, emptyOutDir: true, sourcemap: false, assetsInlineLimit: 0 } });
+  // Served as the app serves it: the build, and the fonts from resources/fonts.
+  const dirs = rendererDirs(ROOT, outDir);
   server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^\/+/, '') || 'index.html';
-    const file = join(outDir, path);
-    if (!file.startsWith(outDir) || !existsSync(file)) return void res.writeHead(404).end();
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const file = rendererFile(dirs, path === '/' ? '/index.html' : path);
+    if (!file || !existsSync(file)) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -101,6 +105,17 @@ function presenterBox(f: Target, bg: Target, caption: Rect): { x0: number; y0: n
 const CASES = TEMPLATES.flatMap((t) => ASPECT_RATIOS.map((a) => [t.id, a] as [string, AspectRatio]));
 
 describe.skipIf(!existsSync(CHROMIUM))('the preview in Chromium and the video frame', () => {
+  it('draws with the font files the engine reads, none of them copied into the build', async () => {
+    await preview(publicTemplate(TEMPLATES[0]!, ''), fillParams(TEMPLATES[0]!.id, {}), 160, 90); // loads the fonts
+    const loaded = await page.evaluate(async () => {
+      await document.fonts.ready;
+      const weight = (w: string) => ({ '400': 'normal', '700': 'bold' })[w] ?? w;
+      return [...document.fonts].filter((f) => f.status === 'loaded').map((f) => `${f.family.replace(/"/g, '')} ${weight(f.weight)} ${f.style}`);
+    });
+    expect(loaded.sort()).toEqual(SCENE_FONTS.map((f) => `${f.family} ${f.weight} ${f.style}`).sort());
+    expect(readdirSync(join(outDir, 'assets')).filter((f) => /\.(ttf|otf)$/.test(f))).toEqual([]);
+  });
+
   it.each(CASES)('%s at %s show the same picture', async (templateId, aspect) => {
     const entry = TEMPLATES.find((t) => t.id === templateId)!;
     const params = fillParams(templateId, { aspectRatio: aspect });
