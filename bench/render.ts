@@ -32,7 +32,7 @@ import { PiperSpeaker } from '../server/engine/speech-piper.js';
 import { servePiperPack } from '../server/engine/test/tiny-onnx.js';
 import { VoicePacks } from '../server/engine/voice-packs.js';
 import { engineVoice, VoiceFile } from '../server/engine/voices.js';
-import { DEFAULT_ENCODE, type EncodeSettings } from '../server/engine/render.js';
+import { DEFAULT_ENCODE, x264Args, type EncodeSettings } from '../server/engine/render.js';
 import { ffmpegPath } from '../server/engine/ffmpeg.js';
 import { SpeechSynth } from '../server/engine/speech.js';
 
@@ -99,10 +99,6 @@ function timedFfmpeg(root: string, real: string): { bin: string; take(): { cpu: 
       return { cpu, peakMb: peak };
     },
   };
-}
-
-function x264Args(e: EncodeSettings): string[] {
-  return ['-c:v', 'libx264', '-preset', e.preset, '-crf', String(e.crf), ...(e.x264Params ? ['-x264-params', e.x264Params] : [])];
 }
 
 interface Run {
