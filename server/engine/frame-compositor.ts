@@ -22,6 +22,27 @@ interface Placement {
   mouth: PresenterPart;
 }
 
+/** The exact box of non-transparent pixels of RGBA words (not widened), or null when none. */
+function paintedBox(px: Uint32Array, width: number, height: number): Box | null {
+  let x0 = width;
+  let y0 = height;
+  let x1 = 0;
+  let y1 = 0;
+  for (let j = 0; j < height; j++) {
+    const row = j * width;
+    let a = 0;
+    while (a < width && px[row + a] === 0) a++;
+    if (a === width) continue;
+    let b = width;
+    while (px[row + b - 1] === 0) b--;
+    if (a < x0) x0 = a;
+    if (b > x1) x1 = b;
+    if (j < y0) y0 = j;
+    y1 = j + 1;
+  }
+  return x1 > x0 ? { x0, y0, x1, y1 } : null;
+}
+
 const toBox = (r: Rect): Box => ({ x0: r.x, y0: r.y, x1: r.x + r.width, y1: r.y + r.height });
 const union = (a: Box | null, b: Box): Box =>
   a ? { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) } : b;
@@ -243,15 +264,26 @@ export class FrameCompositor {
   private cutPart(part: PresenterPart): void {
     const { cutCtx: ctx, cutCanvas: canvas, head } = this;
     const rgba = ctx && canvas && head ? words(this.drawPart(ctx, canvas, head, part)) : null;
-    const shifted = rgba ? new Uint32Array(rgba.length) : null; // reused: spriteFromRgba copies what it keeps
+    const painted = rgba && head ? paintedBox(rgba, head.width, head.height) : null;
     for (const px of [0, 1]) {
       for (const py of [0, 1]) {
         let s: Sprite | null = null;
-        if (rgba && shifted && head) {
+        if (rgba && painted && head) {
+          // Only a window around the painted pixels is shifted and cut (mouths and eyes are a
+          // small part of the head's region): even-edged, one pixel wider for the shift, so
+          // spriteFromRgba finds the very box it would find in the whole shifted region.
           const { width: W, height: H } = head;
-          shifted.fill(0);
-          for (let j = py; j < H; j++) shifted.set(rgba.subarray((j - py) * W, (j - py + 1) * W - px), j * W + px);
-          s = spriteFromRgba(new Uint8Array(shifted.buffer), W, H, head.x, head.y);
+          const x0 = painted.x0 & ~1;
+          const y0 = painted.y0 & ~1;
+          const x1 = Math.min(W, (painted.x1 + 2) & ~1);
+          const y1 = Math.min(H, (painted.y1 + 2) & ~1);
+          const w = x1 - x0;
+          const win = new Uint32Array(w * (y1 - y0));
+          for (let j = Math.max(y0, py); j < y1; j++) {
+            const from = Math.max(x0, px); // the shift leaves column 0 empty in phase px = 1
+            win.set(rgba.subarray((j - py) * W + from - px, (j - py) * W + x1 - px), (j - y0) * w + from - x0);
+          }
+          s = spriteFromRgba(new Uint8Array(win.buffer), w, y1 - y0, head.x + x0, head.y + y0);
         }
         this.sprites.set(`${part}:${px}:${py}`, s);
       }
