@@ -6,9 +6,9 @@ export declare class WasiExit extends Error {
 
 export interface ReadOnlyWasi {
   /** Imports for WebAssembly.instantiate; unknown calls answer ENOSYS. */
-  imports: WebAssembly.Imports;
+  imports: { wasi_snapshot_preview1: Record<string, (...args: (number | bigint)[]) => number> };
   /** Call once the instance exists (its memory is what the calls read and write). */
-  bind(instance: WebAssembly.Instance): void;
+  bind(instance: { exports: WebAssembly.Exports }): void;
   /** What the module printed on stderr, newest last. */
   stderr(): string;
 }

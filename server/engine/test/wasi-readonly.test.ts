@@ -10,10 +10,10 @@ import { loadEspeak } from '../espeak-wasm.mjs';
 function open(root: string, path: string, oflags = 0): [number, number] {
   const wasi = readOnlyWasi(root, '/data');
   const memory = new WebAssembly.Memory({ initial: 1 });
-  wasi.bind({ exports: { memory } } as unknown as WebAssembly.Instance);
+  wasi.bind({ exports: { memory } });
   const bytes = Buffer.from(path);
   new Uint8Array(memory.buffer).set(bytes, 64);
-  const calls = wasi.imports.wasi_snapshot_preview1 as unknown as Record<string, (...a: (number | bigint)[]) => number>;
+  const calls = wasi.imports.wasi_snapshot_preview1;
   const errno = calls.path_open!(3, 0, 64, bytes.length, oflags, 0n, 0n, 0, 8);
   return [errno, new DataView(memory.buffer).getUint32(8, true)];
 }
