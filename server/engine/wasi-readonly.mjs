@@ -5,7 +5,7 @@
 // speech worker loads it as it is (also from a packaged app).
 // Why not node:wasi: it is experimental in Node 20 and prints a warning on every start.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, normalize } from 'node:path';
+import { join, posix } from 'node:path';
 
 const E = { SUCCESS: 0, BADF: 8, INVAL: 28, ISDIR: 31, NOENT: 44, NOSYS: 52, NOTDIR: 54, ROFS: 69 };
 const FILETYPE = { CHAR: 2, DIR: 3, FILE: 4 };
@@ -44,8 +44,10 @@ export function readOnlyWasi(root, mountAs, { onOpen } = {}) {
   function resolve(dirFd, ptr, len) {
     const dir = fds.get(dirFd);
     if (!dir || !dir.dir) return null;
-    const rel = normalize(join(dir.path, text(ptr, len))).replace(/^\/+/, '');
+    // WASI paths use '/' on every OS: resolved as POSIX paths, then joined to the real root.
+    const rel = posix.normalize(posix.join(dir.path, text(ptr, len))).replace(/^\/+/, '');
     if (rel === '..' || rel.startsWith('../')) return null;
+    if (/[\\:]/u.test(rel)) return null; // a backslash or drive letter would be a separator on Windows
     return rel === '.' ? '' : rel;
   }
   function stat(rel) {

@@ -23,6 +23,8 @@ describe('the read-only WASI file system', () => {
   const root = join(outside, 'root');
   mkdirSync(join(root, 'sub'), { recursive: true });
   writeFileSync(join(root, 'sub', 'a.txt'), 'inside');
+  writeFileSync(join(root, 'back\\slash.txt'), 'a file name with a backslash (Linux)');
+  writeFileSync(join(root, 'C:drive.txt'), 'a file name with a colon (Linux)');
   writeFileSync(join(outside, 'secret.txt'), 'outside');
 
   it('opens files inside its folder and refuses paths that climb out of it', () => {
@@ -30,6 +32,10 @@ describe('the read-only WASI file system', () => {
     expect(open(root, 'sub/../sub/a.txt')[0]).toBe(0);
     expect(open(root, '../secret.txt')[0]).toBe(44); // ENOENT
     expect(open(root, 'sub/../../secret.txt')[0]).toBe(44);
+    // A backslash or a drive colon is refused even where it is an ordinary character (here): on
+    // Windows it would be a separator, and 'sub\..\..\secret.txt' would climb out.
+    expect(open(root, 'back\\slash.txt')[0]).toBe(44);
+    expect(open(root, 'C:drive.txt')[0]).toBe(44);
   });
 
   it('refuses to create or truncate a file', () => {
