@@ -8,9 +8,13 @@ const NO_SPACE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u
 const RTL = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
 const STRONG = /\p{L}/u;
 
-/** True for a script token that captions show: letters, digits or emoji (spoken as nothing, still shown), not a lone dash or ellipsis. */
+/**
+ * True for a script token that captions show: letters, digits, emoji (spoken as nothing, still
+ * shown), symbols and the signs a voice reads out ("&", "%", "#", "@", "°", "+", "€"…); not a
+ * lone dash, ellipsis, quote or other punctuation, which only shapes the speech.
+ */
 export function isCaptionWord(text: string): boolean {
-  return /[\p{L}\p{N}\p{Extended_Pictographic}]/u.test(text);
+  return /[\p{L}\p{N}\p{Extended_Pictographic}\p{S}%‰&#@§°\/]/u.test(text);
 }
 
 export function hasNoSpaceScript(text: string): boolean {

@@ -42,6 +42,18 @@ describe('speech synthesis', () => {
     }
   });
 
+  it('captions the signs a voice reads out ("&", "%", "+", "€") and leaves out only a lone dash', async () => {
+    const synth = new SpeechSynth();
+    try {
+      const text = 'Tom & Jerry grew 5 % in Q3 — that is + 12 € a week.';
+      const { timeline } = await synth.synthesize(text, espeakVoice('en-US-Ava')!);
+      expect(timeline.words.map((w) => w.text)).toEqual(text.split(' ').filter((w) => w !== '—'));
+      for (let i = 1; i < timeline.words.length; i++) expect(timeline.words[i]!.start).toBeGreaterThanOrEqual(timeline.words[i - 1]!.start);
+    } finally {
+      await synth.close();
+    }
+  });
+
   it('speaks British English in an en-GB voice after an American one (a voice espeak cannot find is never skipped silently)', async () => {
     const synth = new SpeechSynth();
     try {
