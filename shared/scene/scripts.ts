@@ -14,7 +14,7 @@ const STRONG = /\p{L}/u;
  * lone dash, ellipsis, quote or other punctuation, which only shapes the speech.
  */
 export function isCaptionWord(text: string): boolean {
-  return /[\p{L}\p{N}\p{Extended_Pictographic}\p{S}%‰&#@§°\/]/u.test(text);
+  return /[\p{L}\p{N}\p{Extended_Pictographic}\p{S}%‰&#@§°/]/u.test(text);
 }
 
 export function hasNoSpaceScript(text: string): boolean {
