@@ -8,10 +8,19 @@ import { espeakVoice } from '../voices.js';
 
 const TEXT = 'Good evening. Here is the news, read slowly enough to take a moment.';
 
+/** Runs f with a fresh espeak synthesiser, closed afterwards whatever happens. */
+async function withSynth(f: (synth: SpeechSynth) => Promise<void>): Promise<void> {
+  const synth = new SpeechSynth();
+  try {
+    await f(synth);
+  } finally {
+    await synth.close();
+  }
+}
+
 describe('speech synthesis', () => {
   it('recovers when its worker thread dies mid-request', async () => {
-    const synth = new SpeechSynth();
-    try {
+    await withSynth(async (synth) => {
       const pending = synth.synthesize(TEXT, espeakVoice('en-US-Ava')!);
       const internals = synth as unknown as { worker: Worker | null };
       while (!internals.worker) await new Promise((r) => setTimeout(r, 1));
@@ -19,14 +28,11 @@ describe('speech synthesis', () => {
       const speech = await pending;
       expect(speech.samples.length / speech.sampleRate).toBeGreaterThan(2);
       expect(speech.timeline.words.map((w) => w.text).join(' ')).toBe(TEXT);
-    } finally {
-      await synth.close();
-    }
+    });
   });
 
   it('times every word of the script, also those espeak says in one breath with a neighbour', async () => {
-    const synth = new SpeechSynth();
-    try {
+    await withSynth(async (synth) => {
       // espeak reports "of the" and "with the" as one word each; captions need both words.
       const text = 'A quick test of the new voice, with the head moving: 1,250 people came — twenty-one of them late.';
       const { timeline } = await synth.synthesize(text, espeakVoice('en-GB-Ryan')!);
@@ -37,26 +43,20 @@ describe('speech synthesis', () => {
         if (i) expect(w.start).toBeGreaterThanOrEqual(timeline.words[i - 1]!.end - 1e-9);
       }
       expect(timeline.words.at(-1)!.end).toBeLessThanOrEqual(timeline.durationSeconds);
-    } finally {
-      await synth.close();
-    }
+    });
   });
 
   it('captions the signs a voice reads out ("&", "%", "+", "€") and leaves out only a lone dash', async () => {
-    const synth = new SpeechSynth();
-    try {
+    await withSynth(async (synth) => {
       const text = 'Tom & Jerry grew 5 % in Q3 — that is + 12 € a week.';
       const { timeline } = await synth.synthesize(text, espeakVoice('en-US-Ava')!);
       expect(timeline.words.map((w) => w.text)).toEqual(text.split(' ').filter((w) => w !== '—'));
       for (let i = 1; i < timeline.words.length; i++) expect(timeline.words[i]!.start).toBeGreaterThanOrEqual(timeline.words[i - 1]!.start);
-    } finally {
-      await synth.close();
-    }
+    });
   });
 
   it('speaks British English in an en-GB voice after an American one (a voice espeak cannot find is never skipped silently)', async () => {
-    const synth = new SpeechSynth();
-    try {
+    await withSynth(async (synth) => {
       // "water": American English flaps the t and keeps the r (ɾɚ); British English does neither.
       expect(await synth.ipa('water', espeakVoice('en-US-Ava')!)).toContain('ɾ');
       const british = await synth.ipa('water', espeakVoice('en-GB-Ryan')!);
@@ -65,9 +65,7 @@ describe('speech synthesis', () => {
       await expect(synth.synthesize(TEXT, { ...espeakVoice('en-GB-Ryan')!, voice: 'en-xx' })).rejects.toThrow(/voice "en-xx\+m1"/);
       // The worker stays usable after refusing a voice.
       expect((await synth.synthesize(TEXT, espeakVoice('en-US-Ava')!)).timeline.words.length).toBe(TEXT.split(' ').length);
-    } finally {
-      await synth.close();
-    }
+    });
   });
 
   describe('warm-up', () => {
