@@ -22,9 +22,10 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { outputSize, type AspectRatio } from '../shared/contract/index.js';
+import { z } from 'zod';
+import { AspectRatio, outputSize } from '../shared/contract/index.js';
 import { fillParams } from '../shared/scene/catalog.js';
-import { createEngine, type RenderResult } from '../server/engine/index.js';
+import { createEngine, RenderResult, SpeechStats } from '../server/engine/index.js';
 import { RESOURCES_DIR } from '../server/engine/assets.js';
 import { scriptChunks } from '../server/engine/narration.js';
 import { SpeechEngines } from '../server/engine/speech-engines.js';
@@ -32,7 +33,7 @@ import { PiperSpeaker } from '../server/engine/speech-piper.js';
 import { servePiperPack } from '../server/engine/test/tiny-onnx.js';
 import { VoicePacks } from '../server/engine/voice-packs.js';
 import { engineVoice, VoiceFile } from '../server/engine/voices.js';
-import { DEFAULT_ENCODE, x264Args, type EncodeSettings } from '../server/engine/render.js';
+import { DEFAULT_ENCODE, EncodeSettings, x264Args } from '../server/engine/render.js';
 import { ffmpegPath } from '../server/engine/ffmpeg.js';
 import { SpeechSynth } from '../server/engine/speech.js';
 
@@ -113,19 +114,25 @@ interface Run {
   bytes: number;
 }
 
-interface ChildJob {
-  text: string;
-  aspect: AspectRatio;
-  encode: EncodeSettings;
-  workDir: string;
-  cacheDir: string;
+/** What the parent asks a child process to do (passed as JSON on its command line). */
+const ChildJob = z.object({
+  text: z.string(),
+  aspect: AspectRatio,
+  encode: EncodeSettings,
+  workDir: z.string(),
+  cacheDir: z.string(),
   /** Speech synthesiser loaded during the render instead of before it. */
-  cold?: boolean;
-  voiceId: string;
-  catalogDir?: string;
+  cold: z.boolean().optional(),
+  voiceId: z.string(),
+  catalogDir: z.string().optional(),
   /** Only speak the script's chunks (queued at once, as a render does): synthesis alone. */
-  speakOnly?: boolean;
-}
+  speakOnly: z.boolean().optional(),
+});
+type ChildJob = z.infer<typeof ChildJob>;
+
+/** What a child prints on its RESULT line. */
+const ChildResult = z.object({ wall: z.number(), cpu: z.number(), peakMb: z.number(), result: RenderResult, speech: SpeechStats.optional() });
+type ChildResult = z.infer<typeof ChildResult>;
 
 /** The voice's speech alone: every chunk of the script queued at once on a warm synthesiser. */
 async function speakOnly(job: ChildJob): Promise<void> {
@@ -166,7 +173,6 @@ async function child(job: ChildJob): Promise<void> {
   console.log(`RESULT ${JSON.stringify({ wall, cpu: (cpu.user + cpu.system) / 1e6, peakMb: peakMb(), result: r, speech })}`);
 }
 
-type SpeechStats = { modelSeconds: number; totalSeconds: number; audioSeconds: number };
 
 /**
  * A catalog with the stand-in neural voice (en-US-Tiny) and its pack installed in the bench's
@@ -187,13 +193,13 @@ async function standInNeuralVoice(root: string): Promise<string> {
   return dir;
 }
 
-function runChild(job: ChildJob): { wall: number; cpu: number; peakMb: number; result: RenderResult; speech?: SpeechStats } {
+function runChild(job: ChildJob): ChildResult {
   const out = execFileSync(process.execPath, [...process.execArgv, join(import.meta.dirname, 'index.ts'), 'render', '--child', JSON.stringify(job)], {
     env: process.env, maxBuffer: 1 << 24,
   }).toString();
   const line = out.split('\n').find((l) => l.startsWith('RESULT '));
   if (!line) throw new Error(`bench child printed no result:\n${out}`);
-  return JSON.parse(line.slice(7)) as { wall: number; cpu: number; peakMb: number; result: RenderResult; speech?: SpeechStats };
+  return ChildResult.parse(JSON.parse(line.slice(7)));
 }
 
 export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--runs 3] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural]';
@@ -210,7 +216,7 @@ export const OPTIONS = {
 
 export async function main(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: OPTIONS });
-  if (values.child) return child(JSON.parse(values.child) as ChildJob);
+  if (values.child) return child(ChildJob.parse(JSON.parse(values.child)));
   const aspects = values.aspect.split(',') as AspectRatio[];
   const seconds = Number(values.seconds);
   const runs = Math.max(1, Number(values.runs));

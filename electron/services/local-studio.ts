@@ -193,8 +193,11 @@ export class LocalStudio {
         stdio: ['pipe', 'pipe', 'pipe'],
         windowsHide: true,
       });
-      // A write after the child is gone is not an error worth more than its exit event.
-      child.stdin!.on('error', () => undefined);
+      // A write after the child is gone (EPIPE) says no more than its exit event, which is
+      // handled; anything else is logged.
+      child.stdin!.on('error', (e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') this.o.log?.(`local studio: its stdin pipe failed: ${e.message}`);
+      });
       this.child = child;
       if (child.pid) {
         mkdirSync(this.o.dataDir, { recursive: true });

@@ -5,6 +5,7 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { z } from 'zod';
 import { outputSize, OUTPUT_FPS } from '../../shared/contract/index.js';
 import {
   blinkTimes, captionAt, captionWordReach, captionWords, captionStateAt, computeLayout, createAnimation, createHeadCache, drawBackground, drawFrame, measureWith,
@@ -24,16 +25,17 @@ import type { SpeechEngines } from './speech-engines.js';
 import { EngineError, type RenderResult, type RenderTask } from './types.js';
 import { toWebVtt } from './vtt.js';
 
-export interface EncodeSettings {
-  preset: string;
-  crf: number;
+export const EncodeSettings = z.object({
+  preset: z.string(),
+  crf: z.number(),
   /** Extra x264 options (key=value:key=value), tuned for mostly-static talking heads. */
-  x264Params?: string;
+  x264Params: z.string().optional(),
   /** x264's threads (absent: x264's own choice, 1.5 per core). */
-  threads?: number;
+  threads: z.number().int().positive().optional(),
   /** Benchmark baseline: draw and pipe every full frame instead of only the changing regions. */
-  fullFrames?: boolean;
-}
+  fullFrames: z.boolean().optional(),
+});
+export type EncodeSettings = z.infer<typeof EncodeSettings>;
 
 /**
  * x264 for talking heads (measured on 61.6 s of 720p, same crf): `superfast` with macroblock-tree

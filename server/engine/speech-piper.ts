@@ -109,6 +109,8 @@ export class PiperSpeaker {
   async close(): Promise<void> {
     const all = [...this.loaded.values()];
     this.loaded.clear();
-    await Promise.all(all.map((p) => p.then((l) => l.session.release(), () => undefined)));
+    // A pack that failed to load was reported to the request that loaded it; only loaded ones are released.
+    const settled = await Promise.allSettled(all);
+    await Promise.all(settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value.session.release()] : [])));
   }
 }

@@ -1,5 +1,6 @@
 // The render engine interface the worker queue calls. The real engine (speech → frames →
 // ffmpeg) implements it; tests may drive the queue with a controllable engine.
+import { z } from 'zod';
 import type { Job, ShortSide } from '../../shared/contract/index.js';
 
 /** The job's content (voiceId canonical, resolved from either id form) and what this attempt needs. */
@@ -18,13 +19,21 @@ export interface RenderTask extends Pick<Job, 'text' | 'templateId' | 'voiceId' 
   onProgress(progress: number): void;
 }
 
-export interface RenderResult {
-  durationSeconds: number;
-  width: number;
-  height: number;
+/** What a render returns (also what the benchmark's child process reports, parsed with this). */
+export const RenderResult = z.object({
+  durationSeconds: z.number(),
+  width: z.number(),
+  height: z.number(),
   /** Where the time went (benchmarks print it); the queue may ignore it. */
-  stats?: { frames: number; speechSeconds: number; drawSeconds: number; waitSeconds: number; sentPixelsPerFrame: number };
-}
+  stats: z
+    .object({ frames: z.number(), speechSeconds: z.number(), drawSeconds: z.number(), waitSeconds: z.number(), sentPixelsPerFrame: z.number() })
+    .optional(),
+});
+export type RenderResult = z.infer<typeof RenderResult>;
+
+/** Neural synthesis so far: seconds in the model, seconds in all, seconds of audio made. */
+export const SpeechStats = z.object({ modelSeconds: z.number(), totalSeconds: z.number(), audioSeconds: z.number() });
+export type SpeechStats = z.infer<typeof SpeechStats>;
 
 /** A failure a person can understand; `code` lands in `job.error.code`. */
 export class EngineError extends Error {
@@ -49,7 +58,7 @@ export interface RenderEngine {
   /** Starts downloading a voice's pack when it is missing; answers at once with its state. */
   installVoicePack?(voiceId: string): Promise<import('../../shared/contract/index.js').VoicePackStatus>;
   /** Time spent in neural voice models so far (benchmarks report the model's share). */
-  speechStats?(): { modelSeconds: number; totalSeconds: number; audioSeconds: number };
+  speechStats?(): SpeechStats;
   /** Resolves once the engine is ready to start a render at full speed (speech loaded and warm). */
   warmUp?(): Promise<void>;
   close?(): Promise<void>;
