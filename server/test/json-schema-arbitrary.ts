@@ -2,9 +2,11 @@
 // fast-check arbitraries, and a checker for the same subset. Lets the property suite fuzz the
 // server with exactly what the published document promises is accepted.
 import fc from 'fast-check';
+import { z } from 'zod';
 
 export interface Schema {
-  type?: string;
+  /** One type, or several ("string" or "null": ["string", "null"]). */
+  type?: string | string[];
   enum?: unknown[];
   const?: unknown;
   pattern?: string;
@@ -18,7 +20,29 @@ export interface Schema {
   additionalProperties?: boolean;
   anyOf?: Schema[];
   items?: Schema;
+  examples?: unknown[];
 }
+
+/** The same subset, to parse a document read from disk (other keywords are annotations, dropped). */
+export const Schema: z.ZodType<Schema> = z.lazy(() =>
+  z.object({
+    type: z.union([z.string(), z.array(z.string())]).optional(),
+    enum: z.array(z.unknown()).optional(),
+    const: z.unknown().optional(),
+    pattern: z.string().optional(),
+    format: z.string().optional(),
+    minLength: z.number().optional(),
+    maxLength: z.number().optional(),
+    minimum: z.number().optional(),
+    maximum: z.number().optional(),
+    properties: z.record(z.string(), Schema).optional(),
+    required: z.array(z.string()).optional(),
+    additionalProperties: z.boolean().optional(),
+    anyOf: z.array(Schema).optional(),
+    items: Schema.optional(),
+    examples: z.array(z.unknown()).optional(),
+  }),
+);
 
 const TYPE_CHECKS: Record<string, (v: unknown) => boolean> = {
   string: (v) => typeof v === 'string',
@@ -35,7 +59,7 @@ export function matches(schema: Schema, value: unknown): boolean {
   if (schema.const !== undefined && value !== schema.const) return false;
   if (schema.enum && !schema.enum.includes(value)) return false;
   if (schema.anyOf && !schema.anyOf.some((s) => matches(s, value))) return false;
-  if (schema.type && !TYPE_CHECKS[schema.type]?.(value)) return false;
+  if (schema.type !== undefined && ![schema.type].flat().some((t) => TYPE_CHECKS[t]?.(value))) return false;
   if (schema.type === 'string' || typeof value === 'string') {
     if (typeof value !== 'string') return false;
     const chars = [...value].length; // JSON Schema counts code points
@@ -63,6 +87,7 @@ export function arbitrary(schema: Schema): fc.Arbitrary<unknown> {
 }
 
 function baseArbitrary(schema: Schema): fc.Arbitrary<unknown> {
+  if (Array.isArray(schema.type)) return fc.oneof(...schema.type.map((type) => baseArbitrary({ ...schema, type })));
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   // A bare anyOf (e.g. a string or null) is one of its alternatives; next to a type, it narrows it (see arbitrary).

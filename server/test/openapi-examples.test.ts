@@ -1,18 +1,13 @@
 // The published OpenAPI document, taken at its word: every example it gives and every boundary
 // value of its schemas goes through the real server over a socket. On the boundary → accepted;
 // one step outside → 422 naming the field.
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, errorCode, testServer } from './helpers.js';
 import type { TestServer } from './helpers.js';
+import { openApiDoc } from './openapi-doc.js';
 import type { Schema } from './json-schema-arbitrary.js';
 
-type Param = { name: string; in: string; schema: Schema; example?: unknown };
-const doc = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')) as {
-  security: Record<string, string[]>[];
-  components: { schemas: Record<string, Schema & { examples?: unknown[] }>; securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }> };
-  paths: Record<string, Record<string, { parameters?: Param[]; security?: unknown[] }>>;
-};
+const doc = openApiDoc;
 const renderSchema = doc.components.schemas.RenderRequest!;
 
 let s: TestServer;

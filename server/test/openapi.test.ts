@@ -5,7 +5,7 @@ import { buildOpenApi } from '../openapi.js';
 import { VERSION } from '../start.js';
 
 it('docs/openapi.json matches the contract schemas (run `npm run openapi` after changing them)', () => {
-  const committed = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')) as unknown;
+  const committed: unknown = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
   expect(committed).toEqual(JSON.parse(JSON.stringify(buildOpenApi(VERSION))));
 });
 

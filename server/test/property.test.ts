@@ -2,13 +2,13 @@
 // only contract answers (never a 500, never a stack trace), the server stays up, and every
 // job it accepted (202) is still there; and every request the published OpenAPI document calls
 // valid (generated from its own schemas) is accepted.
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ERROR_STATUS, ErrorBody } from '../../shared/contract/index.js';
 import { testServer, validRequest } from './helpers.js';
 import type { TestServer } from './helpers.js';
-import { arbitrary, matches, type Schema } from './json-schema-arbitrary.js';
+import { openApiDoc } from './openapi-doc.js';
+import { arbitrary, matches } from './json-schema-arbitrary.js';
 
 let s: TestServer;
 let userKey: string;
@@ -145,10 +145,7 @@ it('answers a service key and random X-User-Id values only with contract codes',
 });
 
 // Driven by the published document: every request docs/openapi.json calls valid is accepted.
-const doc = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')) as {
-  components: { schemas: Record<string, Schema> };
-  paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema: Schema }[] }>>;
-};
+const doc = openApiDoc;
 
 it('accepts every render request the OpenAPI document calls valid (202, never 4xx/5xx)', { timeout: 120_000 }, async () => {
   const schema = doc.components.schemas.RenderRequest!;
