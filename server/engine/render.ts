@@ -289,7 +289,9 @@ export async function renderVideo(
       tDraw += performance.now() - t1;
       if (!send(buf, f)) {
         t1 = performance.now();
-        const r = await within(Promise.race([once(stdin, 'drain').then(() => null), failed]), encoderStalled);
+        // A failed write (EPIPE: ffmpeg has exited) is ffmpeg's failure: its exit says why.
+        const drained = once(stdin, 'drain').then(() => null, () => failed);
+        const r = await within(Promise.race([drained, failed]), encoderStalled);
         tWait += performance.now() - t1;
         if (r) break;
       }

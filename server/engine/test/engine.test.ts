@@ -10,6 +10,7 @@ import type { RenderParams } from '../../../shared/contract/index.js';
 import { createAnimation, drawFrame, poseAt, type PresenterPose, type Rect, type SpeechTimeline } from '../../../shared/scene/index.js';
 import { createEngine, EngineError, type RenderEngine, type RenderResult, type RenderTask } from '../index.js';
 import { Narration } from '../narration.js';
+import { ffmpegPath } from '../ffmpeg.js';
 import { headCacheNode, prepareScene } from '../render.js';
 import { SpeechSynth } from '../speech.js';
 import { SpeechEngines } from '../speech-engines.js';
@@ -249,6 +250,25 @@ it('stops a render whose encoder stops taking frames, with a clear message and n
     if (saved === undefined) delete process.env.FFMPEG_PATH;
     else process.env.FFMPEG_PATH = saved;
     await stuck.close?.();
+  }
+});
+
+it('names the encoder\'s own error when it fails mid-render (a full disk), leaving nothing behind', async () => {
+  // The real ffmpeg under a file-size limit: its output write fails after ~100 KB with "File too
+  // large", as a full disk would fail it, while the engine is still sending frames.
+  const limited = join(root, 'limited-ffmpeg');
+  writeFileSync(limited, `#!/bin/sh\ntrap '' XFSZ\nulimit -f 100\nexec '${ffmpegPath()}' "$@"\n`, { mode: 0o755 });
+  const saved = process.env.FFMPEG_PATH;
+  process.env.FFMPEG_PATH = limited;
+  try {
+    const text = 'This script is long enough that the video outgrows the limit while frames are still being sent. '.repeat(3);
+    const t = task({ text, params: { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.7, y: 0.58 } } });
+    await expect(engine.render(t)).rejects.toMatchObject({ code: 'encode_failed', message: expect.stringMatching(/File too large/) });
+    expect(readdirSync(t.workDir)).toEqual([]);
+    expect(childFfmpegPids()).toEqual([]);
+  } finally {
+    if (saved === undefined) delete process.env.FFMPEG_PATH;
+    else process.env.FFMPEG_PATH = saved;
   }
 });
 
