@@ -225,22 +225,25 @@ export async function renderVideo(
       audio.write(Buffer.from(c.samples.buffer, c.samples.byteOffset, c.samples.byteLength));
       if (narration.done) audio.end();
     };
-    // The thumbnail shows the third word spoken: drawn as soon as it is known, after which the
-    // composed frames need none of the presenter's art (a few tens of MB of Skia bitmaps).
-    let thumbnail: Promise<Buffer> | null = null;
     const addChunk = (c: NarrationChunk) => {
       addCaptionPages(scene, c.words);
       anim.blinks = blinkTimes(timeline.durationSeconds + 1);
       sendAudio(c);
+    };
+    // The thumbnail shows the third word spoken. It is drawn once the first second of frames is
+    // out (the first frame then goes out ~50 ms sooner warm, ~150 ms cold, while x264 would
+    // idle), after which the frames need none of the presenter's art (tens of MB of Skia bitmaps).
+    let thumbnail: Promise<Buffer> | null = null;
+    const drawThumbnail = () => {
       const words = scene.words;
-      if (!thumbnail && (words.length >= 3 || narration.done)) {
-        const t = words.length ? Math.min(timeline.durationSeconds, words[Math.min(2, words.length - 1)]!.start + 0.05) : 0;
-        thumbnail = drawFullFrame(scene, anim, t).encode('jpeg', 86);
-        thumbnail.catch(() => undefined); // awaited at the end; a cancel may come first
-        if (!encode.fullFrames) releaseArt(scene);
-      }
+      if (thumbnail || (words.length < 3 && !narration.done)) return;
+      const t = words.length ? Math.min(timeline.durationSeconds, words[Math.min(2, words.length - 1)]!.start + 0.05) : 0;
+      thumbnail = drawFullFrame(scene, anim, t).encode('jpeg', 86);
+      thumbnail.catch(() => undefined); // awaited at the end; a cancel may come first
+      source.artDone();
     };
 
+    source.prime();
     addChunk((await within(narration.next(), speechStalled))!);
     const speechSeconds = (performance.now() - t0) / 1000;
     report(0.02);
@@ -285,7 +288,7 @@ export async function renderVideo(
         break;
       }
       let t1 = performance.now();
-      const buf = source(t);
+      const buf = source.frame(t);
       tDraw += performance.now() - t1;
       if (!send(buf, f)) {
         t1 = performance.now();
@@ -297,10 +300,12 @@ export async function renderVideo(
       }
       // Progress by frames of the narration known so far (the rest is at most a few seconds).
       if (f % 15 === 0) report(0.02 + 0.93 * (f / frames));
+      if (f >= OUTPUT_FPS) drawThumbnail();
       // Node frees the canvas's pixel read-backs (N-API finalizers) only when its event loop
       // turns; without this a long render would hold every frame's read-back until the end.
       if (f % 8 === 7) await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    drawThumbnail(); // a video shorter than a second
     stdin.end();
     await within(ff.done, encoderStalled);
     report(0.96);
@@ -371,14 +376,28 @@ export class FramePool {
   }
 }
 
-/** Baseline for benchmarks: every whole frame drawn and piped. */
-function fullFrameSource(scene: Scene, anim: Animation): (t: number) => Buffer {
+/** Where a render's frames come from. */
+export interface FrameSource {
+  /** The frame at time t (times only grow). */
+  frame(t: number): Buffer;
+  /** Work that needs no narration yet (the first pose's sprites), done while the first sentence is spoken. */
+  prime(): void;
+  /** No one else needs the presenter's art any more (the thumbnail is drawn): the source may let it go. */
+  artDone(): void;
+}
+
+/** Baseline for benchmarks: every whole frame drawn and piped (it keeps the art). */
+function fullFrameSource(scene: Scene, anim: Animation): FrameSource {
   const { width, height } = scene.layout.size;
   const c = createCanvas(width, height);
   const ctx = c.getContext('2d', { alpha: false });
-  return (t) => {
-    drawSceneFrame(ctx, scene, anim, t);
-    return c.data();
+  return {
+    frame(t) {
+      drawSceneFrame(ctx, scene, anim, t);
+      return c.data();
+    },
+    prime() {},
+    artDone() {},
   };
 }
 
@@ -441,12 +460,12 @@ function regionReader(): (src: Canvas, r: Box) => { px: Uint8Array; stride: numb
  * snapped to whole pixels), the caption box when the page or the spoken word changes (drawn by
  * Skia then, and only then). An unchanged frame is the previous Buffer written again.
  */
-export function composedSource(scene: Scene, anim: Animation, pool: FramePool): (t: number) => Buffer {
+export function composedSource(scene: Scene, anim: Animation, pool: FramePool): FrameSource {
   const { layout } = scene;
   const { width: W, height: H } = layout.size;
   const plan = planRegions(layout);
+  // Sprites are cut as poses first need them until artDone, which cuts the rest.
   const compositor = new FrameCompositor(layout, scene.assets, scene.background, plan.presenter);
-  compositor.cutAll();
   const cr = plan.caption;
   const cCanvas = cr ? createCanvas(cr.width, cr.height) : null;
   const cctx = cCanvas?.getContext('2d');
@@ -455,7 +474,7 @@ export function composedSource(scene: Scene, anim: Animation, pool: FramePool): 
   let captionActive = NaN;
   let pageReach: Rect[] | null = null;
   let frame: Buffer | null = null;
-  return (t) => {
+  const frameAt = (t: number): Buffer => {
     const dirty: Box[] = [];
     const moved = compositor.setPose(poseAt(anim, t));
     if (moved) dirty.push(moved);
@@ -504,5 +523,15 @@ export function composedSource(scene: Scene, anim: Animation, pool: FramePool): 
       frame = next;
     }
     return frame;
+  };
+  return {
+    frame: frameAt,
+    prime() {
+      compositor.setPose(poseAt(anim, 0));
+    },
+    artDone() {
+      compositor.cutAll();
+      releaseArt(scene);
+    },
   };
 }

@@ -78,7 +78,7 @@ async function videoFrame(templateId: string, params: RenderParams): Promise<{ f
   expect(poseAt(anim, 0)).toEqual(NEUTRAL_POSE);
   const { width, height } = scene.layout.size;
   const background = rgbaToYuva(scene.background.data(), width, height);
-  const buf = composedSource(scene, anim, new FramePool())(0);
+  const buf = composedSource(scene, anim, new FramePool()).frame(0);
   return { frame: framePlanes(buf, width, height), background, caption: scene.layout.caption };
 }
 

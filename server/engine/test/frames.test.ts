@@ -50,6 +50,7 @@ async function expectWholeFrames(template: string, aspect: '16:9' | '9:16' | '1:
   const { width: W, height: H } = layout.size;
   const plan = planRegions(layout);
   const whole = new FrameCompositor(layout, scene.assets, scene.background, plan.presenter);
+  whole.cutAll(); // before the source lets the art go
   const cr = plan.caption!;
   const cap = createCanvas(cr.width, cr.height);
   const cctx = cap.getContext('2d');
@@ -62,7 +63,9 @@ async function expectWholeFrames(template: string, aspect: '16:9' | '9:16' | '1:
   let changed = 0;
   for (let f = 0; f < Math.ceil(tl.durationSeconds * 30); f++) {
     const t = f / 30;
-    const buf = source(t);
+    const buf = source.frame(t);
+    // As a render does once its thumbnail is drawn: the rest is cut and the art let go.
+    if (f === 30) source.artDone();
     if (buf !== last) {
       changed++;
       pool.hold(buf); // as a write to ffmpeg's stdin does, until ffmpeg has read it
