@@ -23,7 +23,7 @@ interface Placement {
 }
 
 /** The exact box of non-transparent pixels of RGBA words (not widened), or null when none. */
-function paintedBox(px: Uint32Array, width: number, height: number): Box | null {
+function paintedBox(px: Int32Array, width: number, height: number): Box | null {
   let x0 = width;
   let y0 = height;
   let x1 = 0;
@@ -64,7 +64,7 @@ export class FrameCompositor {
   private allCut = false;
   private placementNow: Placement | null = null;
   private caption: Sprite | null = null;
-  private captionRgba: Uint32Array | null = null;
+  private captionRgba: Int32Array | null = null;
   private readonly unders = new Map<string, Target>();
   private stillFrame: Target | null = null;
 
@@ -278,7 +278,7 @@ export class FrameCompositor {
           const x1 = Math.min(W, (painted.x1 + 2) & ~1);
           const y1 = Math.min(H, (painted.y1 + 2) & ~1);
           const w = x1 - x0;
-          const win = new Uint32Array(w * (y1 - y0));
+          const win = new Int32Array(w * (y1 - y0));
           for (let j = Math.max(y0, py); j < y1; j++) {
             const from = Math.max(x0, px); // the shift leaves column 0 empty in phase px = 1
             win.set(rgba.subarray((j - py) * W + from - px, (j - py) * W + x1 - px), (j - y0) * w + from - x0);

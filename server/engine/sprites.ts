@@ -79,7 +79,7 @@ let zeroRow = Buffer.alloc(0);
  * null: a transparent image), one per band of changed rows; empty when nothing changed. A
  * caption's next word changes two words' boxes, on one line or on two: not the whole plate.
  */
-export function changedBoxes(prevOrNull: Uint32Array | null, next: Uint32Array, width: number, height: number): Box[] {
+export function changedBoxes(prevOrNull: Int32Array | null, next: Int32Array, width: number, height: number): Box[] {
   return changedBoxesIn(prevOrNull, width, next, width, width, height);
 }
 
@@ -87,7 +87,7 @@ export function changedBoxes(prevOrNull: Uint32Array | null, next: Uint32Array, 
  * changedBoxes of the `width` × `height` pixels at the top-left of two images whose rows are
  * `prevStride` and `nextStride` pixels apart (views may start anywhere, e.g. a region's corner).
  */
-export function changedBoxesIn(prevOrNull: Uint32Array | null, prevStride: number, next: Uint32Array, nextStride: number, width: number, height: number): Box[] {
+export function changedBoxesIn(prevOrNull: Int32Array | null, prevStride: number, next: Int32Array, nextStride: number, width: number, height: number): Box[] {
   if (zeroRow.length < width * 4) zeroRow = Buffer.alloc(width * 4);
   // Rows are compared natively (memcmp) first: most rows of a caption or a layer are unchanged.
   const nb = Buffer.from(next.buffer, next.byteOffset, next.byteLength);
@@ -136,7 +136,7 @@ export function changedBoxesIn(prevOrNull: Uint32Array | null, prevStride: numbe
 }
 
 /** The one even-edged box around every changed pixel (see changedBoxes), or null. */
-export function changedBox(prev: Uint32Array | null, next: Uint32Array, width: number, height: number): Box | null {
+export function changedBox(prev: Int32Array | null, next: Int32Array, width: number, height: number): Box | null {
   const boxes = changedBoxes(prev, next, width, height);
   if (!boxes.length) return null;
   return boxes.reduce((a, b) => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) }));

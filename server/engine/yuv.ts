@@ -26,9 +26,14 @@ export function allocPlanes(width: number, height: number): Planes {
   return { width, height, y: new Uint8Array(width * height), u: new Uint8Array(c), v: new Uint8Array(c), a: new Uint8Array(width * height) };
 }
 
-/** The pixels as 32-bit words (r | g << 8 | b << 16 | a << 24 on little-endian machines). */
-export function words(px: Uint8Array): Uint32Array {
-  return px.byteOffset % 4 === 0 ? new Uint32Array(px.buffer, px.byteOffset, px.length >> 2) : new Uint32Array(px.slice().buffer);
+/**
+ * The pixels as 32-bit words (r | g << 8 | b << 16 | a << 24 on little-endian machines), signed:
+ * an opaque pixel as an unsigned word is over 2^31, which V8 cannot keep as a small integer, so
+ * every read of one would allocate a number until the loop is optimised, and optimised code
+ * would be thrown away again for it ("not a Smi"). Compare words with ===, take fields with >>> and &.
+ */
+export function words(px: Uint8Array): Int32Array {
+  return px.byteOffset % 4 === 0 ? new Int32Array(px.buffer, px.byteOffset, px.length >> 2) : new Int32Array(px.slice().buffer);
 }
 
 const luma = (r: number, g: number, b: number) => ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16;
@@ -40,7 +45,14 @@ const luma = (r: number, g: number, b: number) => ((66 * r + 129 * g + 25 * b + 
 export function rgbaToYuva(px: Uint8Array, width: number, height: number, out = allocPlanes(width, height), box?: Box): Planes {
   const { x0, y0, x1, y1 } = box ?? { x0: 0, y0: 0, x1: width, y1: height };
   const p = words(px);
-  const { y, u, v, a, ca } = out;
+  // Two loops in two functions: V8 optimises each (on-stack, mid-loop) with the other's types
+  // already known, instead of one function optimised before its second loop ever ran.
+  lumaAlpha(p, width, x0, y0, x1, y1, out.y, out.a);
+  chroma(p, width, x0, y0, x1, y1, out.u, out.v, out.ca ?? null);
+  return out;
+}
+
+function lumaAlpha(p: Int32Array, width: number, x0: number, y0: number, x1: number, y1: number, y: Uint8Array, a: Uint8Array): void {
   // Layers are mostly flat colour: a pixel like the one before reuses its luma.
   let lastW = 0;
   let lastY = 16;
@@ -62,9 +74,13 @@ export function rgbaToYuva(px: Uint8Array, width: number, height: number, out = 
       }
     }
   }
-  // Chroma: the alpha-weighted average colour of each 2×2 block (premultiplied sums / alpha sum).
+}
+
+/** Chroma: the alpha-weighted average colour of each 2×2 block (premultiplied sums / alpha sum). */
+function chroma(p: Int32Array, width: number, x0: number, y0: number, x1: number, y1: number, u: Uint8Array, v: Uint8Array, ca: Uint8Array | null): void {
   const cw = width >> 1;
-  lastW = -1; // no block seen yet (-1 is never a pixel word: those are unsigned)
+  // The last flat block seen; transparent to begin with, whose chroma is 128, 128 and alpha 0.
+  let lastW = 0;
   let lastU = 128;
   let lastV = 128;
   for (let cj = y0 >> 1; cj < y1 >> 1; cj++) {
@@ -106,5 +122,4 @@ export function rgbaToYuva(px: Uint8Array, width: number, height: number, out = 
       }
     }
   }
-  return out;
 }

@@ -39,7 +39,7 @@ describe('frames composed from sprites', () => {
   it('find the changed boxes of an image, one per band of changed rows', () => {
     const w = 40;
     const h = 30;
-    const a = new Uint32Array(w * h);
+    const a = new Int32Array(w * h);
     const b = a.slice();
     expect(changedBoxes(a, b, w, h)).toEqual([]);
     b[3 * w + 5] = 0xff0000ff; // row 3
