@@ -2,8 +2,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App.js';
+import { installUiFonts } from './canvas/scene.js';
 import './styles.css';
 
+installUiFonts();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />

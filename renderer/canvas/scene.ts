@@ -14,6 +14,7 @@ import {
   NEUTRAL_POSE,
   paginateCaptions,
   SCENE_FONTS,
+  SCRIPT_FAMILIES,
   sceneStyle,
   templateEntry,
   type CaptionView,
@@ -45,14 +46,40 @@ function loadImage(url: string): Promise<HTMLImageElement> {
   });
 }
 
+let faces: FontFace[] | null = null;
+
+/**
+ * The scene's fonts as the page's own (once). Added unloaded: the page's text (the script, the
+ * caption list, job titles) has them in its font list (installUiFonts), and the browser fetches
+ * one only when some text needs it; the preview canvas loads them all first (ensureFonts).
+ */
+function sceneFontFaces(): FontFace[] {
+  faces ??= SCENE_FONTS.map((f) => {
+    const face = new FontFace(f.family, `url(${fontUrl(f)})`, { weight: f.weight, style: f.style });
+    document.fonts.add(face);
+    return face;
+  });
+  return faces;
+}
+
+/**
+ * Lets the app's own text use the scripts the video can show (CJK, Arabic, Hebrew, emoji) where
+ * the system has no font for them (a Linux desktop without CJK fonts showed the script as boxes):
+ * the scene's script families go into the CSS variable --script-fonts, before the generic family.
+ */
+export function installUiFonts(): void {
+  if (typeof FontFace === 'undefined') return;
+  sceneFontFaces();
+  const { arabic, hebrew, cjk, emoji } = SCRIPT_FAMILIES;
+  document.documentElement.style.setProperty('--script-fonts', [arabic, hebrew, cjk, emoji].map((f) => `"${f}"`).concat('sans-serif').join(', '));
+}
+
 function ensureFonts(): void {
   if (fontsLoading || typeof FontFace === 'undefined') return;
-  fontsLoading = Promise.all(
-    SCENE_FONTS.map(async (f) => {
-      const face = new FontFace(f.family, `url(${fontUrl(f)})`, { weight: f.weight, style: f.style });
-      document.fonts.add(await face.load());
-    }),
-  ).then(ready, () => undefined);
+  fontsLoading = Promise.all(sceneFontFaces().map((face) => face.load())).then(ready, (err: unknown) => {
+    // The preview then draws with other fonts than the video; say so where a developer looks.
+    console.warn(`The caption fonts did not load from ./fonts/: ${String(err)}`);
+  });
 }
 
 function presenterAssets(templateId: string): PresenterAssets | null {

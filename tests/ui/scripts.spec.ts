@@ -30,3 +30,25 @@ test('a Chinese or Arabic script with an English voice is warned about, previewe
   await expect(page.getByTestId('last-job-status')).toBeVisible();
   await expect(script).toHaveValue('مرحبا بكم في الاستوديو 🎉 هذا هو التحديث الفصلي للشركة.');
 });
+
+test('the script\'s own text shows every script with the bundled fonts, also where the system has none', async ({ page }) => {
+  // This machine has no CJK, Arabic or emoji fonts of its own: without the bundled ones the
+  // caption list showed the script as boxes while the video showed it right.
+  await openApp(page);
+  await page.getByLabel('Narration script').fill('你好世界。🎉 مرحبا بكم. שלום לכולם. Привет!');
+  await expect(page.getByTestId('caption-pages')).toContainText('Привет!');
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('DOM.enable');
+  await cdp.send('CSS.enable');
+  const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
+  const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: '[data-testid="caption-pages"] .caption-line' });
+  const used: { familyName: string; isCustomFont: boolean }[] = [];
+  await expect(async () => {
+    used.length = 0;
+    for (const nodeId of nodeIds) used.push(...(await cdp.send('CSS.getPlatformFontsForNode', { nodeId })).fonts);
+    // Every glyph drawn by a font the app ships (the page's own fonts), none by the system's fallback.
+    expect(used.filter((f) => !f.isCustomFont)).toEqual([]);
+  }).toPass();
+  // (Arabic and Hebrew come from the bundled DejaVu Sans, which has them; CJK and emoji from theirs.)
+  expect(used.map((f) => f.familyName)).toEqual(expect.arrayContaining(['Noto Sans CJK SC', 'Noto Color Emoji', 'DejaVu Sans']));
+});
