@@ -1,6 +1,6 @@
 // Templates and voices from the active render API (or its last cache when offline).
 import { create } from 'zustand';
-import type { Template, Voice } from '../../shared/contract/index.js';
+import { VoiceQuality, type Template, type Voice } from '../../shared/contract/index.js';
 import { call, describeError } from '../lib/bridge.js';
 
 /** Voices may carry their other id form(s), e.g. the numeric "101" for "en-US-Ava". */
@@ -43,4 +43,22 @@ export function findVoice(voices: CatalogVoice[], id: string | null | undefined)
 
 export function findTemplate(templates: Template[], id: string | null | undefined): Template | null {
   return templates.find((t) => t.id === id) ?? null;
+}
+
+/**
+ * A new draft's voice: what a creator hears first, so the best-sounding voice that ships with the
+ * app (no pack to download) in the first of the user's languages that has one (exact locale
+ * first, then the same language: "fr-CA" finds fr-FR), else in American English, else the first.
+ */
+export function defaultVoice(voices: CatalogVoice[], languages: readonly string[]): CatalogVoice | null {
+  const shipped = voices.filter((v) => v.downloadBytes === undefined);
+  const rank = (v: CatalogVoice) => VoiceQuality.options.indexOf(v.quality ?? 'basic');
+  const best = (match: (locale: string) => boolean) =>
+    shipped.filter((v) => match(v.locale.toLowerCase())).reduce<CatalogVoice | null>((b, v) => (!b || rank(v) > rank(b) ? v : b), null);
+  for (const tag of [...languages, 'en-US']) {
+    const lang = tag.toLowerCase();
+    const found = best((l) => l === lang) ?? best((l) => l.split('-')[0] === lang.split('-')[0]);
+    if (found) return found;
+  }
+  return voices[0] ?? null;
 }

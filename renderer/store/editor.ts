@@ -8,7 +8,7 @@ import { issuesToDetails } from '../../shared/contract/index.js';
 import { FALLBACK_PARAMS, fillParams } from '../../shared/scene/catalog.js';
 import { call, describeError, toBridgeError } from '../lib/bridge.js';
 import { clampAvatar } from '../lib/placement.js';
-import { findTemplate, useCatalogs } from './catalogs.js';
+import { defaultVoice, findTemplate, useCatalogs } from './catalogs.js';
 import { useDrafts } from './drafts.js';
 import { dropLive } from './placement.js';
 import { clearBackup, writeBackup, type EditorDraft } from './backup.js';
@@ -59,7 +59,7 @@ export function blankDraft(): EditorDraft {
     name: UNTITLED,
     text: '',
     templateId: t?.id ?? null,
-    voiceId: voices[0]?.id ?? null,
+    voiceId: defaultVoice(voices, typeof navigator === 'undefined' ? [] : navigator.languages)?.id ?? null,
     params: fillParams(t?.id, undefined, templates),
   };
 }

@@ -21,8 +21,9 @@ export class SpeechEngines {
 
   /**
    * `warm`: Pico's worker, once started by its first voice, is kept (and warmed again after a
-   * cancel), as espeak's is. It is not started with the studio: most renders use espeak, whose
-   * first render would share the two cores with Pico's load (~0.4 s of CPU) and ~60 MB more.
+   * cancel), as espeak's is. It is not started with the studio: its first render pays its load
+   * (~0.4 s of CPU), a studio that never speaks Pico (most other languages, API clients that name
+   * espeak voices) stays ~60 MB smaller, and an espeak render right after start keeps both cores.
    */
   constructor(
     readonly espeak: SpeechSynth,

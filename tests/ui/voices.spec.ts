@@ -10,6 +10,9 @@ test('the voice picker labels, filters by quality and plays a Pico voice', async
   const { voices } = await bridge(page, 'catalogs.get', undefined);
   await expect(rows).toHaveCount(voices.length);
   expect(voices.length).toBeGreaterThanOrEqual(24);
+  // A new draft starts with the best voice that ships for the browser's language (en-US here):
+  // SVOX Pico's Lisa, not the first, formant voice in the list.
+  await expect(page.locator('.voice-row', { has: page.getByRole('radio', { checked: true }) })).toContainText('Lisa');
 
   // Gender: only what exists (the catalog has no neutral voice).
   const genders = await page.getByLabel('Gender').locator('option').allTextContents();
