@@ -21,31 +21,52 @@ export function mfcc(samples: Int16Array, sampleRate: number): { frames: Float32
   const dct = Array.from({ length: COEFFS }, (_, k) => Float64Array.from({ length: MEL_BANDS }, (_, m) => Math.cos((Math.PI * (k + 1) * (m + 0.5)) / MEL_BANDS)));
   const re = new Float64Array(FFT_SIZE);
   const im = new Float64Array(FFT_SIZE);
+  const power = [new Float64Array(FFT_SIZE / 2 + 1), new Float64Array(FFT_SIZE / 2 + 1)];
   const mel = new Float64Array(MEL_BANDS);
   const frames: Float32Array[] = [];
-  for (let f = 0; f < n; f++) {
-    re.fill(0);
-    im.fill(0);
+  /** Frame f's windowed, pre-emphasised samples into `into` (zero beyond the window and the audio). */
+  const load = (f: number, into: Float64Array) => {
+    into.fill(0);
+    if (f >= n) return;
     const at = f * hop - (win >> 1);
     for (let i = 0; i < win; i++) {
       const k = at + i;
       if (k <= 0 || k >= samples.length) continue;
-      re[i] = ((samples[k]! - 0.97 * samples[k - 1]!) / 32768) * window[i]!; // pre-emphasis
+      into[i] = ((samples[k]! - 0.97 * samples[k - 1]!) / 32768) * window[i]!;
     }
+  };
+  // Two real frames per complex FFT (one as the real part, the next as the imaginary part),
+  // whose spectra are then told apart by symmetry: half the transforms.
+  for (let f = 0; f < n; f += 2) {
+    load(f, re);
+    load(f + 1, im);
     fft(re, im);
-    for (let m = 0; m < MEL_BANDS; m++) {
-      const { from, weights } = filters[m]!;
-      let e = 0;
-      for (let i = 0; i < weights.length; i++) e += weights[i]! * (re[from + i]! ** 2 + im[from + i]! ** 2);
-      mel[m] = Math.log(e + 1e-10);
+    const [pa, pb] = power as [Float64Array, Float64Array];
+    for (let k = 0; k <= FFT_SIZE / 2; k++) {
+      const nk = (FFT_SIZE - k) & (FFT_SIZE - 1);
+      const ar = (re[k]! + re[nk]!) / 2;
+      const ai = (im[k]! - im[nk]!) / 2;
+      const br = (im[k]! + im[nk]!) / 2;
+      const bi = (re[nk]! - re[k]!) / 2;
+      pa[k] = ar * ar + ai * ai;
+      pb[k] = br * br + bi * bi;
     }
-    const c = new Float32Array(COEFFS);
-    for (let k = 0; k < COEFFS; k++) {
-      let s = 0;
-      for (let m = 0; m < MEL_BANDS; m++) s += dct[k]![m]! * mel[m]!;
-      c[k] = s;
+    for (let g = f; g < Math.min(n, f + 2); g++) {
+      const p = power[g - f]!;
+      for (let m = 0; m < MEL_BANDS; m++) {
+        const { from, weights } = filters[m]!;
+        let e = 0;
+        for (let i = 0; i < weights.length; i++) e += weights[i]! * p[from + i]!;
+        mel[m] = Math.log(e + 1e-10);
+      }
+      const c = new Float32Array(COEFFS);
+      for (let k = 0; k < COEFFS; k++) {
+        let s = 0;
+        for (let m = 0; m < MEL_BANDS; m++) s += dct[k]![m]! * mel[m]!;
+        c[k] = s;
+      }
+      frames.push(c);
     }
-    frames.push(c);
   }
   for (let k = 0; k < COEFFS; k++) {
     let mean = 0;
@@ -76,37 +97,51 @@ function melFilters(sampleRate: number): { from: number; weights: Float64Array }
   });
 }
 
-/** In-place radix-2 FFT (length a power of two). */
-function fft(re: Float64Array, im: Float64Array): void {
-  const n = re.length;
+/** Bit-reversed order and twiddle factors of the FFT size, computed once. */
+const FFT_TABLES = (() => {
+  const n = FFT_SIZE;
+  const rev = new Uint16Array(n);
   for (let i = 1, j = 0; i < n; i++) {
     let bit = n >> 1;
     for (; j & bit; bit >>= 1) j ^= bit;
     j ^= bit;
+    rev[i] = j;
+  }
+  const cos = Float64Array.from({ length: n / 2 }, (_, k) => Math.cos((-2 * Math.PI * k) / n));
+  const sin = Float64Array.from({ length: n / 2 }, (_, k) => Math.sin((-2 * Math.PI * k) / n));
+  return { rev, cos, sin };
+})();
+
+/** In-place radix-2 FFT of FFT_SIZE points. */
+function fft(re: Float64Array, im: Float64Array): void {
+  const n = FFT_SIZE;
+  const { rev, cos, sin } = FFT_TABLES;
+  for (let i = 1; i < n; i++) {
+    const j = rev[i]!;
     if (i < j) {
-      [re[i], re[j]] = [re[j]!, re[i]!];
-      [im[i], im[j]] = [im[j]!, im[i]!];
+      const tr = re[i]!;
+      re[i] = re[j]!;
+      re[j] = tr;
+      const ti = im[i]!;
+      im[i] = im[j]!;
+      im[j] = ti;
     }
   }
   for (let len = 2; len <= n; len <<= 1) {
-    const ang = (-2 * Math.PI) / len;
-    const wr = Math.cos(ang);
-    const wi = Math.sin(ang);
+    const half = len >> 1;
+    const stride = n / len;
     for (let i = 0; i < n; i += len) {
-      let cr = 1;
-      let ci = 0;
-      for (let k = 0; k < len / 2; k++) {
+      for (let k = 0; k < half; k++) {
+        const wr = cos[k * stride]!;
+        const wi = sin[k * stride]!;
         const a = i + k;
-        const b = a + len / 2;
-        const xr = re[b]! * cr - im[b]! * ci;
-        const xi = re[b]! * ci + im[b]! * cr;
+        const b = a + half;
+        const xr = re[b]! * wr - im[b]! * wi;
+        const xi = re[b]! * wi + im[b]! * wr;
         re[b] = re[a]! - xr;
         im[b] = im[a]! - xi;
         re[a] = re[a]! + xr;
         im[a] = im[a]! + xi;
-        const t = cr * wr - ci * wi;
-        ci = cr * wi + ci * wr;
-        cr = t;
       }
     }
   }
@@ -127,15 +162,22 @@ export function dtwMap(ref: Float32Array[], target: Float32Array[]): Float64Arra
   let prev = new Float64Array(M).fill(Infinity);
   let cur = new Float64Array(M).fill(Infinity);
   const dir = new Uint8Array(N * band); // 0 diagonal, 1 from the previous ref frame, 2 from the previous target frame
+  // Both feature sequences in one flat array each: the distance loop reads neighbouring floats.
+  const K = ref[0]?.length ?? 0;
+  const A = flat(ref, K);
+  const B = flat(target, K);
   for (let i = 0; i < N; i++) {
-    const a = ref[i]!;
     const l = lo(i);
     const h = hi(i);
-    cur.fill(Infinity); // what is left of two rows ago
+    // Bands only move right, so of what two rows ago left in `cur`, only the cell left of this
+    // band could be read (as cur[l - 1]); cells right of it were never written.
+    if (l > 0) cur[l - 1] = Infinity;
     for (let j = l; j <= h; j++) {
-      const b = target[j]!;
       let d = 0;
-      for (let k = 0; k < a.length; k++) d += (a[k]! - b[k]!) ** 2;
+      for (let k = 0, ai = i * K, bj = j * K; k < K; k++) {
+        const x = A[ai + k]! - B[bj + k]!;
+        d += x * x;
+      }
       d = Math.sqrt(d);
       let best = i === 0 && j === 0 ? 0 : Infinity;
       let step = 0;
@@ -174,6 +216,12 @@ export function dtwMap(ref: Float32Array[], target: Float32Array[]): Float64Arra
   for (let i = 0; i < N; i++) map[i] = count[i] ? sum[i]! / count[i]! : i > 0 ? map[i - 1]! : 0;
   for (let i = 1; i < N; i++) if (map[i]! < map[i - 1]!) map[i] = map[i - 1]!;
   return map;
+}
+
+function flat(frames: Float32Array[], K: number): Float32Array {
+  const out = new Float32Array(frames.length * K);
+  frames.forEach((f, i) => out.set(f, i * K));
+  return out;
 }
 
 /**
