@@ -233,13 +233,13 @@ export async function renderVideo(
     // The thumbnail shows the third word spoken. It is drawn once the first second of frames is
     // out (the first frame then goes out ~50 ms sooner warm, ~150 ms cold, while x264 would
     // idle), after which the frames need none of the presenter's art (tens of MB of Skia bitmaps).
-    let thumbnail: Promise<Buffer> | null = null;
+    // Its outcome is kept as a value (awaited at the end; a cancel or a failure may come first).
+    let thumbnail: Promise<{ jpeg: Buffer } | { error: unknown }> | null = null;
     const drawThumbnail = () => {
       const words = scene.words;
       if (thumbnail || (words.length < 3 && !narration.done)) return;
       const t = words.length ? Math.min(timeline.durationSeconds, words[Math.min(2, words.length - 1)]!.start + 0.05) : 0;
-      thumbnail = drawFullFrame(scene, anim, t).encode('jpeg', 86);
-      thumbnail.catch(() => undefined); // awaited at the end; a cancel may come first
+      thumbnail = drawFullFrame(scene, anim, t).encode('jpeg', 86).then((jpeg) => ({ jpeg }), (error: unknown) => ({ error }));
       source.artDone();
     };
 
@@ -313,7 +313,9 @@ export async function renderVideo(
     const frames = Math.max(1, Math.ceil(duration * OUTPUT_FPS));
 
     await writeFile(join(workDir, 'captions.vtt'), toWebVtt(scene.pages, scene.words, duration));
-    await writeFile(join(workDir, 'thumbnail.jpg'), await thumbnail!);
+    const thumb = await thumbnail!;
+    if ('error' in thumb) throw thumb.error;
+    await writeFile(join(workDir, 'thumbnail.jpg'), thumb.jpeg);
     await rename(tmpVideo, join(workDir, 'video.mp4'));
     report(1);
     return {
