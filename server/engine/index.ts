@@ -8,7 +8,7 @@ import { type AspectRatio } from '../../shared/contract/index.js';
 import { drawFrame, fillParams, NEUTRAL_POSE, templateEntry } from '../../shared/scene/index.js';
 import { DEFAULT_ENCODE, headCacheNode, prepareScene, renderVideo, STALL_MS, type EncodeSettings } from './render.js';
 import { SpeechSynth } from './speech.js';
-import { SpeechEngines } from './speech-engines.js';
+import { SpeechEngines, WARM_UP_TEXTS } from './speech-engines.js';
 import { PiperSpeaker } from './speech-piper.js';
 import { EngineError, type RenderEngine, type RenderTask } from './types.js';
 import { VoicePacks } from './voice-packs.js';
@@ -28,22 +28,6 @@ export interface EngineOptions {
   catalogDir?: string;
 }
 
-/**
- * Speech for the warm-up: the worker loads espeak (WebAssembly, ~30 ms) and V8 moves its hot
- * functions from the baseline compiler to optimised code in the background (measured on 16 s of
- * speech: 75 ms for the first request, 22 ms from the third on). One round of these sentences
- * (~1 minute of speech, ~0.15 s of CPU) is enough. Varied on purpose: numbers, dates, questions,
- * abbreviations, long and short words.
- */
-const WARM_UP_TEXTS = [
-  'Welcome back! Here are three quick updates for 2026, and why they matter to you and your team.',
-  'Rendering is faster, captions follow the voice word by word, and your drafts stay on your own machine.',
-  'Did you know that 42 percent of viewers watch without sound? Clear captions keep them watching until the end.',
-  'On March 3rd, at 9:30 a.m., Dr. Rivera will present the results: a rise of 17.5 percent over last year.',
-  'Short sentences help. Pauses, too. Then a longer one carries the thought through to its natural conclusion.',
-  'Thank you for watching; subscribe, share this video with a friend, and we will see you next week.',
-];
-const WARM_UP_ROUNDS = 1;
 
 /** Writes a cache file atomically (a crash never leaves half a file to be served later). */
 async function cacheWrite(path: string, bytes: Buffer): Promise<void> {
@@ -56,7 +40,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   const warm = options.warmSpeech ?? true;
   // Warm: the worker stays for the engine's lifetime (~25 MB), so no render pays espeak's start.
   const espeak = warm
-    ? new SpeechSynth(Infinity, { texts: Array.from({ length: WARM_UP_ROUNDS }, () => WARM_UP_TEXTS).flat(), voice: espeakVoice('en-US-Ava')! })
+    ? new SpeechSynth(Infinity, { texts: WARM_UP_TEXTS, voice: espeakVoice('en-US-Ava')! })
     : new SpeechSynth();
   const encode = options.encode ?? DEFAULT_ENCODE;
   const cacheDir = options.cacheDir;

@@ -4,6 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { scriptChunks } from '../narration.js';
 import { SpeechSynth } from '../speech.js';
+import { SpeechEngines } from '../speech-engines.js';
 import { espeakVoice } from '../voices.js';
 
 const TEXT = 'Good evening. Here is the news, read slowly enough to take a moment.';
@@ -83,6 +84,28 @@ describe('speech synthesis', () => {
         expect(await synth.warmUp()).toBe(0); // already warm: nothing spoken again
       } finally {
         await synth.close();
+      }
+    });
+
+    it('of a warm studio loads and warms SVOX Pico too (a new draft\'s voice in five languages), after espeak', async () => {
+      const espeak = new SpeechSynth(Infinity, { texts: texts.slice(0, 2), voice: espeakVoice('en-US-Ava')! });
+      const engines = new SpeechEngines(espeak, { warm: true });
+      try {
+        await engines.warmUp();
+        const pico = engines.pico as unknown as { worker: Worker | null };
+        const worker = pico.worker;
+        expect(worker).not.toBeNull();
+        expect(await engines.pico.warmUp()).toBe(0); // its warm-up texts were spoken already
+        const lisa = await engines.speak(TEXT, engines.voice('en-US-Lisa'));
+        expect(lisa.timeline.words.map((w) => w.text).join(' ')).toBe(TEXT);
+        expect(pico.worker).toBe(worker); // the warmed worker spoke it
+        // A studio that is not kept warm (tests, one-off tools) starts no Pico worker.
+        const cold = new SpeechEngines(espeak);
+        await cold.warmUp();
+        expect((cold.pico as unknown as { worker: Worker | null }).worker).toBeNull();
+        await cold.pico.close();
+      } finally {
+        await engines.close();
       }
     });
 
