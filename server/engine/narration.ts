@@ -1,6 +1,7 @@
 // The narration spoken chunk by chunk, so a render starts encoding after the first sentence is
-// spoken instead of after the whole script: the script is split at sentence ends, every chunk
-// is queued on the speech worker at once, and the render takes them in order as its frames
+// spoken instead of after the whole script: the script is split at sentence ends, the first
+// chunk is asked for alone and the others all at once when it is ready, and the render takes
+// them in order as its frames
 // reach them. Chunks end at sentence ends, where captions end a page anyway, so the caption
 // pages are the same as for the script spoken whole.
 import { endsSentence, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../shared/scene/index.js';
@@ -65,7 +66,13 @@ export class Narration {
   private taken = 0;
 
   constructor(speech: Pick<SpeechEngines, 'speak'>, text: string, private readonly voice: EngineVoice, signal: AbortSignal) {
-    this.pending = scriptChunks(text).map((c) => speech.speak(c, voice, signal));
+    const [first, ...rest] = scriptChunks(text);
+    const firstSpoken = speech.speak(first!, voice, signal);
+    // The rest are asked for once the first is ready: the render's first frame waits for the
+    // first sentence (a Pico voice's synthesis and alignment), which then has the cores to
+    // itself; the rest still come long before the frames reach them.
+    const afterFirst = firstSpoken.then(() => undefined);
+    this.pending = [firstSpoken, ...rest.map((c) => afterFirst.then(() => speech.speak(c, voice, signal)))];
     // Later chunks are awaited one by one; one failing (or a cancel) must not go unhandled meanwhile.
     for (const p of this.pending) p.catch(() => undefined);
   }

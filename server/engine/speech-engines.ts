@@ -34,6 +34,8 @@ const PICO_IDLE_MS = 5 * 60_000;
 
 export class SpeechEngines {
   readonly pico: WorkerSynth<PicoVoice & { dir: string }>;
+  /** The Pico voice a warm studio warms up with (null when not kept warm). */
+  private readonly warmPico: EngineVoice | null;
 
   /**
    * `warm`: Pico's worker is started and warmed with the studio (after espeak's warm-up, with
@@ -51,12 +53,24 @@ export class SpeechEngines {
     // where all six would add ~1 s more at the studio's start.
     const warmUp = options.warm && first ? { texts: WARM_UP_TEXTS.slice(0, 2), voice: { ...first.pico!, dir: PICO_DATA_DIR } } : undefined;
     this.pico = new WorkerSynth(new URL('./pico-worker.mjs', import.meta.url), options.warm ? Infinity : PICO_IDLE_MS, warmUp);
+    this.warmPico = warmUp ? first! : null;
   }
 
-  /** Loads and warms espeak-ng (every engine's timing reference), then SVOX Pico when `warm`. */
+  /**
+   * Loads and warms espeak-ng (every engine's timing reference), then SVOX Pico when `warm`, and
+   * then the alignment on this thread with one Pico sentence, so V8 has optimised the MFCC and
+   * warping loops before a first Pico render's first chunk waits for them. A warm-up cut short
+   * (the studio closing, a cancel) only leaves the next render colder.
+   */
   async warmUp(): Promise<void> {
     await this.espeak.warmUp();
     await this.pico.warmUp();
+    if (!this.warmPico) return;
+    try {
+      await this.speak(WARM_UP_TEXTS[0]!, this.warmPico);
+    } catch (err) {
+      if (!(err instanceof EngineError)) throw err;
+    }
   }
 
   /** A catalog voice by either id form, or an `invalid_input` error. */

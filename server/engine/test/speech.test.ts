@@ -2,10 +2,10 @@
 // request answered anyway, so a render does not fail for it.
 import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { scriptChunks } from '../narration.js';
+import { Narration, scriptChunks } from '../narration.js';
 import { SpeechSynth } from '../speech.js';
 import { SpeechEngines } from '../speech-engines.js';
-import { espeakVoice } from '../voices.js';
+import { engineVoice, espeakVoice } from '../voices.js';
 
 const TEXT = 'Good evening. Here is the news, read slowly enough to take a moment.';
 
@@ -148,6 +148,31 @@ describe('speech synthesis', () => {
 });
 
 describe('narration chunks', () => {
+  it('ask for the first sentence alone, and for the rest once it is spoken (it has the cores to itself)', async () => {
+    const espeak = new SpeechSynth();
+    const engines = new SpeechEngines(espeak);
+    const asked: string[] = [];
+    const speech: Pick<SpeechEngines, 'speak'> = {
+      speak: (text, voice, signal) => {
+        asked.push(text);
+        return engines.speak(text, voice, signal);
+      },
+    };
+    try {
+      const script = 'First things first. Then the second sentence. And a third one to finish.';
+      const narration = new Narration(speech, script, engineVoice('en-US-Ava')!, new AbortController().signal);
+      expect(asked).toEqual(['First things first.']);
+      const first = await narration.next();
+      expect(first!.words.map((w) => w.text)).toEqual(['First', 'things', 'first.']);
+      await new Promise((r) => setImmediate(r));
+      expect(asked).toEqual(scriptChunks(script)); // the rest, all at once
+      while (await narration.next());
+      expect(narration.timeline.words.map((w) => w.text).join(' ')).toBe(script);
+    } finally {
+      await engines.close();
+    }
+  });
+
   it('split a script at sentence ends, the first sentence alone, keeping every token', () => {
     const long = Array.from({ length: 12 }, (_, i) => `Sentence number ${i} says a little more about the plan.`).join(' ');
     const script = `Hello there! ${long} … And "quoted?" (done.) Last words without a stop`;
