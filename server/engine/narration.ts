@@ -71,8 +71,8 @@ export class Narration {
     // The rest are asked for once the first is ready: the render's first frame waits for the
     // first sentence (a Pico voice's synthesis and alignment), which then has the cores to
     // itself; the rest still come long before the frames reach them.
-    const afterFirst = firstSpoken.then(() => undefined);
-    this.pending = [firstSpoken, ...rest.map((c) => afterFirst.then(() => speech.speak(c, voice, signal)))];
+    // (Each derives from the first directly: no promise of its own that could go unhandled.)
+    this.pending = [firstSpoken, ...rest.map((c) => firstSpoken.then(() => speech.speak(c, voice, signal)))];
     // Later chunks are awaited one by one; one failing (or a cancel) must not go unhandled meanwhile.
     for (const p of this.pending) p.catch(() => undefined);
   }

@@ -4,6 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { Narration, scriptChunks } from '../narration.js';
 import { SpeechSynth } from '../speech.js';
+import { EngineError } from '../types.js';
 import { SpeechEngines } from '../speech-engines.js';
 import { engineVoice, espeakVoice } from '../voices.js';
 
@@ -148,6 +149,16 @@ describe('speech synthesis', () => {
 });
 
 describe('narration chunks', () => {
+  it('whose first sentence fails (a cancel) leave no rejection unhandled, also for a one-sentence script', async () => {
+    // An unhandled rejection ends the studio's process: a canceled one-sentence render did.
+    const canceled = () => Promise.reject(new EngineError('canceled', 'The render was canceled.'));
+    for (const script of ['Just one sentence.', 'First one. Then another.']) {
+      const narration = new Narration({ speak: canceled }, script, engineVoice('en-US-Ava')!, new AbortController().signal);
+      await expect(narration.next()).rejects.toMatchObject({ code: 'canceled' });
+    }
+    await new Promise((r) => setTimeout(r, 20)); // where an unhandled one would be reported
+  });
+
   it('ask for the first sentence alone, and for the rest once it is spoken (it has the cores to itself)', async () => {
     const espeak = new SpeechSynth();
     const engines = new SpeechEngines(espeak);
