@@ -11,23 +11,30 @@ import type { EngineVoice, EspeakVoice } from './voices.js';
 
 /** Characters per chunk after the first (a few sentences): fewer joins, still well ahead of the frames. */
 const CHUNK_CHARS = 400;
+/** At most this much of an over-long first sentence is spoken before the first frame. */
+const FIRST_CHUNK_CHARS = 200;
 
 /**
  * Splits a script at sentence ends: the first sentence alone, then chunks of about CHUNK_CHARS.
- * A piece without letters or digits ("…") stays with the sentence before it, so every chunk is
- * something espeak can say. The chunks joined with single spaces hold every token of the script.
+ * A sentence longer than that (a pasted transcript without full stops) is cut between words,
+ * after a comma, semicolon, colon or dash where one comes late enough: spoken whole, a
+ * 5,000-character sentence kept a Pico render from its first frame for 21 s and its alignment
+ * needed ~600 MB. A piece without letters or digits ("…") stays with the sentence before it, so
+ * every chunk is something espeak can say. The chunks joined with single spaces hold every token
+ * of the script.
  */
 export function scriptChunks(text: string): string[] {
   const sentences: string[] = [];
   let current: string[] = [];
+  const close = () => {
+    if (current.length) sentences.push(...cutLong(current, sentences.length ? CHUNK_CHARS : FIRST_CHUNK_CHARS));
+    current = [];
+  };
   for (const token of text.split(/\s+/u).filter(Boolean)) {
     current.push(token);
-    if (endsSentence(token)) {
-      sentences.push(current.join(' '));
-      current = [];
-    }
+    if (endsSentence(token)) close();
   }
-  if (current.length) sentences.push(current.join(' '));
+  close();
   const speakable = (s: string) => /[\p{L}\p{N}]/u.test(s);
   const merged: string[] = [];
   for (const s of sentences) {
@@ -43,6 +50,38 @@ export function scriptChunks(text: string): string[] {
     else chunks.push(s);
   }
   return chunks.length ? chunks : [text];
+}
+
+const endsClause = (token: string) => /[,;:\u2013\u2014\u3001\uFF0C\uFF1B\uFF1A\u060C]["'»)\]」』”’）]*$/u.test(token);
+
+/**
+ * A sentence's tokens as pieces of at most `limit` characters (a single longer token stays
+ * whole): each cut after the last clause mark in the second half of the piece, else between
+ * the last two words that fit. The first piece may be shorter (`first`, for a quick start).
+ */
+function cutLong(tokens: string[], first: number): string[] {
+  const pieces: string[] = [];
+  let limit = first;
+  let start = 0;
+  while (start < tokens.length) {
+    let end = start;
+    let length = -1;
+    while (end < tokens.length && (end === start || length + 1 + tokens[end]!.length <= limit)) length += 1 + tokens[end++]!.length;
+    if (end < tokens.length) {
+      let size = length;
+      for (let k = end - 1; k > start && size > limit / 2; k--) {
+        if (endsClause(tokens[k]!)) {
+          end = k + 1;
+          break;
+        }
+        size -= 1 + tokens[k]!.length;
+      }
+    }
+    pieces.push(tokens.slice(start, end).join(' '));
+    start = end;
+    limit = CHUNK_CHARS;
+  }
+  return pieces;
 }
 
 /** The pause espeak leaves between two sentences of one text, beyond what a chunk ends with (kept for every engine). */
@@ -63,10 +102,14 @@ export class Narration {
   /** Everything spoken so far; grows with every chunk taken. */
   readonly timeline: SpeechTimeline = { durationSeconds: 0, words: [], phonemes: [] };
   private readonly pending: Promise<Speech>[];
+  /** Whether each chunk ends a sentence (a long sentence's pieces are joined without the sentence pause). */
+  private readonly sentenceEnds: boolean[];
   private taken = 0;
 
   constructor(speech: Pick<SpeechEngines, 'speak'>, text: string, private readonly voice: EngineVoice, signal: AbortSignal) {
-    const [first, ...rest] = scriptChunks(text);
+    const chunks = scriptChunks(text);
+    this.sentenceEnds = chunks.map((c) => endsSentence(c.slice(c.lastIndexOf(' ') + 1)));
+    const [first, ...rest] = chunks;
     const firstSpoken = speech.speak(first!, voice, signal);
     // The rest are asked for once the first is ready: the render's first frame waits for the
     // first sentence (a Pico voice's synthesis and alignment), which then has the cores to
@@ -93,7 +136,7 @@ export class Narration {
     tl.words.push(...words);
     tl.phonemes.push(...sp.timeline.phonemes.map(shift));
     let samples = sp.samples;
-    if (!this.done) {
+    if (!this.done && this.sentenceEnds[this.taken - 1]) {
       const pause = Math.round(joinPauseSeconds(this.voice.espeak) * sp.sampleRate);
       samples = new Int16Array(sp.samples.length + pause);
       samples.set(sp.samples);

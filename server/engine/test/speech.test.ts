@@ -197,4 +197,41 @@ describe('narration chunks', () => {
     expect(chunks.some((c) => c.includes('plan. …'))).toBe(true); // a lone "…" stays with its sentence
     expect(scriptChunks('One sentence without a stop')).toEqual(['One sentence without a stop']);
   });
+
+  it('cut a sentence too long to wait for (a transcript without full stops) between words, after a comma where one comes', () => {
+    const words = 'and then we talked about the new features the team built for creators who want videos quickly'.split(' ');
+    const transcript = Array.from({ length: 300 }, (_, i) => words[i % words.length]).join(' ');
+    const chunks = scriptChunks(transcript);
+    expect(chunks.join(' ')).toBe(transcript);
+    expect(chunks[0]!.length).toBeLessThanOrEqual(200); // the first frame waits for this much only
+    for (const c of chunks) expect(c.length).toBeLessThanOrEqual(400);
+    expect(chunks.length).toBeGreaterThan(4);
+    // With commas: cut after the last one in the second half of a piece.
+    const clauses = Array.from({ length: 30 }, (_, i) => `clause number ${i} goes on for a few more words,`).join(' ');
+    const withCommas = scriptChunks(`Short start. ${clauses} and the end.`);
+    expect(withCommas.join(' ')).toBe(`Short start. ${clauses} and the end.`);
+    for (const c of withCommas.slice(1, -1)) expect(c).toMatch(/,$/);
+    // A single token longer than a chunk stays whole.
+    const url = `https://example.com/${'x'.repeat(450)}`;
+    expect(scriptChunks(`See ${url} now.`)).toEqual([`See`, url, 'now.']);
+  });
+
+  it('join the pieces of a cut sentence without the pause that follows a sentence', async () => {
+    // A stand-in synthesiser (the Narration's joining is under test): one second per chunk.
+    const rate = 1000;
+    const speak = async (text: string) => ({
+      samples: new Int16Array(rate), sampleRate: rate,
+      timeline: { durationSeconds: 1, words: text.split(' ').map((w, i, all) => ({ text: w, start: i / all.length, end: (i + 1) / all.length })), phonemes: [] },
+    });
+    const long = Array.from({ length: 60 }, () => 'word').join(' ');
+    const last = Array.from({ length: 30 }, () => 'more').join(' ');
+    const script = `${long} ${long} ${long}. ${last}.`;
+    const chunks = scriptChunks(script);
+    const narration = new Narration({ speak }, script, engineVoice('en-US-Ava')!, new AbortController().signal);
+    while (await narration.next());
+    const sentencePause = (0.25 * 175) / engineVoice('en-US-Ava')!.espeak.rate;
+    // One pause only: after the long sentence's last piece, none inside it.
+    expect(narration.timeline.durationSeconds).toBeCloseTo(chunks.length + sentencePause, 2);
+    expect(chunks.length).toBe(4); // three pieces of the long sentence, then the last one
+  });
 });
