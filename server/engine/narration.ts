@@ -18,66 +18,86 @@ const FIRST_CHUNK_CHARS = 200;
  * Splits a script at sentence ends: the first sentence alone, then chunks of about CHUNK_CHARS.
  * A sentence longer than that (a pasted transcript without full stops) is cut between words,
  * after a comma, semicolon, colon or dash where one comes late enough: spoken whole, a
- * 5,000-character sentence kept a Pico render from its first frame for 21 s and its alignment
- * needed ~600 MB. A piece without letters or digits ("…") stays with the sentence before it, so
- * every chunk is something espeak can say. The chunks joined with single spaces hold every token
- * of the script.
+ * 4,900-character sentence kept a Pico render from its first frame for 21 s and its engine
+ * process peaked at 611 MB. Chinese and Japanese, written without spaces, are cut after their
+ * own sentence and clause marks (。！？，、；：) too: a 4,900-character Chinese script was one
+ * chunk of 25 minutes. A piece without letters or digits ("…") stays with the sentence before
+ * it, so every chunk is something espeak can say. The chunks hold every token of the script, in
+ * order; joined with single spaces they are the script, except that a cut inside such a run of
+ * CJK text has no space.
  */
 export function scriptChunks(text: string): string[] {
-  const sentences: string[] = [];
-  let current: string[] = [];
+  const sentences: Piece[] = [];
+  let current: Unit[] = [];
   const close = () => {
     if (current.length) sentences.push(...cutLong(current, sentences.length ? CHUNK_CHARS : FIRST_CHUNK_CHARS));
     current = [];
   };
-  for (const token of text.split(/\s+/u).filter(Boolean)) {
-    current.push(token);
-    if (endsSentence(token)) close();
+  for (const unit of scriptUnits(text)) {
+    current.push(unit);
+    if (endsSentence(unit.text)) close();
   }
   close();
   const speakable = (s: string) => /[\p{L}\p{N}]/u.test(s);
-  const merged: string[] = [];
+  const merged: Piece[] = [];
+  const join = (a: Piece, b: Piece): Piece => ({ text: a.text + b.gap + b.text, gap: a.gap });
   for (const s of sentences) {
-    if (merged.length && !speakable(s)) merged[merged.length - 1] += ` ${s}`;
+    if (merged.length && !speakable(s.text)) merged[merged.length - 1] = join(merged[merged.length - 1]!, s);
     else merged.push(s);
   }
-  if (merged.length > 1 && !speakable(merged[0]!)) merged.splice(0, 2, `${merged[0]} ${merged[1]}`);
-  const chunks: string[] = [];
+  if (merged.length > 1 && !speakable(merged[0]!.text)) merged.splice(0, 2, join(merged[0]!, merged[1]!));
+  const chunks: Piece[] = [];
   for (const s of merged) {
     const last = chunks.length - 1;
     // The first sentence stays alone; later ones gather up to CHUNK_CHARS.
-    if (last >= 1 && chunks[last]!.length + 1 + s.length <= CHUNK_CHARS) chunks[last] += ` ${s}`;
+    if (last >= 1 && chunks[last]!.text.length + s.gap.length + s.text.length <= CHUNK_CHARS) chunks[last] = join(chunks[last]!, s);
     else chunks.push(s);
   }
-  return chunks.length ? chunks : [text];
+  return chunks.length ? chunks.map((c) => c.text) : [text];
 }
+
+/** A word (a whitespace-separated token, or part of a CJK run) and what separates it from the one before. */
+interface Unit {
+  text: string;
+  gap: '' | ' ';
+}
+type Piece = Unit;
+
+/** The script's tokens, CJK runs cut after their sentence and clause marks (those parts follow without a space). */
+function scriptUnits(text: string): Unit[] {
+  return text
+    .split(/\s+/u)
+    .filter(Boolean)
+    .flatMap((token) => token.split(CJK_CUT).map((part, i): Unit => ({ text: part, gap: i ? '' : ' ' })));
+}
+/** After a full-width sentence or clause mark (and its closing quotes) when more of the run follows. */
+const CJK_CUT = /(?<=[。！？，、；：]["'»)\]」』”’）]*)(?=[^"'»)\]」』”’）])/u;
 
 const endsClause = (token: string) => /[,;:\u2013\u2014\u3001\uFF0C\uFF1B\uFF1A\u060C]["'»)\]」』”’）]*$/u.test(token);
 
 /**
- * A sentence's tokens as pieces of at most `limit` characters (a single longer token stays
+ * A sentence's units as pieces of at most `limit` characters (a single longer unit stays
  * whole): each cut after the last clause mark in the second half of the piece, else between
- * the last two words that fit. The first piece may be shorter (`first`, for a quick start).
+ * the last two units that fit. The first piece may be shorter (`first`, for a quick start).
  */
-function cutLong(tokens: string[], first: number): string[] {
-  const pieces: string[] = [];
+function cutLong(units: Unit[], first: number): Piece[] {
+  const pieces: Piece[] = [];
   let limit = first;
   let start = 0;
-  while (start < tokens.length) {
-    let end = start;
-    let length = -1;
-    while (end < tokens.length && (end === start || length + 1 + tokens[end]!.length <= limit)) length += 1 + tokens[end++]!.length;
-    if (end < tokens.length) {
-      let size = length;
-      for (let k = end - 1; k > start && size > limit / 2; k--) {
-        if (endsClause(tokens[k]!)) {
+  const size = (from: number, to: number) => units.slice(from, to).reduce((n, u, i) => n + (i ? u.gap.length : 0) + u.text.length, 0);
+  while (start < units.length) {
+    let end = start + 1;
+    while (end < units.length && size(start, end + 1) <= limit) end++;
+    if (end < units.length) {
+      for (let k = end - 1; k > start && size(start, k + 1) > limit / 2; k--) {
+        if (endsClause(units[k]!.text)) {
           end = k + 1;
           break;
         }
-        size -= 1 + tokens[k]!.length;
       }
     }
-    pieces.push(tokens.slice(start, end).join(' '));
+    const part = units.slice(start, end);
+    pieces.push({ text: part.map((u, i) => (i ? u.gap : '') + u.text).join(''), gap: part[0]!.gap });
     start = end;
     limit = CHUNK_CHARS;
   }

@@ -211,6 +211,15 @@ describe('narration chunks', () => {
     const withCommas = scriptChunks(`Short start. ${clauses} and the end.`);
     expect(withCommas.join(' ')).toBe(`Short start. ${clauses} and the end.`);
     for (const c of withCommas.slice(1, -1)) expect(c).toMatch(/,$/);
+    // Chinese without spaces: cut after its own sentence marks (a 4,900-character script was one
+    // 25-minute chunk), the parts following each other without a space.
+    const zh = '今天天气很好，我们去公园散步吧。欢迎收看本期节目，我们来看看团队做了哪些新功能。'.repeat(40);
+    const zhChunks = scriptChunks(zh);
+    expect(zhChunks[0]).toBe('今天天气很好，我们去公园散步吧。');
+    expect(zhChunks.join('')).toBe(zh);
+    for (const c of zhChunks) expect(c.length).toBeLessThanOrEqual(400);
+    expect(zhChunks.length).toBeGreaterThanOrEqual(5);
+    expect(scriptChunks('「你好。」他说。')).toEqual(['「你好。」他说。'.slice(0, 5), '他说。']); // a closing quote stays with its mark
     // A single token longer than a chunk stays whole.
     const url = `https://example.com/${'x'.repeat(450)}`;
     expect(scriptChunks(`See ${url} now.`)).toEqual([`See`, url, 'now.']);
