@@ -70,8 +70,9 @@ function sceneFontFaces(): FontFace[] {
 export function installUiFonts(): void {
   if (typeof FontFace === 'undefined') return;
   sceneFontFaces();
-  const { arabic, hebrew, cjk, emoji } = SCRIPT_FAMILIES;
-  document.documentElement.style.setProperty('--script-fonts', [arabic, hebrew, cjk, emoji].map((f) => `"${f}"`).concat('sans-serif').join(', '));
+  // Their order does not matter here: each holds only its own scripts, and the fonts before them cover Latin.
+  const families = Object.values(SCRIPT_FAMILIES).map((f) => `"${f}"`);
+  document.documentElement.style.setProperty('--script-fonts', [...families, 'sans-serif'].join(', '));
 }
 
 function ensureFonts(): void {

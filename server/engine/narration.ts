@@ -1,9 +1,8 @@
 // The narration spoken chunk by chunk, so a render starts encoding after the first sentence is
 // spoken instead of after the whole script: the script is split at sentence ends, the first
 // chunk is asked for alone and the others all at once when it is ready, and the render takes
-// them in order as its frames
-// reach them. Chunks end at sentence ends, where captions end a page anyway, so the caption
-// pages are the same as for the script spoken whole.
+// them in order as its frames reach them. Chunks end at sentence ends (or cut an over-long
+// sentence), where captions end a page anyway, so the caption pages are those of the script.
 import { endsSentence, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../shared/scene/index.js';
 import type { Speech } from './speech.js';
 import type { SpeechEngines } from './speech-engines.js';
@@ -27,7 +26,7 @@ const FIRST_CHUNK_CHARS = 200;
  * CJK text has no space.
  */
 export function scriptChunks(text: string): string[] {
-  const sentences: Piece[] = [];
+  const sentences: Unit[] = [];
   let current: Unit[] = [];
   const close = () => {
     if (current.length) sentences.push(...cutLong(current, sentences.length ? CHUNK_CHARS : FIRST_CHUNK_CHARS));
@@ -39,14 +38,14 @@ export function scriptChunks(text: string): string[] {
   }
   close();
   const speakable = (s: string) => /[\p{L}\p{N}]/u.test(s);
-  const merged: Piece[] = [];
-  const join = (a: Piece, b: Piece): Piece => ({ text: a.text + b.gap + b.text, gap: a.gap });
+  const merged: Unit[] = [];
+  const join = (a: Unit, b: Unit): Unit => ({ text: a.text + b.gap + b.text, gap: a.gap });
   for (const s of sentences) {
     if (merged.length && !speakable(s.text)) merged[merged.length - 1] = join(merged[merged.length - 1]!, s);
     else merged.push(s);
   }
   if (merged.length > 1 && !speakable(merged[0]!.text)) merged.splice(0, 2, join(merged[0]!, merged[1]!));
-  const chunks: Piece[] = [];
+  const chunks: Unit[] = [];
   for (const s of merged) {
     const last = chunks.length - 1;
     // The first sentence stays alone; later ones gather up to CHUNK_CHARS.
@@ -56,12 +55,11 @@ export function scriptChunks(text: string): string[] {
   return chunks.length ? chunks.map((c) => c.text) : [text];
 }
 
-/** A word (a whitespace-separated token, or part of a CJK run) and what separates it from the one before. */
+/** Script text (a word, part of a CJK run, or several of them) and what separates it from the text before. */
 interface Unit {
   text: string;
   gap: '' | ' ';
 }
-type Piece = Unit;
 
 /** The script's tokens, CJK runs cut after their sentence and clause marks (those parts follow without a space). */
 function scriptUnits(text: string): Unit[] {
@@ -80,8 +78,8 @@ const endsClause = (token: string) => /[,;:\u2013\u2014\u3001\uFF0C\uFF1B\uFF1A\
  * whole): each cut after the last clause mark in the second half of the piece, else between
  * the last two units that fit. The first piece may be shorter (`first`, for a quick start).
  */
-function cutLong(units: Unit[], first: number): Piece[] {
-  const pieces: Piece[] = [];
+function cutLong(units: Unit[], first: number): Unit[] {
+  const pieces: Unit[] = [];
   let limit = first;
   let start = 0;
   const size = (from: number, to: number) => units.slice(from, to).reduce((n, u, i) => n + (i ? u.gap.length : 0) + u.text.length, 0);
@@ -128,7 +126,7 @@ export class Narration {
 
   constructor(speech: Pick<SpeechEngines, 'speak'>, text: string, private readonly voice: EngineVoice, signal: AbortSignal) {
     const chunks = scriptChunks(text);
-    this.sentenceEnds = chunks.map((c) => endsSentence(c.slice(c.lastIndexOf(' ') + 1)));
+    this.sentenceEnds = chunks.map((c) => endsSentence(c));
     const [first, ...rest] = chunks;
     const firstSpoken = speech.speak(first!, voice, signal);
     // The rest are asked for once the first is ready: the render's first frame waits for the

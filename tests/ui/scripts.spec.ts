@@ -40,11 +40,13 @@ test('the script\'s own text shows every script with the bundled fonts, also whe
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('DOM.enable');
   await cdp.send('CSS.enable');
-  const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
-  const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: '[data-testid="caption-pages"] .caption-line' });
   const used: { familyName: string; isCustomFont: boolean }[] = [];
   await expect(async () => {
     used.length = 0;
+    // Asked anew on every try: the list may have been drawn again meanwhile.
+    const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
+    const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: '[data-testid="caption-pages"] .caption-line' });
+    expect(nodeIds.length).toBeGreaterThan(0);
     for (const nodeId of nodeIds) used.push(...(await cdp.send('CSS.getPlatformFontsForNode', { nodeId })).fonts);
     // Every glyph drawn by a font the app ships (the page's own fonts), none by the system's fallback.
     expect(used.filter((f) => !f.isCustomFont)).toEqual([]);
