@@ -239,6 +239,7 @@ export function buildTimeline(text: string, events: EspeakEvent[], durationSecon
   const phonemes: TimedPhoneme[] = [];
   const spoken: (TimedWord & { token: number })[] = [];
   let current: TimedWord | null = null;
+  let sounded = false; // whether the current word has had a sounding phoneme yet
   for (let i = 0; i < marks.length; i++) {
     const e = marks[i]!;
     const t = clamp(e.audio_position / 1000);
@@ -246,8 +247,13 @@ export function buildTimeline(text: string, events: EspeakEvent[], durationSecon
       if (!tokens.length) continue;
       // espeak may split one token (a number, a hyphenated word) into several words, which then
       // merge back into one caption word.
-      const token = tokenAt(Math.max(0, e.text_position - 1));
+      let token = tokenAt(Math.max(0, e.text_position - 1));
       const last = spoken[spoken.length - 1];
+      // espeak reports a sign it reads out before a word ("=" in "x = y") at that word's position,
+      // followed by the word's own event there: the first of the two is the sign's.
+      const nextWord = marks.slice(i + 1).find((m) => m.type === 'word');
+      const before = tokens[token - 1];
+      if (nextWord?.text_position === e.text_position && before && token - 1 > (last?.token ?? -1) && !/[\p{L}\p{N}]/u.test(before.text) && isCaptionWord(before.text)) token--;
       if (last && token <= last.token) {
         current = last; // same token again: its sound extends the same caption word
         continue;
@@ -255,13 +261,19 @@ export function buildTimeline(text: string, events: EspeakEvent[], durationSecon
       const word = { text: tokens[token]!.text, start: t, end: t, token };
       spoken.push(word);
       current = word;
+      sounded = false;
     } else if (e.type === 'phoneme') {
       const next = marks.slice(i + 1).find((m) => m.type === 'phoneme' || m.type === 'word' || m.type === 'end');
       const end = clamp(next ? next.audio_position / 1000 : durationSeconds);
       const phoneme = String(e.id ?? '');
       phonemes.push({ phoneme, start: t, end: Math.max(t, end) });
-      if (phoneme && current) current.end = Math.max(current.end, end);
-      if (!phoneme) current = null; // a pause ends the word
+      if (phoneme && current) {
+        current.end = Math.max(current.end, end);
+        sounded = true;
+      } else if (current && !sounded) {
+        // A sign read out by name ("&" as "and") may start with a pause: the word starts after it.
+        current.start = current.end = Math.max(current.start, end);
+      } else current = null; // a pause ends the word
     }
   }
   // Monotonic: a word never starts before the previous one.
@@ -279,8 +291,9 @@ export function buildTimeline(text: string, events: EspeakEvent[], durationSecon
     const from = i === 0 ? 0 : w.token;
     const to = i + 1 < spoken.length ? spoken[i + 1]!.token : tokens.length;
     const group = tokens.slice(from, to);
-    // Weighted by letters and digits: a lone dash or ellipsis takes no time (and is not shown).
-    const weight = (tk: { text: string }) => tk.text.replace(/[^\p{L}\p{N}]/gu, '').length;
+    // Weighted by letters and digits, a sign read out ("&", "=") as one: a lone dash or ellipsis
+    // takes no time (and is not shown).
+    const weight = (tk: { text: string }) => tk.text.replace(/[^\p{L}\p{N}]/gu, '').length || (isCaptionWord(tk.text) ? 1 : 0);
     const total = group.reduce((n, tk) => n + weight(tk), 0) || 1;
     let at = w.start;
     let used = 0;

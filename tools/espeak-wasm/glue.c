@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 #include <espeak-ng/speak_lib.h>
 
 #define EXPORT(name) __attribute__((export_name(#name)))
@@ -70,10 +71,17 @@ EXPORT(ps_set_voice) int ps_set_voice(const char *name) { return espeak_SetVoice
 EXPORT(ps_set_rate) void ps_set_rate(int r) { rate = r; }
 EXPORT(ps_set_pitch) void ps_set_pitch(int p) { pitch = p; }
 
-/* The same flags and parameters as the Emscripten build this replaces (UTF-8, SSML, [[phonemes]]):
- * SSML lets a script use <break/>, <emphasis> or <say-as>; a tag espeak does not know is skipped
- * and its content spoken. An <audio src> cannot reach a file outside the data folder (see
- * wasi-readonly.mjs) and falls back to its content. */
+/* A script is plain text: no SSML and no [[phoneme]] input (a script's "<Enter>" or "a<b" would be
+ * read as a tag and dropped, "[[draft]]" as phoneme codes, while the captions show them).
+ * espeak says nothing for "<", ">" and "=" in plain text, yet the captions show them: they are
+ * spoken by their names in the voice's language ("less than"), as its character mode does. */
+static const wchar_t SPOKEN_SYMBOLS[] = L"<>=";
+
+static void speak_symbols(void) {
+	espeak_SetPunctuationList(SPOKEN_SYMBOLS);
+	espeak_SetParameter(espeakPUNCTUATION, espeakPUNCT_SOME, 0);
+}
+
 EXPORT(ps_synth) int ps_synth(const char *text) {
 	pcm_len = 0;
 	ev_len = 0;
@@ -82,7 +90,8 @@ EXPORT(ps_synth) int ps_synth(const char *text) {
 	espeak_SetParameter(espeakVOLUME, 100, 0);
 	espeak_SetParameter(espeakPITCH, pitch, 0);
 	espeak_SetParameter(espeakRANGE, 50, 0);
-	int rc = espeak_Synth(text, strlen(text) + 1, 0, POS_CHARACTER, 0, espeakCHARS_UTF8 | espeakSSML | espeakPHONEMES, NULL, NULL);
+	speak_symbols();
+	int rc = espeak_Synth(text, strlen(text) + 1, 0, POS_CHARACTER, 0, espeakCHARS_UTF8, NULL, NULL);
 	espeak_SetSynthCallback(NULL);
 	return rc;
 }
@@ -100,6 +109,7 @@ EXPORT(ps_ipa) int ps_ipa(const char *text) {
 	FILE *f = open_memstream(&ipa, &ipa_len);
 	if (!f) return -1;
 	espeak_SetSynthCallback(NULL);
+	speak_symbols();
 	espeak_SetPhonemeTrace((1 << 1) | ('_' << 8), f);
 	int rc = espeak_Synth(text, strlen(text) + 1, 0, POS_CHARACTER, 0, 0, NULL, NULL);
 	espeak_SetPhonemeTrace(0, NULL);

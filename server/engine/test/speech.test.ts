@@ -57,6 +57,24 @@ describe('speech synthesis', () => {
     });
   });
 
+  it('reads a script as plain text: words in angle brackets are spoken, and every sign the captions show is heard while it is lit', async () => {
+    // espeak used to take "<Enter>" or "a<b. Profit < cost, and 5 >" for markup and skip it (and
+    // SVOX Pico's timings, aligned to espeak's, then lit the wrong words), and to say nothing for
+    // "<", ">" and "=" while the captions showed them.
+    const text = 'Press the <Enter> key, then type a<b. Profit < cost, and 5 > 3. Tom & Jerry = friends.';
+    const engines = new SpeechEngines(new SpeechSynth());
+    try {
+      for (const id of ['en-US-Ava', 'en-US-Lisa', 'de-DE-Katja']) {
+        const { timeline } = await engines.speak(text, engines.voice(id));
+        expect(timeline.words.map((w) => w.text)).toEqual(text.split(' '));
+        for (const w of timeline.words) expect(w.end - w.start, `${id}: "${w.text}"`).toBeGreaterThan(/[<>&=]/.test(w.text) ? 0.15 : 0.05);
+        for (let i = 1; i < timeline.words.length; i++) expect(timeline.words[i]!.start).toBeGreaterThanOrEqual(timeline.words[i - 1]!.end - 1e-9);
+      }
+    } finally {
+      await engines.close();
+    }
+  });
+
   it('speaks British English in an en-GB voice after an American one (a voice espeak cannot find is never skipped silently)', async () => {
     await withSynth(async (synth) => {
       // "water": American English flaps the t and keeps the r (ɾɚ); British English does neither.
