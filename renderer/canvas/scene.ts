@@ -5,6 +5,7 @@
 // Both load once; until a presenter's art has loaded its box is shown as a silhouette.
 import type { RenderParams, Template } from '../../shared/contract/index.js';
 import {
+  captionTokens,
   captionWords,
   computeLayout,
   drawFrame,
@@ -140,7 +141,7 @@ export interface SceneOptions {
 
 export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): SceneLayout {
   const layout = sceneLayout(o.template, o.params, o.width, o.height);
-  const words = o.caption?.trim().split(/\s+/).filter(Boolean).slice(0, 40) ?? [];
+  const words = o.caption ? captionTokens(o.caption).slice(0, 40) : [];
   let caption: CaptionView | null = null;
   if (words.length) {
     const timed = captionWords(words.map((text, i) => ({ text, start: i, end: i + 1 })));

@@ -2,14 +2,13 @@
 // box of the chosen template and aspect ratio, measured in the caption font), so the preview
 // lists exactly the lines the video will show.
 import type { RenderParams, Template } from '../../shared/contract/index.js';
-import { captionWords, computeLayout, isCaptionWord, joinWords, measureWith, paginateCaptions } from '../../shared/scene/index.js';
+import { captionTokens, captionWords, computeLayout, joinWords, measureWith, paginateCaptions } from '../../shared/scene/index.js';
 import { outputSize } from '../../shared/contract/index.js';
 
 let measureCtx: CanvasRenderingContext2D | null = null;
 
 export function captionPages(text: string, template: Template | null, params: RenderParams): string[][] {
-  // The tokens the video shows (a lone dash or ellipsis only shapes the speech).
-  const words = text.trim().split(/\s+/).filter(isCaptionWord);
+  const words = captionTokens(text);
   if (!words.length) return [];
   measureCtx ??= document.createElement('canvas').getContext('2d');
   if (!measureCtx) return [words.join(' ').split(/(?<=[.!?])\s+/)];

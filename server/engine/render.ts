@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { outputSize, OUTPUT_FPS } from '../../shared/contract/index.js';
 import {
   blinkTimes, captionAt, captionWordReach, captionWords, captionStateAt, computeLayout, createAnimation, createHeadCache, drawBackground, drawFrame, measureWith,
-  NEUTRAL_POSE, paginateCaptions, poseAt, templateEntry, type CaptionPage, type HeadCache, type PresenterAssets, type SceneLayout,
+  NEUTRAL_POSE, paginateCaptions, poseAt, spokenScript, templateEntry, type CaptionPage, type HeadCache, type PresenterAssets, type SceneLayout,
   type TimedWord, type Animation, type MeasureText, type Rect,
 } from '../../shared/scene/index.js';
 import { loadPresenterNode, registerFonts } from './assets.js';
@@ -192,7 +192,7 @@ export async function renderVideo(
   try {
     await speech.prepare(voice, signal); // a neural voice's pack: downloaded and loaded first
     const t0 = performance.now();
-    const narration = new Narration(speech, task.text, voice, signal);
+    const narration = new Narration(speech, spokenScript(task.text), voice, signal);
     // While the first sentence is spoken: start ffmpeg (its process and x264's set-up), lay out
     // and cut the scene, so the first frame goes out as soon as the first words are timed.
     const timeline = narration.timeline;

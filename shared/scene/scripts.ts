@@ -17,6 +17,28 @@ export function isCaptionWord(text: string): boolean {
   return /[\p{L}\p{N}\p{Extended_Pictographic}\p{S}%‰&#@§°/]/u.test(text);
 }
 
+/** A mark only where it touches a word on one side: "**Step 1:**", "*really*", "_this_". */
+const EMPHASIS_OPEN = /(?<=^|[\s([{"'“‘])[*_]+(?=[^\s*_])/gu;
+const EMPHASIS_CLOSE = /(?<=[^\s*_])[*_]+(?=$|[\s)\]}"'”’.,;:!?…])/gu;
+/** A heading's hashes or a list bullet at the start of a line, before a space. */
+const LINE_MARK = /^([ \t]*)(#{1,6}|[*+•‣◦▪-])(?=[ \t])/gmu;
+
+/**
+ * The script as it is spoken and captioned: Markdown's emphasis marks ("**Step 1:**", "*really*",
+ * "_this_"), heading hashes ("## Intro") and list bullets at a line's start are dropped, so a
+ * script pasted from a chat assistant or a notes app is not read out as "asterisk asterisk" or
+ * "hash hash" nor captioned with the marks. A sign between words ("3 * 4", "snake_case", "#1")
+ * is kept.
+ */
+export function spokenScript(text: string): string {
+  return text.replace(LINE_MARK, '$1').replace(EMPHASIS_OPEN, '').replace(EMPHASIS_CLOSE, '');
+}
+
+/** The script's tokens that captions show, in order (what the preview lists and the video draws). */
+export function captionTokens(text: string): string[] {
+  return spokenScript(text).split(/\s+/u).filter(isCaptionWord);
+}
+
 export function hasNoSpaceScript(text: string): boolean {
   return NO_SPACE.test(text);
 }

@@ -54,3 +54,13 @@ test('the script\'s own text shows every script with the bundled fonts, also whe
   // (Arabic and Hebrew come from the bundled DejaVu Sans, which has them; CJK and emoji from theirs.)
   expect(used.map((f) => f.familyName)).toEqual(expect.arrayContaining(['Noto Sans CJK SC', 'Noto Color Emoji', 'DejaVu Sans']));
 });
+
+test('a script pasted with Markdown marks keeps them in the editor and lists its captions without them', async ({ page }) => {
+  await openApp(page);
+  const script = page.getByLabel('Narration script');
+  const pasted = '## Intro\n**Step 1:** Open the *app*.';
+  await script.fill(pasted);
+  // The video speaks and shows the words, not "asterisk" or "hash"; the draft keeps what was typed.
+  await expect(page.getByTestId('caption-pages').locator('.caption-line').first()).toHaveText('Intro Step 1: Open the app.');
+  await expect(script).toHaveValue(pasted);
+});

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  captionFont, captionWords, computeLayout, isCaptionWord, createAnimation, fontStack, SCENE_FONTS, SCRIPT_FAMILIES, styleOf, TEMPLATES, visualOrder,
+  captionFont, captionTokens, captionWords, computeLayout, isCaptionWord, spokenScript, createAnimation, fontStack, SCENE_FONTS, SCRIPT_FAMILIES, styleOf, TEMPLATES, visualOrder,
   type SpeechTimeline,
 } from '../../../shared/scene/index.js';
 import { RESOURCES_DIR, registerFonts } from '../assets.js';
@@ -112,6 +112,18 @@ describe('caption layout of scripts', () => {
     expect(words.every((w) => !/^[，。]/u.test(w.text))).toBe(true);
     expect(words[0]!.start).toBe(1);
     for (let i = 1; i < words.length; i++) expect(words[i]!.start).toBeGreaterThanOrEqual(words[i - 1]!.end - 1e-9);
+  });
+});
+
+describe('a script pasted with Markdown marks', () => {
+  it('is spoken and captioned without its emphasis, heading and bullet marks, keeping signs between words', () => {
+    const pasted = '## Intro\n**Step 1:** Open the app.\n- Click *Render*, then _wait_.\n* Done: 3 * 4 is 12, snake_case stays, #1 too.';
+    expect(spokenScript(pasted).split(/\s+/).filter(Boolean).join(' ')).toBe(
+      'Intro Step 1: Open the app. Click Render, then wait. Done: 3 * 4 is 12, snake_case stays, #1 too.',
+    );
+    // The preview's caption list: the same tokens, a lone sign or dash left out as the video does.
+    expect(captionTokens(pasted)).toEqual('Intro Step 1: Open the app. Click Render, then wait. Done: 3 4 is 12, snake_case stays, #1 too.'.split(' '));
+    expect(captionTokens('“*Quoted*” (**bold**) — ***all***.')).toEqual(['“Quoted”', '(bold)', 'all.']);
   });
 });
 

@@ -169,6 +169,23 @@ describe('a 16:9 newsroom render', () => {
   });
 });
 
+it('speaks and captions a script pasted with Markdown marks as its plain words, not "asterisk" or "hash"', async () => {
+  const plain = 'Intro. Step one: open the app, then render.';
+  const t = task({ templateId: 'social-short', text: '## Intro.\n**Step one:** open the *app*, then _render_.', params: { aspectRatio: '9:16', avatar: { scale: 0.55, x: 0.5, y: 0.45 } } });
+  const r = await engine.render(t);
+  const words = parseVttWords(readFileSync(join(t.workDir, 'captions.vtt'), 'utf8')).cues.flatMap((c) => c.words.map((w) => w.text));
+  expect(words.join(' ')).toBe(plain);
+  const synth = new SpeechSynth();
+  try {
+    const narration = new Narration(new SpeechEngines(synth), plain, engineVoice('en-US-Ava')!, new AbortController().signal);
+    while (await narration.next());
+    // As long as the plain words (read out, the marks took seconds).
+    expect(Math.abs(r.durationSeconds - narration.timeline.durationSeconds)).toBeLessThan(0.05);
+  } finally {
+    await synth.close();
+  }
+});
+
 it('renders 9:16 at 720x1280', async () => {
   const t = task({ templateId: 'social-short', text: 'Short and punchy.', params: { aspectRatio: '9:16', avatar: { scale: 0.55, x: 0.5, y: 0.45 } } });
   const r = await engine.render(t);
