@@ -43,6 +43,17 @@ interface Request {
 }
 
 /** A synthesiser in a worker thread (`workerUrl`), with voice settings of type V. */
+/** Emoji, code point by code point (a sequence's joiners, modifiers and variation selectors too). */
+const EMOJI = /\p{Emoji_Presentation}|\p{Extended_Pictographic}(?=\uFE0F)|[\p{Emoji_Modifier}\p{Regional_Indicator}\u200D\uFE0F\u20E3]/gu;
+
+/**
+ * The text as a voice is given it: emoji blanked (captions show them; espeak read their names
+ * out, "party popper"), one space per code point, so text positions still match the script.
+ */
+export function voicedText(text: string): string {
+  return text.replace(EMOJI, ' ');
+}
+
 export class WorkerSynth<V> {
   private worker: Worker | null = null;
   private nextId = 1;
@@ -128,7 +139,7 @@ export class WorkerSynth<V> {
   /** A caller's request (the warm-up gives way to it). */
   protected request(req: Request, signal?: AbortSignal): Promise<Reply> {
     this.waiting++;
-    const p = this.enqueue(req, signal);
+    const p = this.enqueue({ ...req, text: voicedText(req.text) }, signal);
     // The caller gets p (and its failure); this chain only counts it down.
     void p.finally(() => this.waiting--).catch(() => undefined);
     return p;

@@ -75,6 +75,21 @@ describe('speech synthesis', () => {
     }
   });
 
+  it('reads no emoji out (espeak said "party popper"), yet keeps each one a caption word', async () => {
+    const engines = new SpeechEngines(new SpeechSynth());
+    try {
+      for (const id of ['en-US-Ava', 'en-US-Lisa']) {
+        const voice = engines.voice(id);
+        const withEmoji = await engines.speak('Great news 🎉 today 👍, we ❤️ it 👩‍💻.', voice);
+        const plain = await engines.speak('Great news today, we it.', voice);
+        expect(Math.abs(withEmoji.timeline.durationSeconds - plain.timeline.durationSeconds), id).toBeLessThan(0.05);
+        expect(withEmoji.timeline.words.map((w) => w.text)).toEqual(['Great', 'news', '🎉', 'today', '👍,', 'we', '❤️', 'it', '👩‍💻.']);
+      }
+    } finally {
+      await engines.close();
+    }
+  });
+
   it('speaks British English in an en-GB voice after an American one (a voice espeak cannot find is never skipped silently)', async () => {
     await withSynth(async (synth) => {
       // "water": American English flaps the t and keeps the r (ɾɚ); British English does neither.
