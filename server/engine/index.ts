@@ -7,6 +7,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { type AspectRatio } from '../../shared/contract/index.js';
 import { drawFrame, fillParams, NEUTRAL_POSE, templateEntry } from '../../shared/scene/index.js';
 import { DEFAULT_ENCODE, headCacheNode, prepareScene, renderVideo, STALL_MS, type EncodeSettings } from './render.js';
+import { Leveler, NARRATION_LUFS } from './loudness.js';
 import { SpeechSynth } from './speech.js';
 import { SpeechEngines, WARM_UP_TEXTS } from './speech-engines.js';
 import { PiperSpeaker } from './speech-piper.js';
@@ -79,9 +80,10 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
       } catch (e) {
         return Promise.reject(e as Error);
       }
-      return cached(`voice-${voice.id}`, 'wav', async () => {
+      // At the narration's loudness, as the video will have it (the name tells older samples apart).
+      return cached(`voice-${voice.id}-${-NARRATION_LUFS}lufs`, 'wav', async () => {
         const sp = await speech.speak(`Hi, I'm ${voice.name}. This is how your script will sound.`, voice);
-        return wavBytes(sp.samples, sp.sampleRate);
+        return wavBytes(new Leveler().level(sp.samples, sp.sampleRate), sp.sampleRate);
       });
     },
 

@@ -5,6 +5,7 @@
 // sentence), where captions end a page anyway, so the caption pages are those of the script.
 import { endsSentence, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../shared/scene/index.js';
 import type { Speech } from './speech.js';
+import { Leveler } from './loudness.js';
 import type { SpeechEngines } from './speech-engines.js';
 import type { EngineVoice, EspeakVoice } from './voices.js';
 
@@ -123,6 +124,8 @@ export class Narration {
   /** Whether each chunk ends a sentence (a long sentence's pieces are joined without the sentence pause). */
   private readonly sentenceEnds: boolean[];
   private taken = 0;
+  /** Every voice at the same loudness, whatever its engine. */
+  private readonly leveler = new Leveler();
 
   constructor(speech: Pick<SpeechEngines, 'speak'>, text: string, private readonly voice: EngineVoice, signal: AbortSignal) {
     const chunks = scriptChunks(text);
@@ -153,11 +156,12 @@ export class Narration {
     const firstWord = tl.words.length;
     tl.words.push(...words);
     tl.phonemes.push(...sp.timeline.phonemes.map(shift));
-    let samples = sp.samples;
+    let samples = this.leveler.level(sp.samples, sp.sampleRate);
     if (!this.done && this.sentenceEnds[this.taken - 1]) {
       const pause = Math.round(joinPauseSeconds(this.voice.espeak) * sp.sampleRate);
-      samples = new Int16Array(sp.samples.length + pause);
-      samples.set(sp.samples);
+      const spoken = samples;
+      samples = new Int16Array(spoken.length + pause);
+      samples.set(spoken);
     }
     tl.durationSeconds = offset + samples.length / sp.sampleRate;
     return { samples, sampleRate: sp.sampleRate, words, firstWord };

@@ -44,7 +44,7 @@ interface Request {
 
 /** A synthesiser in a worker thread (`workerUrl`), with voice settings of type V. */
 /** Emoji, code point by code point (a sequence's joiners, modifiers and variation selectors too). */
-const EMOJI = /\p{Emoji_Presentation}|\p{Extended_Pictographic}(?=\uFE0F)|[\p{Emoji_Modifier}\p{Regional_Indicator}\u200D\uFE0F\u20E3]/gu;
+const EMOJI = /\p{Emoji_Presentation}|\p{Extended_Pictographic}(?=\uFE0F)|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u200D|\uFE0F|\u20E3/gu;
 
 /**
  * The text as a voice is given it: emoji blanked (captions show them; espeak read their names

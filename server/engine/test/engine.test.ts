@@ -16,7 +16,7 @@ import { SpeechSynth } from '../speech.js';
 import { SpeechEngines } from '../speech-engines.js';
 import { engineVoice } from '../voices.js';
 import { parseVttWords } from './vtt-words.js';
-import { childFfmpegPids, childPids, decodeFrames, diffBounds, medianPitch, probe, regionDiff } from './media.js';
+import { childFfmpegPids, childPids, decodeFrames, diffBounds, loudness, medianPitch, probe, regionDiff } from './media.js';
 
 const TEXT = 'Good evening, and welcome. Tonight we make a video in seconds.';
 let root: string;
@@ -184,6 +184,23 @@ it('speaks and captions a script pasted with Markdown marks as its plain words, 
   } finally {
     await synth.close();
   }
+});
+
+it('narrates every voice at the same loudness, with headroom: -16 LUFS, peaks under -1 dBTP', async () => {
+  // espeak's voices came out at -18 to -23 LUFS and SVOX Pico's at -11 to -14 with peaks at full
+  // scale: changing the voice changed the video's level by up to 11 dB.
+  const text = 'Good evening. Here is the news, read at the level every video of yours will have.';
+  for (const voiceId of ['en-US-Lisa', 'de-DE-Conrad', 'en-US-Ava']) {
+    const t = task({ text, voiceId, templateId: 'social-short', params: { aspectRatio: '9:16', avatar: { scale: 0.55, x: 0.5, y: 0.45 } } });
+    await engine.render(t);
+    const level = loudness(join(t.workDir, 'video.mp4'));
+    expect(Math.abs(level.lufs - -16), `${voiceId}: ${level.lufs} LUFS`).toBeLessThanOrEqual(1);
+    expect(level.truePeak, voiceId).toBeLessThanOrEqual(-1);
+  }
+  // The voice picker's sample sounds as loud as the video will.
+  const sample = join(root, 'sample.wav');
+  writeFileSync(sample, await engine.voiceSample('en-US-Ava'));
+  expect(Math.abs(loudness(sample).lufs - -16)).toBeLessThanOrEqual(1);
 });
 
 it('renders 9:16 at 720x1280', async () => {

@@ -36,6 +36,17 @@ export function probe(file: string): Probe {
   };
 }
 
+/** Integrated loudness (LUFS) and true peak (dBTP) of a file's audio, as ffmpeg's EBU R128 meter reads them. */
+export function loudness(file: string): { lufs: number; truePeak: number } {
+  // The meter reports on stderr.
+  const out = execFileSync('sh', ['-c', '"$0" -hide_banner -nostats -i "$1" -map 0:a -af ebur128=peak=true -f null - 2>&1', ffmpegBin, file]).toString();
+  const summary = out.slice(out.lastIndexOf('Summary:'));
+  const lufs = /I:\s+(-?[\d.]+) LUFS/.exec(summary);
+  const peak = /Peak:\s+(-?[\d.]+) dBFS/.exec(summary);
+  if (!lufs || !peak) throw new Error(`No loudness summary from ffmpeg: ${summary.slice(0, 200)}`);
+  return { lufs: Number(lufs[1]), truePeak: Number(peak[1]) };
+}
+
 export interface Frame {
   width: number;
   height: number;
