@@ -26,7 +26,7 @@ export function loadCatalog(dir = RESOURCES): Catalog {
     gender: x.gender,
     engine: x.engine,
     quality: x.quality,
-    ...(x.piper ? { downloadBytes: x.piper.files.reduce((n, f) => n + f.bytes, 0) } : {}),
+    ...(x.piper ? { downloadBytes: x.piper.files.reduce((n, f) => n + f.bytes, 0), licence: x.piper.licence } : {}),
     sampleUrl: `/api/voices/${encodeURIComponent(x.id)}/sample`,
     aliases: [x.numericId],
   }));

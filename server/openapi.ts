@@ -70,6 +70,9 @@ function renderRequestSchema(catalog: Catalog): Json {
   const base = schema(RenderRequest, 'input') as Json & { properties: Record<string, Json> };
   const voiceIds = catalog.voices.flatMap((v) => [v.id, ...(v.aliases ?? [])]);
   const first = catalog.templates[0]!;
+  // The examples render as they are: with voices that ship (a neural voice would download first).
+  const shipped = catalog.voices.filter((v) => v.downloadBytes === undefined);
+  const lastShipped = shipped[shipped.length - 1]!;
   return {
     ...base,
     properties: {
@@ -86,7 +89,7 @@ function renderRequestSchema(catalog: Catalog): Json {
       {
         text: 'Hello! Here is what changed this week.',
         templateId: first.id,
-        voiceId: voiceIds[voiceIds.length - 1]!,
+        voiceId: lastShipped.aliases?.at(-1) ?? lastShipped.id,
         params: { aspectRatio: first.aspectRatios[first.aspectRatios.length - 1]!, avatar: { scale: 0.8, x: 0.25, y: 0.9 } },
       },
     ],

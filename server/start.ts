@@ -121,7 +121,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   // Page cache only where this process sees every change (not with a store shared across processes).
   const listCache = shared || options.listCache === false ? null : new ListCache(store);
   const app = buildApp(
-    { store, keys, storage, catalog: loadCatalog(options.catalogDir), engine, limits, limiter, hub, listCache, cacheDir: join(dataDir, 'cache'), version: VERSION },
+    { store, keys, storage, catalog: loadCatalog(options.catalogDir), engine, limits, limiter, hub, listCache, version: VERSION },
     logger,
   );
 

@@ -17,12 +17,12 @@ const GENDER_LABEL: Record<string, string> = { female: 'Female', male: 'Male', n
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(bytes < 10e6 ? 1 : 0)} MB`;
 
 /** A neural voice's pack: its state, polled while it downloads; a button starts the download. */
-function VoicePack({ voice }: { voice: CatalogVoice }) {
+function VoicePack({ voice, onState }: { voice: CatalogVoice; onState: (state: VoicePackStatus['state']) => void }) {
   const [status, setStatus] = useState<VoicePackStatus | null>(null);
   const [error, setError] = useState<string | null>(null);
   const ask = (install: boolean) =>
     call('voices.pack', { voiceId: voice.id, install }).then(
-      (s) => (setStatus(s), setError(null)),
+      (s) => (setStatus(s), setError(null), onState(s.state)),
       (e: unknown) => setError(describeError(e)),
     );
   useEffect(() => void ask(false), [voice.id]);
@@ -31,22 +31,25 @@ function VoicePack({ voice }: { voice: CatalogVoice }) {
     const t = setTimeout(() => void ask(false), 400);
     return () => clearTimeout(t);
   }, [status]);
-  if (error) return <span className="small error-text">{error}</span>;
-  if (!status || status.state === 'builtin' || status.state === 'installed') return null;
-  if (status.state === 'downloading') {
-    const total = status.totalBytes ?? voice.downloadBytes ?? 1;
-    return (
-      <progress className="voice-pack-progress" max={total} value={status.receivedBytes ?? 0} aria-label={`Downloading ${voice.name}`}>
-        {mb(status.receivedBytes ?? 0)} of {mb(total)}
-      </progress>
-    );
-  }
+  if (error) return <span className="voice-pack small error-text">{error}</span>;
+  if (!status || status.state === 'builtin') return null;
+  const total = status.totalBytes ?? voice.downloadBytes ?? 0;
   return (
-    <span className="small">
-      {status.state === 'failed' && <span className="error-text">{status.error} </span>}
-      <button type="button" className="btn small" onClick={() => void ask(true)}>
-        {status.state === 'failed' ? 'Retry download' : `Download ${mb(voice.downloadBytes ?? status.totalBytes ?? 0)}`}
-      </button>
+    // A line of its own under the voice: the download and the terms of the voice's data, which
+    // stay in view once installed (a published video may owe a credit).
+    <span className="voice-pack small">
+      {status.state === 'downloading' && (
+        <progress className="voice-pack-progress" max={total || 1} value={status.receivedBytes ?? 0} aria-label={`Downloading ${voice.name}`}>
+          {mb(status.receivedBytes ?? 0)} of {mb(total)}
+        </progress>
+      )}
+      {status.state === 'failed' && <span className="error-text">{status.error}</span>}
+      {(status.state === 'missing' || status.state === 'failed') && (
+        <button type="button" className="btn small" onClick={() => void ask(true)}>
+          {status.state === 'failed' ? 'Retry download' : `Download ${mb(total)}`}
+        </button>
+      )}
+      {voice.licence && <span className="muted voice-licence">{voice.licence}</span>}
     </span>
   );
 }
@@ -74,6 +77,8 @@ export function VoicePicker() {
   const [quality, setQuality] = useState('');
   const [playing, setPlaying] = useState<string | null>(null);
   const [sampleError, setSampleError] = useState<string | null>(null);
+  /** Download states of the neural voices shown (their samples are spoken by the voice itself). */
+  const [packs, setPacks] = useState<Record<string, VoicePackStatus['state']>>({});
   const audio = useRef<HTMLAudioElement>(null);
   // The sample buttons are one Tab stop; arrow keys move between them.
   const list = useRef<HTMLUListElement>(null);
@@ -109,6 +114,10 @@ export function VoicePicker() {
       return;
     }
     setSampleError(null);
+    if (v.downloadBytes !== undefined && packs[v.id] !== 'installed') {
+      setSampleError(`Download ${v.name} to hear a sample: the voice speaks it itself.`);
+      return;
+    }
     try {
       const { url } = await call('voices.sampleUrl', { voiceId: v.id });
       el.src = url;
@@ -186,7 +195,7 @@ export function VoicePicker() {
                   {alias ? ` · #${alias}` : ''}
                 </span>
               </label>
-              {v.downloadBytes !== undefined && <VoicePack voice={v} />}
+              {v.downloadBytes !== undefined && <VoicePack voice={v} onState={(state) => setPacks((p) => (p[v.id] === state ? p : { ...p, [v.id]: state }))} />}
               <button
                 type="button"
                 className="icon-btn"

@@ -7,7 +7,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { type AspectRatio } from '../../shared/contract/index.js';
 import { drawFrame, fillParams, NEUTRAL_POSE, templateEntry } from '../../shared/scene/index.js';
 import { DEFAULT_ENCODE, headCacheNode, prepareScene, renderVideo, STALL_MS, type EncodeSettings } from './render.js';
-import { Leveler, NARRATION_LUFS } from './loudness.js';
+import { Leveler } from './loudness.js';
 import { SpeechSynth } from './speech.js';
 import { SpeechEngines, WARM_UP_TEXTS } from './speech-engines.js';
 import { PiperSpeaker } from './speech-piper.js';
@@ -80,8 +80,8 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
       } catch (e) {
         return Promise.reject(e as Error);
       }
-      // At the narration's loudness, as the video will have it (the name tells older samples apart).
-      return cached(`voice-${voice.id}-${-NARRATION_LUFS}lufs`, 'wav', async () => {
+      // At the narration's loudness, as the video will have it.
+      return cached(`voice-${voice.id}`, 'wav', async () => {
         const sp = await speech.speak(`Hi, I'm ${voice.name}. This is how your script will sound.`, voice);
         return wavBytes(new Leveler().level(sp.samples, sp.sampleRate), sp.sampleRate);
       });
@@ -107,7 +107,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   };
 }
 
-/** Bumped when the art or drawing changes, so cached thumbnails are redrawn. */
-const ENGINE_ART_VERSION = '2';
+/** Bumped when the art, drawing or sound changes, so cached thumbnails and voice samples are made anew (3: levelled samples). */
+const ENGINE_ART_VERSION = '3';
 
 export * from './types.js';

@@ -34,6 +34,8 @@ const PiperVoice = z.strictObject({
   files: z.array(PackFile).refine((f) => ['model.onnx', 'config.json'].every((n) => f.some((x) => x.name === n)), 'must hold model.onnx and config.json'),
   /** Multi-speaker models take a speaker id. */
   speaker: z.number().int().min(0).optional(),
+  /** The terms of the voice's data and model, shown before the download (creators publish what it says). */
+  licence: z.string().min(1),
 });
 export type PiperVoice = z.infer<typeof PiperVoice>;
 

@@ -25,7 +25,5 @@ export interface ServerContext {
   hub: EventHub;
   /** Pages of GET /api/jobs until the user's jobs change; null where changes may come from other processes. */
   listCache: ListCache | null;
-  /** Voice samples and template thumbnails made by the engine. */
-  cacheDir: string;
   version: string;
 }

@@ -1,7 +1,6 @@
 // Catalogs: templates and voices from resources/, template thumbnails and voice samples from
-// the engine (cached on disk; 503 while no engine is available).
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// the engine (which keeps them on disk, versioned with its art and sound; 503 while no engine is
+// available).
 import type { FastifyInstance } from 'fastify';
 import { AspectRatio } from '../../shared/contract/index.js';
 import type { TemplateList, VoiceList, VoicePackStatus } from '../../shared/contract/index.js';
@@ -11,25 +10,20 @@ import { ApiError } from './errors.js';
 export function catalogRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const inflight = new Map<string, Promise<Buffer>>();
 
-  /** Engine output cached in cacheDir/<file>; concurrent requests share one generation. */
+  /**
+   * An engine-made file (the engine caches it on disk, and names it anew when its drawing or
+   * sound changes: a second copy here kept a stale one); concurrent requests share one generation.
+   */
   const cached = (file: string, make: () => Promise<Buffer>): Promise<Buffer> => {
-    const path = join(ctx.cacheDir, file);
-    let p = inflight.get(path);
+    let p = inflight.get(file);
     if (!p) {
-      p = readFile(path)
-        .catch(async () => {
-          const bytes = await make().catch((err: unknown) => {
-            app.log.warn({ err, file }, 'engine could not make a catalog file');
-            throw new ApiError('unavailable', 'the render engine could not make this file right now');
-          });
-          await mkdir(join(path, '..'), { recursive: true });
-          const tmp = `${path}.${process.pid}.tmp`;
-          await writeFile(tmp, bytes);
-          await rename(tmp, path);
-          return bytes;
+      p = make()
+        .catch((err: unknown) => {
+          app.log.warn({ err, file }, 'engine could not make a catalog file');
+          throw new ApiError('unavailable', 'the render engine could not make this file right now');
         })
-        .finally(() => inflight.delete(path));
-      inflight.set(path, p);
+        .finally(() => inflight.delete(file));
+      inflight.set(file, p);
     }
     return p;
   };
@@ -66,6 +60,10 @@ export function catalogRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const voice = ctx.catalog.voice(request.params.id);
     if (!voice) throw new ApiError('not_found', 'no such voice');
     const engine = engineOrFail();
+    // A neural voice speaks its own sample: never a download of tens of MB behind a GET.
+    if (voice.downloadBytes !== undefined && (await engine.voicePack?.(voice.id))?.state !== 'installed') {
+      throw new ApiError('not_ready', `${voice.name} is not downloaded yet: download the voice to hear its sample.`);
+    }
     const bytes = await cached(`voices/${voice.id}.wav`, () => engine.voiceSample(voice.id));
     return reply.type('audio/wav').header('Cache-Control', 'private, max-age=3600').send(bytes);
   });

@@ -77,7 +77,7 @@ describe('the voice catalog over the API', () => {
     expect(voices.find((v) => v.id === 'it-IT-Chiara')).toMatchObject({ engine: 'pico', quality: 'standard' });
     expect(voices.find((v) => v.id === 'en-US-Ava')).toMatchObject({ engine: 'espeak', quality: 'basic' });
     expect(voices.find((v) => v.id === 'en-US-Ava')!.downloadBytes).toBeUndefined();
-    expect(voices.find((v) => v.id === 'en-US-Tiny')).toMatchObject({ engine: 'piper', quality: 'natural', downloadBytes: model.length + config.length });
+    expect(voices.find((v) => v.id === 'en-US-Tiny')).toMatchObject({ engine: 'piper', quality: 'natural', downloadBytes: model.length + config.length, licence: 'Test data, not a voice' });
   });
 
   it('answers a pack state for voices that ship (builtin) and a 404 error body for an unknown voice', async () => {
@@ -105,6 +105,11 @@ describe('a neural voice pack', () => {
     pack.requests.length = 0;
     const url = `${s.url}/api/voices/en-US-Tiny/pack`;
     expect((await call(url, { key })).body).toMatchObject({ state: 'missing', receivedBytes: 0, totalBytes: model.length + config.length });
+    // Its sample is spoken by the voice itself: not before the download (a GET downloads nothing).
+    const early = await call(`${s.url}/api/voices/en-US-Tiny/sample`, { key });
+    expect(early.status).toBe(404);
+    expect(early.body).toMatchObject({ error: { code: 'not_ready', message: expect.stringMatching(/download the voice/) } });
+    expect(pack.requests).toEqual([]);
     const started = (await call(url, { key, method: 'POST' })).body as VoicePackStatus;
     expect(['downloading', 'installed']).toContain(started.state);
     const done = await waitFor(async () => {
@@ -115,6 +120,9 @@ describe('a neural voice pack', () => {
     // Installing again downloads nothing.
     expect(((await call(url, { key, method: 'POST' })).body as VoicePackStatus).state).toBe('installed');
     expect(pack.requests).toEqual(['/model.onnx', '/config.json']);
+    const sample = await fetch(`${s.url}/api/voices/en-US-Tiny/sample`, { headers: { authorization: `Bearer ${key}` } });
+    expect(sample.status).toBe(200);
+    expect(Buffer.from(await sample.arrayBuffer()).subarray(0, 4).toString()).toBe('RIFF');
 
     const { vtt, duration } = await renderWith('en-US-Tiny', 'Good morning, and welcome to the weekly update.');
     expect(vtt).toContain('weekly');

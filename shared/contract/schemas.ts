@@ -205,6 +205,8 @@ export const Voice = z.object({
   quality: VoiceQuality.optional(),
   /** Bytes to download before first use (a neural voice pack); absent when the voice ships with the app. */
   downloadBytes: z.number().int().positive().optional(),
+  /** A downloadable voice's terms (its data's licence and what it asks of a published video). */
+  licence: z.string().optional(),
   sampleUrl: z.string(),
   /** Refinement of the contract: the voice's other id forms (e.g. the all-digits "101"); both work as voiceId. */
   aliases: z.array(z.string()).optional(),

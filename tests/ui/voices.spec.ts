@@ -2,7 +2,7 @@
 // and engine, the quality filter narrows the list, the gender filter offers only genders that
 // some voice has, and a SVOX Pico voice's sample plays through the studio.
 import { expect, test } from '@playwright/test';
-import { bridge, openApp } from './support/app.js';
+import { bridge, openApp, screenshot } from './support/app.js';
 
 test('the voice picker labels, filters by quality and plays a Pico voice', async ({ page }) => {
   await openApp(page);
@@ -19,7 +19,21 @@ test('the voice picker labels, filters by quality and plays a Pico voice', async
   expect(genders).toEqual(['Any gender', 'Female', 'Male']);
 
   // Quality: the tiers the catalog has, best first; choosing one narrows the list to it.
-  await expect(page.getByLabel('Quality').locator('option')).toHaveText(['Any quality', 'Standard', 'Basic']);
+  await expect(page.getByLabel('Quality').locator('option')).toHaveText(['Any quality', 'Natural', 'Standard', 'Basic']);
+
+  // Natural: the neural voices, each offered as a download with its size and the terms of its data;
+  // a sample needs the voice itself, so it asks for the download first instead of fetching 63 MB.
+  await page.getByLabel('Quality').selectOption({ label: 'Natural' });
+  const natural = voices.filter((v) => v.quality === 'natural');
+  expect(natural.length).toBeGreaterThanOrEqual(5);
+  await expect(rows).toHaveCount(natural.length);
+  const thorsten = page.locator('.voice-row', { hasText: 'Thorsten' });
+  await expect(thorsten.getByRole('button', { name: /^Download 63 MB$/ })).toBeVisible();
+  await expect(thorsten.locator('.voice-licence')).toHaveText('CC0 data (Thorsten-Voice)');
+  await page.getByRole('button', { name: "Play Thorsten's sample" }).click();
+  await expect(page.getByText('Download Thorsten to hear a sample')).toBeVisible();
+  await screenshot(page, 'voice-picker-natural');
+
   await page.getByLabel('Quality').selectOption({ label: 'Standard' });
   const standard = voices.filter((v) => v.quality === 'standard');
   await expect(rows).toHaveCount(standard.length);

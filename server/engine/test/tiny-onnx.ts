@@ -108,6 +108,7 @@ export async function servePiperPack(): Promise<{
         files: Object.entries(files).map(([path, b]) => ({
           name: path.slice(1), url: `${pack.base}${path}`, bytes: b.length, sha256: createHash('sha256').update(b).digest('hex'),
         })),
+        licence: 'Test data, not a voice',
       },
     }),
     close: () => server.close(),

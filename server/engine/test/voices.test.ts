@@ -62,7 +62,19 @@ describe('the voice catalog', () => {
     expect(locales.size).toBeGreaterThanOrEqual(8);
     for (const l of ['it-IT', 'pt-BR', 'nl-NL', 'pl-PL']) expect(locales).toContain(l);
     expect(locales.has('ja-JP') || locales.has('zh-CN')).toBe(true);
-    expect(new Set(voices.map((v) => v.engine))).toEqual(new Set(['espeak', 'pico']));
+    expect(new Set(voices.map((v) => v.engine))).toEqual(new Set(['espeak', 'pico', 'piper']));
+  });
+  it('pins every neural pack to fixed files and states its terms', () => {
+    const packs = voices.filter((v) => v.engine === 'piper');
+    expect(packs.length).toBeGreaterThanOrEqual(5);
+    for (const v of packs) {
+      const [model, config] = ['model.onnx', 'config.json'].map((n) => v.piper!.files.find((f) => f.name === n)!);
+      // A commit, not a branch or a tag that moves (a changed file would then fail its SHA-256 on every machine).
+      expect(model!.url, v.id).toMatch(/^https:\/\/huggingface\.co\/rhasspy\/piper-voices\/resolve\/[0-9a-f]{40}\/.+\.onnx$/);
+      expect(config!.url, v.id).toBe(`${model!.url}.json`);
+      expect(model!.bytes, v.id).toBeGreaterThan(20e6);
+      expect(v.piper!.licence, v.id).toMatch(/\w{3}/);
+    }
   });
   it('refuses a catalog with a voice missing its engine block or a duplicate id', () => {
     const base = { id: 'en-US-X', numericId: '1', name: 'X', locale: 'en-US', gender: 'female', quality: 'standard', espeak: { voice: 'en-us', pitch: 50, rate: 160 } };
@@ -181,7 +193,7 @@ describe('neural voice packs (Piper on onnxruntime-node)', () => {
     const espeak2 = new SpeechSynth();
     const engines2 = new SpeechEngines(espeak2, { piper: new PiperSpeaker(offline, espeak2) });
     try {
-      const sp = await engines2.speak('Thank you for watching, and see you next week.', { ...v, piper: { files: v.piper!.files.map((f) => ({ ...f, url: 'http://127.0.0.1:9/gone' })) } });
+      const sp = await engines2.speak('Thank you for watching, and see you next week.', { ...v, piper: { ...v.piper!, files: v.piper!.files.map((f) => ({ ...f, url: 'http://127.0.0.1:9/gone' })) } });
       expectSoundTimeline(sp, 9);
       expect(pack.requests).toEqual([]);
     } finally {
