@@ -119,7 +119,8 @@ describe('a script pasted with Markdown marks', () => {
   it('is spoken and captioned without its emphasis, heading and bullet marks, keeping signs between words', () => {
     const pasted = '## Intro\n**Step 1:** Open the app.\n- Click *Render*, then _wait_.\n* Done: 3 * 4 is 12, snake_case stays, #1 too.';
     expect(spokenScript(pasted).split(/\s+/).filter(Boolean).join(' ')).toBe(
-      'Intro Step 1: Open the app. Click Render, then wait. Done: 3 * 4 is 12, snake_case stays, #1 too.',
+      // The heading, a line without punctuation, ends a sentence for the voice (a lone "." no caption shows).
+      'Intro . Step 1: Open the app. Click Render, then wait. Done: 3 * 4 is 12, snake_case stays, #1 too.',
     );
     // The preview's caption list: the same tokens, a lone sign or dash left out as the video does.
     expect(captionTokens(pasted)).toEqual('Intro Step 1: Open the app. Click Render, then wait. Done: 3 4 is 12, snake_case stays, #1 too.'.split(' '));

@@ -7,6 +7,7 @@ import { SpeechSynth } from '../speech.js';
 import { EngineError } from '../types.js';
 import { SpeechEngines } from '../speech-engines.js';
 import { engineVoice, espeakVoice } from '../voices.js';
+import { spokenScript } from '../../../shared/scene/index.js';
 
 const TEXT = 'Good evening. Here is the news, read slowly enough to take a moment.';
 
@@ -182,6 +183,26 @@ describe('speech synthesis', () => {
 });
 
 describe('narration chunks', () => {
+  it('pause after a heading or a list item on its own line, as after a sentence, but run on through a wrapped line', async () => {
+    const engines = new SpeechEngines(new SpeechSynth());
+    const gaps = async (script: string) => {
+      const n = new Narration(engines, spokenScript(script), engineVoice('en-US-Ava')!, new AbortController().signal);
+      while (await n.next());
+      const w = n.timeline.words;
+      return Object.fromEntries(w.slice(1).map((x, i) => [w[i]!.text, x.start - w[i]!.end]));
+    };
+    try {
+      // Read as one phrase before ("changed Faster renders Better captions").
+      const list = await gaps('Three things changed\n- Faster renders\n- Better captions');
+      expect(Object.keys(list)).toEqual(['Three', 'things', 'changed', 'Faster', 'renders', 'Better']);
+      for (const end of ['changed', 'renders']) expect(list[end], end).toBeGreaterThan(0.25);
+      const wrapped = await gaps('This sentence was wrapped by\nan email client.');
+      expect(wrapped.by).toBeLessThan(0.05);
+    } finally {
+      await engines.close();
+    }
+  });
+
   it('whose first sentence fails (a cancel) leave no rejection unhandled, also for a one-sentence script', async () => {
     // An unhandled rejection ends the studio's process: a canceled one-sentence render did.
     const canceled = () => Promise.reject(new EngineError('canceled', 'The render was canceled.'));
