@@ -120,10 +120,12 @@ describe('a script pasted with Markdown marks', () => {
     const pasted = '## Intro\n**Step 1:** Open the app.\n- Click *Render*, then _wait_.\n* Done: 3 * 4 is 12, snake_case stays, #1 too.';
     expect(spokenScript(pasted).split(/\s+/).filter(Boolean).join(' ')).toBe(
       // The heading, a line without punctuation, ends a sentence for the voice (a lone "." no caption shows).
-      'Intro . Step 1: Open the app. Click Render, then wait. Done: 3 * 4 is 12, snake_case stays, #1 too.',
+      'Intro . Step 1: Open the app. Click Render, then wait. Done: 3 × 4 is 12, snake_case stays, #1 too.',
     );
     // The preview's caption list: the same tokens, a lone sign or dash left out as the video does.
-    expect(captionTokens(pasted)).toEqual('Intro Step 1: Open the app. Click Render, then wait. Done: 3 4 is 12, snake_case stays, #1 too.'.split(' '));
+    expect(captionTokens(pasted)).toEqual('Intro Step 1: Open the app. Click Render, then wait. Done: 3 × 4 is 12, snake_case stays, #1 too.'.split(' '));
+    // A multiplication is said and shown as one, also without spaces; a lone asterisk elsewhere stays.
+    expect(spokenScript('2*3 and 4 * 5, a * b')).toBe('2×3 and 4 × 5, a * b');
     expect(captionTokens('“*Quoted*” (**bold**) — ***all***.')).toEqual(['“Quoted”', '(bold)', 'all.']);
   });
 });
