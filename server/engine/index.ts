@@ -8,6 +8,7 @@ import { type AspectRatio } from '../../shared/contract/index.js';
 import { drawFrame, fillParams, NEUTRAL_POSE, templateEntry } from '../../shared/scene/index.js';
 import { DEFAULT_ENCODE, headCacheNode, prepareScene, renderVideo, STALL_MS, type EncodeSettings } from './render.js';
 import { Leveler } from './loudness.js';
+import { sampleLine } from './voice-sample.js';
 import { SpeechSynth } from './speech.js';
 import { SpeechEngines, WARM_UP_TEXTS } from './speech-engines.js';
 import { PiperSpeaker } from './speech-piper.js';
@@ -82,7 +83,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
       }
       // At the narration's loudness, as the video will have it.
       return cached(`voice-${voice.id}`, 'wav', async () => {
-        const sp = await speech.speak(`Hi, I'm ${voice.name}. This is how your script will sound.`, voice);
+        const sp = await speech.speak(sampleLine(voice), voice);
         return wavBytes(new Leveler().level(sp.samples, sp.sampleRate), sp.sampleRate);
       });
     },
@@ -107,7 +108,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   };
 }
 
-/** Bumped when the art, drawing or sound changes, so cached thumbnails and voice samples are made anew (3: levelled samples). */
-const ENGINE_ART_VERSION = '3';
+/** Bumped when the art, drawing or sound changes, so cached thumbnails and voice samples are made anew (4: levelled samples in the voice's language). */
+const ENGINE_ART_VERSION = '4';
 
 export * from './types.js';

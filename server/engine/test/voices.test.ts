@@ -7,12 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpeechTimeline } from '../../../shared/scene/index.js';
+import { detectLanguage } from '../../../shared/language/detect.js';
 import { ffmpegPath } from '../ffmpeg.js';
 import { SpeechSynth, SPEECH_SAMPLE_RATE } from '../speech.js';
 import { alignTimeline } from '../speech-align.js';
 import { SpeechEngines } from '../speech-engines.js';
 import { PiperSpeaker } from '../speech-piper.js';
 import { VoicePacks } from '../voice-packs.js';
+import { sampleLine } from '../voice-sample.js';
 import { catalogVoices, engineVoice, VoiceFile, type EngineVoice } from '../voices.js';
 import { servePiperPack, tinyPiperConfig, tinyPiperModel } from './tiny-onnx.js';
 
@@ -74,6 +76,13 @@ describe('the voice catalog', () => {
       expect(config!.url, v.id).toBe(`${model!.url}.json`);
       expect(model!.bytes, v.id).toBeGreaterThan(20e6);
       expect(v.piper!.licence, v.id).toMatch(/\w{3}/);
+    }
+  });
+  it('gives every voice a sample line in its own language (a German voice read the English one)', () => {
+    for (const v of voices) {
+      const line = sampleLine(v);
+      expect(detectLanguage(line)?.language, `${v.id}: ${line}`).toBe(v.locale.split('-')[0]);
+      if (/^(en|de|fr|es|it|pt|nl|pl)-/.test(v.locale)) expect(line).toContain(v.name);
     }
   });
   it('refuses a catalog with a voice missing its engine block or a duplicate id', () => {
