@@ -19,6 +19,9 @@ interface Download {
   settled: Promise<{ dir: string } | { error: EngineError }>;
 }
 
+/** Errors that mean no connection could be made (name lookup, refused, unreachable, timed out). */
+const NO_CONNECTION = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ENETUNREACH', 'EHOSTUNREACH', 'ETIMEDOUT', 'ECONNRESET']);
+
 export class VoicePacks {
   private readonly downloads = new Map<string, Download>();
   private readonly failures = new Map<string, string>();
@@ -132,7 +135,13 @@ async function download(file: PackFile, dest: string, onBytes: (n: number) => vo
   } catch (e) {
     await rm(part, { force: true });
     if (abort.signal.aborted) throw new Error(`${file.name}: the download stopped (nothing received for ${STALL_MS / 1000} s)`, { cause: e });
-    if (e instanceof TypeError) throw new Error(`${file.name} could not be downloaded from ${new URL(file.url).host} (${(e.cause as Error | undefined)?.message ?? e.message})`, { cause: e });
+    if (e instanceof TypeError) {
+      const cause = e.cause as (Error & { code?: string }) | undefined;
+      const host = new URL(file.url).host;
+      // No network, or the host unreachable: what to do about it, with the system's own words.
+      const offline = cause?.code && NO_CONNECTION.has(cause.code) ? ': check the internet connection, then retry' : '';
+      throw new Error(`${file.name} could not be downloaded from ${host}${offline} (${cause?.message ?? e.message})`, { cause: e });
+    }
     throw e;
   } finally {
     clearTimeout(timer);

@@ -2,6 +2,8 @@
 // inside its audio; alignment to espeak is accurate on audio of known timing; neural packs are
 // downloaded (progress, size and SHA-256 checked), cached and used offline.
 import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -163,6 +165,21 @@ describe('neural voice packs (Piper on onnxruntime-node)', () => {
     expect(await packs.status(voice())).toMatchObject({ state: 'failed', error: expect.stringMatching(/SHA-256/) });
     expect(readdirSync(join(root, 'bad'), { recursive: true }).filter((f) => String(f).includes('.'))).toEqual([]);
     pack.corrupt = false;
+  });
+
+  it('says what to do when the host of a voice cannot be reached (no connection), and can be retried', async () => {
+    const v = voice();
+    // A port nothing listens on any more: the connection is refused, as with no network.
+    const server = createServer().listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    server.close();
+    const unreachable = { ...v, piper: { ...v.piper!, files: v.piper!.files.map((f) => ({ ...f, url: `http://127.0.0.1:${port}/${f.name}` })) } };
+    const packs = new VoicePacks(join(root, 'offline'));
+    await expect(packs.ensure(unreachable)).rejects.toThrow(/could not be downloaded from 127\.0\.0\.1:\d+: check the internet connection, then retry \(.*ECONNREFUSED/);
+    expect(await packs.status(unreachable)).toMatchObject({ state: 'failed', error: expect.stringMatching(/check the internet connection/) });
+    await packs.ensure(v);
+    expect(await packs.status(v)).toMatchObject({ state: 'installed' });
   });
 
   it('downloads with growing progress, speaks with timings, and works offline from the cache afterwards', async () => {
