@@ -42,7 +42,6 @@ interface Request {
   op?: 'ipa';
 }
 
-/** A synthesiser in a worker thread (`workerUrl`), with voice settings of type V. */
 /** Emoji, code point by code point (a sequence's joiners, modifiers and variation selectors too). */
 const EMOJI = /\p{Emoji_Presentation}|\p{Extended_Pictographic}(?=\uFE0F)|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u200D|\uFE0F|\u20E3/gu;
 
@@ -54,6 +53,7 @@ export function voicedText(text: string): string {
   return text.replace(EMOJI, ' ');
 }
 
+/** A synthesiser in a worker thread (`workerUrl`), with voice settings of type V. */
 export class WorkerSynth<V> {
   private worker: Worker | null = null;
   private nextId = 1;

@@ -25,8 +25,8 @@ const LINE_MARK = /^([ \t]*)(#{1,6}|[*+•‣◦▪-])(?=[ \t])/gmu;
 
 /** An asterisk between numbers is a multiplication: "3 * 4" is said "3 times 4", not "3 asterisk 4". */
 const TIMES = /(?<=\p{N}[ \t]*)\*(?=[ \t]*\p{N})/gu;
-/** A line that ends without punctuation: a heading, a list item, a title. */
-const OPEN_END = /[\p{L}\p{N}\p{Extended_Pictographic}"'”’»)\]]\s*$/u;
+/** A line that ends without punctuation (a heading, a list item, a title), closing quotes and brackets aside. */
+const OPEN_END = /[\p{L}\p{N}\p{Extended_Pictographic}]["'”’»)\]」』）]*\s*$/u;
 /** A line that starts a new thought: a capital, a digit, a bullet or heading mark, or a script without case. */
 const NEW_LINE_START = /^\s*(?:[-*+•‣◦▪#]|\p{Lu}|\p{Lt}|\p{N}|\p{Lo})/u;
 
@@ -35,10 +35,11 @@ const NEW_LINE_START = /^\s*(?:[-*+•‣◦▪#]|\p{Lu}|\p{Lt}|\p{N}|\p{Lo})/u;
  * "_this_"), heading hashes ("## Intro") and list bullets at a line's start are dropped, so a
  * script pasted from a chat assistant or a notes app is not read out as "asterisk asterisk" or
  * "hash hash" nor captioned with the marks. A sign between words ("snake_case", "#1") is kept;
- * an asterisk between numbers becomes "×" (said "times", "mal", "multiplié par"). A line that ends without punctuation before a line that starts anew (a heading, a
- * list item) ends a sentence: a lone "." is put after it, which the voice pauses at and captions
- * do not show ("Faster renders" and "Better captions" on two lines are not read as one phrase);
- * a line wrapped mid-sentence (the next one starts in lower case) runs on.
+ * an asterisk between numbers becomes "×" (said "times", "mal", "multiplié par"). A line that
+ * ends without punctuation before a line that starts anew (a heading, a list item) ends a
+ * sentence: a lone "." is put after it, which the voice pauses at and captions do not show
+ * ("Faster renders" and "Better captions" on two lines are not read as one phrase); a line
+ * wrapped mid-sentence (the next one starts in lower case) runs on.
  */
 export function spokenScript(text: string): string {
   const lines = text.split('\n');

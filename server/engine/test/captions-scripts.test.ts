@@ -126,6 +126,8 @@ describe('a script pasted with Markdown marks', () => {
     expect(captionTokens(pasted)).toEqual('Intro Step 1: Open the app. Click Render, then wait. Done: 3 × 4 is 12, snake_case stays, #1 too.'.split(' '));
     // A multiplication is said and shown as one, also without spaces; a lone asterisk elsewhere stays.
     expect(spokenScript('2*3 and 4 * 5, a * b')).toBe('2×3 and 4 × 5, a * b');
+    // A line that ends with punctuation inside quotes has ended already.
+    expect(spokenScript('He said "hi."\nThen he left')).toBe('He said "hi."\nThen he left');
     expect(captionTokens('“*Quoted*” (**bold**) — ***all***.')).toEqual(['“Quoted”', '(bold)', 'all.']);
   });
 });
