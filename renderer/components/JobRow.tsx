@@ -7,6 +7,7 @@ import { formatDuration } from '../lib/speech.js';
 import { relativeTime } from '../lib/time.js';
 import { STATUS_LABEL } from '../store/jobs.js';
 import { Icon } from './Icon.js';
+import { scriptExcerpt } from '../lib/excerpt.js';
 import { JobThumb } from './JobThumb.js';
 
 export const ROW_HEIGHT = 64;
@@ -28,7 +29,7 @@ interface Props {
 
 export const JobRow = memo(function JobRow({ job, templateName, selected, now, onToggle, onPlay }: Props) {
   const pct = Math.round(job.progress * 100);
-  const excerpt = job.text.length > 140 ? `${job.text.slice(0, 140)}…` : job.text;
+  const excerpt = scriptExcerpt(job.text, 140);
   // The draft's name where the job has one (title extension), else the script's first words.
   const title = job.title || excerpt;
   const done = job.status === 'completed';

@@ -12,6 +12,7 @@ import { useUi } from '../store/ui.js';
 import { CsvImport } from './CsvImport.js';
 import { ErrorNote } from './ErrorNote.js';
 import { JobList } from './JobList.js';
+import { scriptExcerpt } from '../lib/excerpt.js';
 import { Player } from './Player.js';
 
 export function JobsView() {
@@ -129,7 +130,7 @@ function Outbox() {
         {items.map((o) => (
           <li key={o.id} className="outbox-row" data-testid="outbox-item">
             <span className={`chip status ${refused(o) ? 'failed' : 'waiting'}`}>{refused(o) ? 'Refused' : 'Waiting to send'}</span>
-            <span className="job-text">{o.request.title ?? o.request.text.slice(0, 100)}</span>
+            <span className="job-text">{o.request.title ?? scriptExcerpt(o.request.text, 100)}</span>
             <span className="muted small">
               {relativeTime(o.createdAt)}
               {o.attempts ? ` · ${o.attempts} attempt${o.attempts === 1 ? '' : 's'}` : ''}

@@ -4,6 +4,7 @@ import type { Job } from '../../shared/contract/index.js';
 import { call, describeError } from '../lib/bridge.js';
 import { downloadJob } from '../store/jobActions.js';
 import { Dialog } from './Dialog.js';
+import { scriptExcerpt } from '../lib/excerpt.js';
 import { ErrorNote } from './ErrorNote.js';
 
 export function Player({ job, onClose }: { job: Job; onClose(): void }) {
@@ -26,7 +27,7 @@ export function Player({ job, onClose }: { job: Job; onClose(): void }) {
     };
   }, [job.id]);
   return (
-    <Dialog title={job.text.length > 60 ? `${job.text.slice(0, 60)}…` : job.text} onClose={onClose} wide>
+    <Dialog title={job.title || scriptExcerpt(job.text, 60)} onClose={onClose} wide>
       <ErrorNote message={error} />
       {src && (
         <video

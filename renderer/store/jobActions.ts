@@ -7,10 +7,11 @@ import { useEditor } from './editor.js';
 import { forgetHidden, hideJobs, showJobs, useJobs } from './jobs.js';
 import { useUi } from './ui.js';
 import { leaveCurrentDraft } from './draftNav.js';
+import { scriptExcerpt } from '../lib/excerpt.js';
 import { useDrafts } from './drafts.js';
 
 const fail = (what: string, e: unknown) => useUi.getState().notify({ kind: 'error', text: `${what}: ${describeError(e)}` }, 8000);
-const excerpt = (job: Job) => job.title || (job.text.length > 40 ? `${job.text.slice(0, 40)}…` : job.text);
+const excerpt = (job: Job) => job.title || scriptExcerpt(job.text, 40);
 
 export async function cancelJob(job: Job): Promise<boolean> {
   try {
