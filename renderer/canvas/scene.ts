@@ -144,7 +144,7 @@ export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): Scene
   const words = o.caption ? captionTokens(o.caption).slice(0, 40) : [];
   let caption: CaptionView | null = null;
   if (words.length) {
-    const timed = captionWords(words.map((text, i) => ({ text, start: i, end: i + 1 })));
+    const timed = captionWords(words.map((w, i) => ({ ...w, start: i, end: i + 1 })));
     const page = paginateCaptions(layout, timed, measureWith(ctx, layout))[0];
     if (page) caption = { lines: page.lines.map((l) => l.map((i) => timed[i]!.text)), activeIndex: 0 };
   }

@@ -11,8 +11,8 @@ export function captionPages(text: string, template: Template | null, params: Re
   const words = captionTokens(text);
   if (!words.length) return [];
   measureCtx ??= document.createElement('canvas').getContext('2d');
-  if (!measureCtx) return [words.join(' ').split(/(?<=[.!?])\s+/)];
+  if (!measureCtx) return [words.map((w) => w.text).join(' ').split(/(?<=[.!?])\s+/)];
   const layout = computeLayout(template?.id ?? '', params, outputSize(params.aspectRatio));
-  const timed = captionWords(words.map((w, i) => ({ text: w, start: i, end: i + 1 })));
+  const timed = captionWords(words.map((w, i) => ({ ...w, start: i, end: i + 1 })));
   return paginateCaptions(layout, timed, measureWith(measureCtx, layout)).map((p) => p.lines.map((l) => joinWords(l.map((i) => timed[i]!.text))));
 }

@@ -3,7 +3,7 @@
 // One worker per synthesiser, requests served in order; a cancel terminates the worker (neither
 // engine can be interrupted mid-call) and the next request starts a fresh one.
 import { Worker } from 'node:worker_threads';
-import { isCaptionWord, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../shared/scene/index.js';
+import { isCaptionWord, withPageEnds, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../shared/scene/index.js';
 import { EngineError } from './types.js';
 import type { EspeakVoice } from './voices.js';
 
@@ -315,5 +315,5 @@ export function buildTimeline(text: string, events: EspeakEvent[], durationSecon
       at = end;
     }
   });
-  return { durationSeconds, words: words.filter((w) => isCaptionWord(w.text)), phonemes };
+  return { durationSeconds, words: withPageEnds(words), phonemes };
 }

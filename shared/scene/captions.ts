@@ -63,8 +63,8 @@ export function paginateCaptions(layout: SceneLayout, words: readonly TimedWord[
     lineWidth += (line.length ? gap : 0) + width;
     if (!line.length || spaced) lineWords++;
     line.push(i);
-    // A sentence ends the page, so captions never run one thought into the next.
-    if (endsSentence(w.text)) flushPage();
+    // A sentence (or a heading, a list item) ends the page, so captions never run one thought into the next.
+    if (endsSentence(w.text) || w.pageEnd) flushPage();
   });
   flushPage();
   return pages;

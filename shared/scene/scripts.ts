@@ -56,9 +56,25 @@ export function spokenScript(text: string): string {
     .replace(TIMES, '×');
 }
 
-/** The script's tokens that captions show, in order (what the preview lists and the video draws). */
-export function captionTokens(text: string): string[] {
-  return spokenScript(text).split(/\s+/u).filter(isCaptionWord);
+/**
+ * The script's tokens that captions show, in order (what the preview lists and the video draws),
+ * each marked `pageEnd` where spokenScript ended a line's thought with a lone "." (not shown).
+ */
+export function captionTokens(text: string): { text: string; pageEnd?: boolean }[] {
+  return withPageEnds(spokenScript(text).split(/\s+/u).map((t) => ({ text: t })));
+}
+
+/**
+ * The words that captions show (isCaptionWord), a word before a token that is only a
+ * sentence's end (the lone "." spokenScript puts after a heading or a list item) marked `pageEnd`.
+ */
+export function withPageEnds<W extends { text: string; pageEnd?: boolean }>(tokens: readonly W[]): W[] {
+  const shown: W[] = [];
+  for (const t of tokens) {
+    if (isCaptionWord(t.text)) shown.push(t);
+    else if (shown.length && /^[.!?…。！？]$/u.test(t.text)) shown[shown.length - 1] = { ...shown[shown.length - 1]!, pageEnd: true };
+  }
+  return shown;
 }
 
 export function hasNoSpaceScript(text: string): boolean {
@@ -153,6 +169,7 @@ export function captionWords(words: readonly TimedWord[]): TimedWord[] {
       used += Array.from(p).length;
       out.push({ text: p, start, end: w.start + ((w.end - w.start) * used) / total });
     }
+    if (w.pageEnd) out[out.length - 1]!.pageEnd = true;
   }
   return out;
 }

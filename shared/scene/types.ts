@@ -38,6 +38,8 @@ export interface TimedWord {
   text: string;
   start: number;
   end: number;
+  /** Ends a line of the script that ends a thought without punctuation (a heading, a list item): its caption page ends here, as at a sentence's end. */
+  pageEnd?: boolean;
 }
 
 /** A phoneme (espeak IPA) with its time span in seconds. */

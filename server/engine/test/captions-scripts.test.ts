@@ -123,12 +123,15 @@ describe('a script pasted with Markdown marks', () => {
       'Intro . Step 1: Open the app. Click Render, then wait. Done: 3 × 4 is 12, snake_case stays, #1 too.',
     );
     // The preview's caption list: the same tokens, a lone sign or dash left out as the video does.
-    expect(captionTokens(pasted)).toEqual('Intro Step 1: Open the app. Click Render, then wait. Done: 3 × 4 is 12, snake_case stays, #1 too.'.split(' '));
+    const tokens = captionTokens(pasted);
+    expect(tokens.map((t) => t.text)).toEqual('Intro Step 1: Open the app. Click Render, then wait. Done: 3 × 4 is 12, snake_case stays, #1 too.'.split(' '));
+    // The heading's end ends its caption page, as a sentence's does.
+    expect(tokens.filter((t) => t.pageEnd).map((t) => t.text)).toEqual(['Intro']);
     // A multiplication is said and shown as one, also without spaces; a lone asterisk elsewhere stays.
     expect(spokenScript('2*3 and 4 * 5, a * b')).toBe('2×3 and 4 × 5, a * b');
     // A line that ends with punctuation inside quotes has ended already.
     expect(spokenScript('He said "hi."\nThen he left')).toBe('He said "hi."\nThen he left');
-    expect(captionTokens('“*Quoted*” (**bold**) — ***all***.')).toEqual(['“Quoted”', '(bold)', 'all.']);
+    expect(captionTokens('“*Quoted*” (**bold**) — ***all***.').map((t) => t.text)).toEqual(['“Quoted”', '(bold)', 'all.']);
   });
 });
 

@@ -170,11 +170,14 @@ describe('a 16:9 newsroom render', () => {
 });
 
 it('speaks and captions a script pasted with Markdown marks as its plain words, not "asterisk" or "hash"', async () => {
-  const plain = 'Intro. Step one: open the app, then render.';
-  const t = task({ templateId: 'social-short', text: '## Intro.\n**Step one:** open the *app*, then _render_.', params: { aspectRatio: '9:16', avatar: { scale: 0.55, x: 0.5, y: 0.45 } } });
+  const plain = 'Welcome. Intro. Step one: open the app, then render.';
+  const t = task({ templateId: 'social-short', text: 'Welcome.\n## Intro\n**Step one:** open the *app*, then _render_.', params: { aspectRatio: '9:16', avatar: { scale: 0.55, x: 0.5, y: 0.45 } } });
   const r = await engine.render(t);
-  const words = parseVttWords(readFileSync(join(t.workDir, 'captions.vtt'), 'utf8')).cues.flatMap((c) => c.words.map((w) => w.text));
-  expect(words.join(' ')).toBe(plain);
+  const cues = parseVttWords(readFileSync(join(t.workDir, 'captions.vtt'), 'utf8')).cues.map((c) => c.words.map((w) => w.text).join(' '));
+  // The heading is spoken as a sentence of its own and is a caption page of its own (inside one
+  // narration chunk: the first sentence is spoken alone).
+  expect(cues.slice(0, 2)).toEqual(['Welcome.', 'Intro']);
+  expect(cues.join(' ')).toBe('Welcome. Intro Step one: open the app, then render.');
   const synth = new SpeechSynth();
   try {
     const narration = new Narration(new SpeechEngines(synth), plain, engineVoice('en-US-Ava')!, new AbortController().signal);

@@ -196,6 +196,10 @@ describe('narration chunks', () => {
       const list = await gaps('Three things changed\n- Faster renders\n- Better captions');
       expect(Object.keys(list)).toEqual(['Three', 'things', 'changed', 'Faster', 'renders', 'Better']);
       for (const end of ['changed', 'renders']) expect(list[end], end).toBeGreaterThan(0.25);
+      // And each line is a caption page of its own: its last word ends the page.
+      const n = new Narration(engines, spokenScript('Three things changed\n- Faster renders\n- Better captions'), engineVoice('en-US-Ava')!, new AbortController().signal);
+      while (await n.next());
+      expect(n.timeline.words.filter((w) => w.pageEnd).map((w) => w.text)).toEqual(['changed', 'renders']);
       const wrapped = await gaps('This sentence was wrapped by\nan email client.');
       expect(wrapped.by).toBeLessThan(0.05);
     } finally {
