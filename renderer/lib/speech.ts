@@ -2,6 +2,7 @@
 // rate in words per minute (`rate`, or espeak's `espeak.rate`); when it does not, a default
 // per language is used (documented in docs/ui.md).
 import type { Voice } from '../../shared/contract/index.js';
+import { spokenScript } from '../../shared/scene/index.js';
 
 export const DEFAULT_WPM_BY_LANGUAGE: Record<string, number> = {
   en: 160,
@@ -31,11 +32,12 @@ export function countWords(text: string): number {
   return m ? m.length : 0;
 }
 
-/** Seconds, including a short pause per sentence end. */
+/** Seconds, including a short pause per sentence end (as spoken: a heading or list item ends one too). */
 export function estimateSeconds(text: string, voice: Voice | null | undefined): number {
-  const words = countWords(text);
+  const spoken = spokenScript(text);
+  const words = countWords(spoken);
   if (words === 0) return 0;
-  const pauses = (text.match(/[.!?…]+(\s|$)/g) ?? []).length * 0.35;
+  const pauses = (spoken.match(/[.!?…]+(\s|$)/g) ?? []).length * 0.35;
   return (words / wordsPerMinute(voice)) * 60 + pauses;
 }
 

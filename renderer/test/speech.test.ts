@@ -17,4 +17,10 @@ describe('spoken duration', () => {
     expect(formatDuration(estimateSeconds(text, voice('en-US')))).toBe('1:00');
     expect(estimateSeconds('   ', voice('en-US'))).toBe(0);
   });
+
+  it('counts the pause after a heading or list item on its own line, as the voice makes it', () => {
+    const list = 'Three things changed\n- Faster renders\n- Better captions';
+    const flat = 'Three things changed Faster renders Better captions';
+    expect(estimateSeconds(list, voice('en-US')) - estimateSeconds(flat, voice('en-US'))).toBeCloseTo(0.7, 2);
+  });
 });
