@@ -49,7 +49,7 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
   const pages = useMemo(() => captionPages(deferred, template, params), [deferred, template, params]);
   const lineCount = pages.reduce((n, p) => n + p.length, 0);
   // The same check the server stores on the job: a warning, never a block.
-  const warnings = useMemo(() => (voice ? scriptWarnings(deferred, voice.locale) : []), [deferred, voice]);
+  const warnings = useMemo(() => (voice ? scriptWarnings(deferred, voice) : []), [deferred, voice]);
 
   return (
     <section className="panel script" aria-labelledby="script-heading">

@@ -41,7 +41,7 @@ function validate(ctx: ServerContext, body: unknown, userId: string): NewJob {
     throw new ApiError('validation_failed', `the render request is invalid: ${details.map((d) => d.path).join(', ')}`, details);
   }
   const text = req.text.trim();
-  return { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params, warnings: scriptWarnings(text, voice.locale) };
+  return { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params, warnings: scriptWarnings(text, voice) };
 }
 
 function idempotencyKey(request: FastifyRequest): string | undefined {

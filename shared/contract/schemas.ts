@@ -104,10 +104,12 @@ export type JobError = z.infer<typeof JobError>;
 /**
  * Something about the request worth the creator's attention that does not stop the render:
  * `language_mismatch` — the script's detected language (`language`, ISO 639-1) is not the
- * voice's (it will be read with the voice's pronunciation).
+ * voice's (it will be read with the voice's pronunciation); `unreadable_characters` — the voice
+ * speaks the script's language (`language`) but cannot read some of its writing (espeak-ng's
+ * Japanese reads kana, and says "Chinese letter" for every kanji).
  */
 export const JobWarning = z.object({
-  code: z.enum(['language_mismatch']),
+  code: z.enum(['language_mismatch', 'unreadable_characters']),
   message: z.string(),
   language: z.string(),
   voiceLocale: z.string(),

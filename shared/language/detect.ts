@@ -112,8 +112,36 @@ export function languageMismatch(text: string, voiceLocale: string): { language:
   };
 }
 
+/**
+ * Writing a voice engine cannot read in a language: espeak-ng's Japanese reads kana, and says
+ * "Chinese letter" (in English) for every kanji.
+ */
+const UNREADABLE: readonly { engine: string; language: string; chars: RegExp; what: string; instead: string }[] = [
+  { engine: 'espeak', language: 'ja', chars: /\p{Script=Han}/gu, what: 'kanji', instead: 'write them in kana' },
+];
+
+/** The warning for a script with writing its voice cannot read, or null. */
+export function unreadableCharacters(text: string, voice: { locale: string; engine?: string }): { language: string; message: string } | null {
+  const language = voice.locale.split('-')[0]!.toLowerCase();
+  for (const u of UNREADABLE) {
+    if (u.engine !== voice.engine || u.language !== language) continue;
+    const n = text.match(u.chars)?.length ?? 0;
+    if (!n) continue;
+    return {
+      language,
+      message:
+        `This voice cannot read ${u.what}: the script's ${n} ${u.what} will be said as "Chinese letter". ` +
+        `To hear them, ${u.instead}, or render anyway.`,
+    };
+  }
+  return null;
+}
+
 /** The job warnings of a script for a voice (the server stores them on the job; the editor shows the same). */
-export function scriptWarnings(text: string, voiceLocale: string): JobWarning[] {
+export function scriptWarnings(text: string, voice: { locale: string; engine?: string }): JobWarning[] {
+  const voiceLocale = voice.locale;
   const m = languageMismatch(text, voiceLocale);
-  return m ? [{ code: 'language_mismatch', message: m.message, language: m.language, voiceLocale }] : [];
+  if (m) return [{ code: 'language_mismatch', message: m.message, language: m.language, voiceLocale }];
+  const u = unreadableCharacters(text, voice);
+  return u ? [{ code: 'unreadable_characters', message: u.message, language: u.language, voiceLocale }] : [];
 }

@@ -61,7 +61,19 @@ test('a script pasted with Markdown marks keeps them in the editor and lists its
   const script = page.getByLabel('Narration script');
   const pasted = '## Intro\n**Step 1:** Open the *app*.';
   await script.fill(pasted);
-  // The video speaks and shows the words, not "asterisk" or "hash"; the draft keeps what was typed.
-  await expect(page.getByTestId('caption-pages').locator('.caption-line').first()).toHaveText('Intro Step 1: Open the app.');
+  // The video speaks and shows the words, not "asterisk" or "hash", the heading on a screen of
+  // its own; the draft keeps what was typed.
+  await expect(page.getByTestId('caption-pages').locator('.caption-line')).toHaveText(['Intro', 'Step 1: Open the app.']);
   await expect(script).toHaveValue(pasted);
+});
+
+test('a Japanese script in kanji with the espeak Japanese voice is warned about: it reads kana only', async ({ page }) => {
+  await openApp(page);
+  await page.getByLabel('Language').selectOption('ja-JP');
+  await page.getByRole('radio', { name: /^Nanami/ }).check();
+  const script = page.getByLabel('Narration script');
+  await script.fill('こんにちは。きょうは あたらしい スタジオを しょうかいします。');
+  await expect(page.getByTestId('language-warning')).toHaveCount(0);
+  await script.fill('こんにちは。今日は新しいスタジオを紹介します。');
+  await expect(page.getByTestId('language-warning')).toContainText('cannot read kanji');
 });

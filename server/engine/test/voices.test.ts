@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpeechTimeline } from '../../../shared/scene/index.js';
-import { detectLanguage } from '../../../shared/language/detect.js';
+import { detectLanguage, scriptWarnings } from '../../../shared/language/detect.js';
 import { ffmpegPath } from '../ffmpeg.js';
 import { SpeechSynth, SPEECH_SAMPLE_RATE } from '../speech.js';
 import { alignTimeline } from '../speech-align.js';
@@ -85,6 +85,8 @@ describe('the voice catalog', () => {
       const line = sampleLine(v);
       expect(detectLanguage(line)?.language, `${v.id}: ${line}`).toBe(v.locale.split('-')[0]);
       if (/^(en|de|fr|es|it|pt|nl|pl)-/.test(v.locale)) expect(line).toContain(v.name);
+      // Nothing the voice cannot read (espeak's Japanese says "Chinese letter" for a kanji).
+      expect(scriptWarnings(line, v), v.id).toEqual([]);
     }
   });
   it('refuses a catalog with a voice missing its engine block or a duplicate id', () => {

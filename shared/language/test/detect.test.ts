@@ -28,9 +28,9 @@ describe('script language detection', () => {
 
   it('warns for every script in another language than the voice, never for its own', () => {
     for (const [text, language] of SCRIPTS) {
-      expect(scriptWarnings(text, `${language}-XX`), text).toEqual([]);
+      expect(scriptWarnings(text, { locale: `${language}-XX` }), text).toEqual([]);
       const other = language === 'en' ? 'de-DE' : 'en-US';
-      expect(scriptWarnings(text, other), text).toEqual([
+      expect(scriptWarnings(text, { locale: other }), text).toEqual([
         { code: 'language_mismatch', language, voiceLocale: other, message: expect.stringContaining('render anyway') },
       ]);
     }
@@ -38,14 +38,24 @@ describe('script language detection', () => {
 
   it('says nothing when unsure: short text, names, numbers, mixed scripts', () => {
     for (const text of ['Hello Bob!', 'München, Zürich, São Paulo.', '2026: 42 % up', 'Hi 🎉', 'Presenter Studio 東京 Tokyo مرحبا office']) {
-      expect(scriptWarnings(text, 'en-US'), text).toEqual([]);
+      expect(scriptWarnings(text, { locale: 'en-US' }), text).toEqual([]);
     }
     // English naming a German city is still English.
-    expect(scriptWarnings('The new studio opened in München on time, and the whole team was there for it.', 'en-US')).toEqual([]);
+    expect(scriptWarnings('The new studio opened in München on time, and the whole team was there for it.', { locale: 'en-US' })).toEqual([]);
   });
 
   it('does not tell apart languages sharing a script it cannot separate (Cyrillic, Arabic)', () => {
-    expect(scriptWarnings('Добрый вечер и добро пожаловать. Сегодня мы расскажем, что изменилось.', 'uk-UA')).toEqual([]);
-    expect(scriptWarnings('مرحبا بكم في الاستوديو، هذا هو التحديث الفصلي للشركة.', 'fa-IR')).toEqual([]);
+    expect(scriptWarnings('Добрый вечер и добро пожаловать. Сегодня мы расскажем, что изменилось.', { locale: 'uk-UA' })).toEqual([]);
+    expect(scriptWarnings('مرحبا بكم في الاستوديو، هذا هو التحديث الفصلي للشركة.', { locale: 'fa-IR' })).toEqual([]);
+  });
+
+  it('warns when the voice speaks the language but cannot read its writing: espeak reads Japanese kana, not kanji', () => {
+    const kanji = 'こんにちは。今日は新しいスタジオを紹介します。';
+    expect(scriptWarnings(kanji, { locale: 'ja-JP', engine: 'espeak' })).toEqual([
+      { code: 'unreadable_characters', language: 'ja', voiceLocale: 'ja-JP', message: expect.stringMatching(/cannot read kanji: the script's 5 kanji .*write them in kana/) },
+    ]);
+    // Kana only, or another engine: nothing to say.
+    expect(scriptWarnings('こんにちは。きょうは あたらしい スタジオを しょうかいします。', { locale: 'ja-JP', engine: 'espeak' })).toEqual([]);
+    expect(scriptWarnings(kanji, { locale: 'ja-JP', engine: 'piper' })).toEqual([]);
   });
 });
