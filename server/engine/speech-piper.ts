@@ -25,14 +25,34 @@ interface Loaded {
   config: PiperConfig;
 }
 
+/** Where espeak ends a clause: punctuation before a space or the end. */
+const CLAUSE_END = /([.,!?;:…—–]+)(?=\s|$)/gu;
+
+/**
+ * The punctuation that ends each clause of the text, as Piper's phonemizer keeps it ("?" gives a
+ * question's tone), or null when the text's clauses are not espeak's (an abbreviation it does
+ * not end a clause at, say): then "," between clauses and "." at the end.
+ */
+function clauseEnds(text: string, clauses: number): string[] | null {
+  const ends = [...text.trim().matchAll(CLAUSE_END)].map((m) => {
+    const p = m[1]!;
+    return p.includes('?') ? '?' : p.includes('!') ? '!' : /[.…]/u.test(p) ? '.' : /[;:]/u.test(p) ? p[0]! : ',';
+  });
+  // A text that does not end in punctuation ends its last clause anyway.
+  if (!/[.,!?;:…—–]$/u.test(text.trim())) ends.push('.');
+  return ends.length === clauses ? ends : null;
+}
+
 /** Piper's sequence: BOS, then every phoneme followed by the pad id, then EOS. */
-export function phonemeIds(ipa: string, map: Record<string, number[]>): number[] {
+export function phonemeIds(ipa: string, map: Record<string, number[]>, text = ''): number[] {
   const id = (p: string) => map[p] ?? [];
   const ids = [...id('^'), ...id('_')];
   const clauses = ipa.split('\n').map((l) => l.replaceAll('_', '').trim()).filter(Boolean);
+  const ends = clauseEnds(text, clauses.length);
   clauses.forEach((clause, i) => {
-    const text = i + 1 < clauses.length ? `${clause}, ` : `${clause}.`;
-    for (const ch of Array.from(text.normalize('NFD'))) {
+    const end = ends?.[i] ?? (i + 1 < clauses.length ? ',' : '.');
+    const spelled = i + 1 < clauses.length ? `${clause}${end} ` : `${clause}${end}`;
+    for (const ch of Array.from(spelled.normalize('NFD'))) {
       const found = id(ch);
       if (found.length) ids.push(...found, ...id('_'));
     }
@@ -82,7 +102,7 @@ export class PiperSpeaker {
     const t0 = performance.now();
     const [{ session, config }, ipa] = await Promise.all([this.load(voice), this.espeak.ipa(text, voice.espeak, signal)]);
     if (signal?.aborted) throw new EngineError('canceled', 'The render was canceled.');
-    const ids = phonemeIds(ipa, config.phoneme_id_map);
+    const ids = phonemeIds(ipa, config.phoneme_id_map, text);
     if (ids.length < 4) throw new EngineError('speech_failed', 'Speech synthesis produced no phonemes for this script.');
     const { Tensor } = await import('onnxruntime-node');
     const inf = config.inference ?? {};

@@ -14,7 +14,7 @@ import { ffmpegPath } from '../ffmpeg.js';
 import { SpeechSynth, SPEECH_SAMPLE_RATE } from '../speech.js';
 import { alignTimeline } from '../speech-align.js';
 import { SpeechEngines } from '../speech-engines.js';
-import { PiperSpeaker } from '../speech-piper.js';
+import { phonemeIds, PiperSpeaker } from '../speech-piper.js';
 import { VoicePacks } from '../voice-packs.js';
 import { sampleLine } from '../voice-sample.js';
 import { catalogVoices, engineVoice, VoiceFile, type EngineVoice } from '../voices.js';
@@ -159,6 +159,15 @@ describe('neural voice packs (Piper on onnxruntime-node)', () => {
     rmSync(root, { recursive: true, force: true });
   });
   const voice = () => pack.voice('en-US-Tiny', '9001', 'Tiny');
+
+  it('gives the model the end of each clause as written, as the phonemizer of Piper does ("?" gives a question its tone)', () => {
+    const map: Record<string, number[]> = { '^': [1], $: [2], _: [0], ' ': [3], ',': [4], '.': [5], '?': [6], '!': [7], a: [10], b: [11] };
+    const ids = (ipa: string, text: string) => phonemeIds(ipa, map, text).filter((x) => x !== 0);
+    expect(ids('a\nb\n', 'Hello, how are you?')).toEqual([1, 10, 4, 3, 11, 6, 2]);
+    expect(ids('a\nb\na\n', 'Hi! Who? Fine.')).toEqual([1, 10, 7, 3, 11, 6, 3, 10, 5, 2]);
+    // Clauses espeak split otherwise than the text's punctuation: "," between, "." at the end.
+    expect(ids('a\nb\n', 'Mr Smith arrived?')).toEqual([1, 10, 4, 3, 11, 5, 2]);
+  });
 
   it('refuses a download whose bytes do not match the SHA-256 and keeps nothing of it', async () => {
     pack.corrupt = true;
