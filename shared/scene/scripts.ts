@@ -23,6 +23,8 @@ const EMPHASIS_CLOSE = /(?<=[^\s*_])[*_]+(?=$|[\s)\]}"'”’.,;:!?…])/gu;
 /** A heading's hashes or a list bullet at the start of a line, before a space. */
 const LINE_MARK = /^([ \t]*)(#{1,6}|[*+•‣◦▪-])(?=[ \t])/gmu;
 
+/** A Markdown link, "[our site](https://example.com)": its text is what is meant to be read. */
+const LINK = /\[([^\]\n]+)\]\([^()\s]*\)/gu;
 /** An asterisk between numbers is a multiplication: "3 * 4" is said "3 times 4", not "3 asterisk 4". */
 const TIMES = /(?<=\p{N}[ \t]*)\*(?=[ \t]*\p{N})/gu;
 /** A line that ends without punctuation (a heading, a list item, a title), closing quotes and brackets aside. */
@@ -34,7 +36,8 @@ const NEW_LINE_START = /^\s*(?:[-*+•‣◦▪#]|\p{Lu}|\p{Lt}|\p{N}|\p{Lo})/u;
  * The script as it is spoken and captioned: Markdown's emphasis marks ("**Step 1:**", "*really*",
  * "_this_"), heading hashes ("## Intro") and list bullets at a line's start are dropped, so a
  * script pasted from a chat assistant or a notes app is not read out as "asterisk asterisk" or
- * "hash hash" nor captioned with the marks. A sign between words ("snake_case", "#1") is kept;
+ * "hash hash" nor captioned with the marks; a link is its text ("[our site](https://…)" is
+ * "our site", not the address spelled out). A sign between words ("snake_case", "#1") is kept;
  * an asterisk between numbers becomes "×" (said "times", "mal", "multiplié par"). A line that
  * ends without punctuation before a line that starts anew (a heading, a list item) ends a
  * sentence: a lone "." is put after it, which the voice pauses at and captions do not show
@@ -50,6 +53,7 @@ export function spokenScript(text: string): string {
   });
   return ended
     .join('\n')
+    .replace(LINK, '$1')
     .replace(LINE_MARK, '$1')
     .replace(EMPHASIS_OPEN, '')
     .replace(EMPHASIS_CLOSE, '')

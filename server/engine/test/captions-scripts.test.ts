@@ -129,6 +129,8 @@ describe('a script pasted with Markdown marks', () => {
     expect(tokens.filter((t) => t.pageEnd).map((t) => t.text)).toEqual(['Intro']);
     // A multiplication is said and shown as one, also without spaces; a lone asterisk elsewhere stays.
     expect(spokenScript('2*3 and 4 * 5, a * b')).toBe('2×3 and 4 × 5, a * b');
+    // A link is read as its text, not its address.
+    expect(spokenScript('Learn more at [our **new** site](https://example.com/docs?a=1).')).toBe('Learn more at our new site.');
     // A line that ends with punctuation inside quotes has ended already.
     expect(spokenScript('He said "hi."\nThen he left')).toBe('He said "hi."\nThen he left');
     expect(captionTokens('“*Quoted*” (**bold**) — ***all***.').map((t) => t.text)).toEqual(['“Quoted”', '(bold)', 'all.']);
