@@ -30,7 +30,6 @@ export interface EngineOptions {
   catalogDir?: string;
 }
 
-
 /** Writes a cache file atomically (a crash never leaves half a file to be served later). */
 async function cacheWrite(path: string, bytes: Buffer): Promise<void> {
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;

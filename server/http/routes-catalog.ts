@@ -8,25 +8,15 @@ import type { ServerContext } from './context.js';
 import { ApiError } from './errors.js';
 
 export function catalogRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const inflight = new Map<string, Promise<Buffer>>();
-
   /**
-   * An engine-made file (the engine caches it on disk, and names it anew when its drawing or
-   * sound changes: a second copy here kept a stale one); concurrent requests share one generation.
+   * An engine-made file: the engine keeps it on disk (named anew when its drawing or sound
+   * changes; a second copy here kept stale ones) and shares one making among concurrent requests.
    */
-  const cached = (file: string, make: () => Promise<Buffer>): Promise<Buffer> => {
-    let p = inflight.get(file);
-    if (!p) {
-      p = make()
-        .catch((err: unknown) => {
-          app.log.warn({ err, file }, 'engine could not make a catalog file');
-          throw new ApiError('unavailable', 'the render engine could not make this file right now');
-        })
-        .finally(() => inflight.delete(file));
-      inflight.set(file, p);
-    }
-    return p;
-  };
+  const fromEngine = (file: string, make: () => Promise<Buffer>): Promise<Buffer> =>
+    make().catch((err: unknown) => {
+      app.log.warn({ err, file }, 'engine could not make a catalog file');
+      throw new ApiError('unavailable', 'the render engine could not make this file right now');
+    });
 
   const engineOrFail = () => {
     if (!ctx.engine) throw new ApiError('unavailable', 'no render engine is available on this server yet');
@@ -49,7 +39,7 @@ export function catalogRoutes(app: FastifyInstance, ctx: ServerContext): void {
         ]);
       }
       const engine = engineOrFail();
-      const bytes = await cached(`templates/${template.id}-${ar.replace(':', 'x')}.jpg`, () =>
+      const bytes = await fromEngine(`templates/${template.id}-${ar.replace(':', 'x')}.jpg`, () =>
         engine.templateThumbnail(template.id, ar),
       );
       return reply.type('image/jpeg').header('Cache-Control', 'private, max-age=3600').send(bytes);
@@ -64,7 +54,7 @@ export function catalogRoutes(app: FastifyInstance, ctx: ServerContext): void {
     if (voice.downloadBytes !== undefined && (await engine.voicePack?.(voice.id))?.state !== 'installed') {
       throw new ApiError('not_ready', `${voice.name} is not downloaded yet: download the voice to hear its sample.`);
     }
-    const bytes = await cached(`voices/${voice.id}.wav`, () => engine.voiceSample(voice.id));
+    const bytes = await fromEngine(`voices/${voice.id}.wav`, () => engine.voiceSample(voice.id));
     return reply.type('audio/wav').header('Cache-Control', 'private, max-age=3600').send(bytes);
   });
 
