@@ -7,6 +7,7 @@
 // hand to x264 as they are, the same work as encoding from a raw file.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { drawTorso, PRESENTER_PARTS, type PresenterAssets, type PresenterPart, type PresenterPose, type Rect, type SceneLayout } from '../../shared/scene/index.js';
+import type { PixelRect } from './regions.js';
 import { allocSprite, blendSprite, changedBoxes, changedBoxesIn, copyClip, copyRegion, splitOffset, spriteFromRgba, updateSprite, type Sprite, type Target } from './sprites.js';
 import { rgbaToYuva, words, type Box } from './yuv.js';
 
@@ -76,19 +77,21 @@ export class FrameCompositor {
     private readonly layout: SceneLayout,
     private readonly assets: PresenterAssets,
     background: Canvas,
-    private readonly head: Rect | null,
+    private readonly head: PixelRect | null,
   ) {
-    const { width, height } = layout.size;
+    // Whole numbers as V8 keeps them (see PixelRect): the layout's objects may hold doubles.
+    const width = layout.size.width | 0;
+    const height = layout.size.height | 0;
     this.width = width;
     this.height = height;
     this.bg = rgbaToYuva(background.data(), width, height);
     // The body is cut from a canvas just big enough for it (with its extension to the frame's bottom).
     const box = layout.presenter;
     const ext = layout.torsoExtension;
-    const x0 = Math.max(0, Math.floor(box.x / 2) * 2);
-    const y0 = Math.max(0, Math.floor(box.y / 2) * 2);
-    const x1 = Math.min(width, Math.ceil((box.x + box.width) / 2) * 2 + 2);
-    const y1 = Math.min(height, Math.ceil(Math.max(box.y + box.height, ext ? ext.y + ext.height : 0) / 2) * 2 + 2);
+    const x0 = Math.max(0, Math.floor(box.x / 2) * 2) | 0;
+    const y0 = Math.max(0, Math.floor(box.y / 2) * 2) | 0;
+    const x1 = Math.min(width, Math.ceil((box.x + box.width) / 2) * 2 + 2) | 0;
+    const y1 = Math.min(height, Math.ceil(Math.max(box.y + box.height, ext ? ext.y + ext.height : 0) / 2) * 2 + 2) | 0;
     if (x1 > x0 && y1 > y0) {
       const part = createCanvas(x1 - x0, y1 - y0);
       const pctx = part.getContext('2d');
@@ -220,7 +223,7 @@ export class FrameCompositor {
   }
 
   /** The head's region with the layers under the face composed for a placement (cached: the idle motion reuses a few). */
-  private under(p: Placement, head: Rect): Target {
+  private under(p: Placement, head: PixelRect): Target {
     const key = `${p.ex}:${p.ey}:${p.px}:${p.py}`;
     let t = this.unders.get(key);
     if (!t) {
@@ -290,7 +293,7 @@ export class FrameCompositor {
     }
   }
 
-  private drawPart(ctx: Ctx, canvas: Canvas, head: Rect, part: PresenterPart): Uint8Array {
+  private drawPart(ctx: Ctx, canvas: Canvas, head: PixelRect, part: PresenterPart): Uint8Array {
     const box = this.layout.presenter;
     ctx.clearRect(0, 0, head.width, head.height);
     ctx.drawImage(this.assets.parts[part] as Canvas, box.x - head.x, box.y - head.y, box.width, box.height);

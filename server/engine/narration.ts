@@ -109,8 +109,13 @@ function joinPauseSeconds(voice: EspeakVoice): number {
 }
 
 export interface NarrationChunk {
-  /** The chunk's audio, with the pause that follows it when another chunk comes next. */
-  samples: Int16Array;
+  /**
+   * The chunk's audio at the narration's loudness, with the pause that follows it when another
+   * chunk comes next. Levelled when first asked for, so a render's first frame need not wait for
+   * it; chunks are levelled in order (the loudness so far carries over), a later one first
+   * levels those before it.
+   */
+  audio(): Int16Array;
   sampleRate: number;
   /** Its words (indices from `firstWord` in the whole timeline), already at their times in the narration. */
   words: TimedWord[];
@@ -126,6 +131,11 @@ export class Narration {
   private taken = 0;
   /** Every voice at the same loudness, whatever its engine. */
   private readonly leveler = new Leveler();
+  /**
+   * Each taken chunk's audio: as spoken, then as levelled (in order, see NarrationChunk.audio),
+   * then null once handed out (a long narration's audio is not held twice).
+   */
+  private readonly audios: { spoken: Int16Array | null; pause: number; levelled: Int16Array | null }[] = [];
 
   constructor(speech: Pick<SpeechEngines, 'speak'>, text: string, private readonly voice: EngineVoice, signal: AbortSignal) {
     const chunks = scriptChunks(text);
@@ -156,14 +166,25 @@ export class Narration {
     const firstWord = tl.words.length;
     tl.words.push(...words);
     tl.phonemes.push(...sp.timeline.phonemes.map(shift));
-    let samples = this.leveler.level(sp.samples, sp.sampleRate);
-    if (!this.done && this.sentenceEnds[this.taken - 1]) {
-      const pause = Math.round(joinPauseSeconds(this.voice.espeak) * sp.sampleRate);
-      const spoken = samples;
-      samples = new Int16Array(spoken.length + pause);
-      samples.set(spoken);
+    const pause = !this.done && this.sentenceEnds[this.taken - 1] ? Math.round(joinPauseSeconds(this.voice.espeak) * sp.sampleRate) : 0;
+    const index = this.audios.length;
+    this.audios.push({ spoken: sp.samples, pause, levelled: null });
+    tl.durationSeconds = offset + (sp.samples.length + pause) / sp.sampleRate;
+    return { audio: () => this.levelledAudio(index, sp.sampleRate), sampleRate: sp.sampleRate, words, firstWord };
+  }
+
+  private levelledAudio(index: number, rate: number): Int16Array {
+    for (const a of this.audios.slice(0, index + 1)) {
+      if (!a.spoken) continue; // levelled already
+      const levelled = this.leveler.level(a.spoken, rate);
+      a.spoken = null;
+      a.levelled = a.pause ? new Int16Array(levelled.length + a.pause) : levelled;
+      if (a.pause) a.levelled.set(levelled);
     }
-    tl.durationSeconds = offset + samples.length / sp.sampleRate;
-    return { samples, sampleRate: sp.sampleRate, words, firstWord };
+    const a = this.audios[index]!;
+    const out = a.levelled;
+    if (!out) throw new Error(`The audio of narration chunk ${index} was taken already.`);
+    a.levelled = null;
+    return out;
   }
 }

@@ -3,22 +3,40 @@
 //   - the caption box: when the caption page or the spoken word changes.
 import type { Rect, SceneLayout } from '../../shared/scene/index.js';
 
+/**
+ * A rectangle of whole pixels, a class of its own: V8 keeps a field of an object shape as a
+ * double once any object of that shape held a fraction (layout rectangles do), and a pixel loop
+ * handed such a value is deoptimised ("not a Smi") and compiled again, in every render.
+ */
+export class PixelRect implements Rect {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+  constructor(x: number, y: number, width: number, height: number) {
+    this.x = x | 0;
+    this.y = y | 0;
+    this.width = width | 0;
+    this.height = height | 0;
+  }
+}
+
 export interface RegionPlan {
   /** Where the moving layers (head, hair, face) stay in every pose: composed again when the pose changes. */
-  presenter: Rect | null;
+  presenter: PixelRect | null;
   /** The caption box with what its style paints past it (a shadow, an outline). */
-  caption: Rect | null;
+  caption: PixelRect | null;
 }
 
 /** Art units of room around the moving layers' rest bounds for the head's sway and nod (see idleMotion). */
 const MOTION_MARGIN = 4;
 
-function clipEven(r: Rect, W: number, H: number): Rect | null {
+function clipEven(r: Rect, W: number, H: number): PixelRect | null {
   const x0 = Math.max(0, Math.floor(r.x / 2) * 2);
   const y0 = Math.max(0, Math.floor(r.y / 2) * 2);
   const x1 = Math.min(W, Math.ceil((r.x + r.width) / 2) * 2);
   const y1 = Math.min(H, Math.ceil((r.y + r.height) / 2) * 2);
-  return x1 - x0 >= 2 && y1 - y0 >= 2 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
+  return x1 - x0 >= 2 && y1 - y0 >= 2 ? new PixelRect(x0, y0, x1 - x0, y1 - y0) : null;
 }
 
 export function planRegions(layout: SceneLayout): RegionPlan {

@@ -196,7 +196,9 @@ export async function renderVideo(
     // While the first sentence is spoken: start ffmpeg (its process and x264's set-up), lay out
     // and cut the scene, so the first frame goes out as soon as the first words are timed.
     const timeline = narration.timeline;
-    const { width: W, height: H } = outputSize(task.params.aspectRatio, task.shortSide);
+    const size = outputSize(task.params.aspectRatio, task.shortSide);
+    const W = size.width | 0; // whole numbers as V8 keeps them (see PixelRect)
+    const H = size.height | 0;
     // Video frames on stdin (Matroska, a frame only when it changed; the fps filter repeats it
     // until the next), the narration's PCM on a second pipe as its chunks arrive.
     const vfr = !encode.fullFrames;
@@ -220,15 +222,23 @@ export async function renderVideo(
     const pool = new FramePool();
     const source = encode.fullFrames ? fullFrameSource(scene, anim) : composedSource(scene, anim, pool);
     const audio = ff.extra[0]!;
-    const sendAudio = (c: NarrationChunk) => {
-      if (c.sampleRate !== SPEECH_SAMPLE_RATE) throw new EngineError('speech_failed', `Speech came at ${c.sampleRate} Hz instead of ${SPEECH_SAMPLE_RATE} Hz.`);
-      audio.write(Buffer.from(c.samples.buffer, c.samples.byteOffset, c.samples.byteLength));
+    // Audio goes out from the first frame on: levelling the first sentence before it would keep
+    // x264 waiting, and ffmpeg reads its two inputs on threads of their own.
+    const unsent: NarrationChunk[] = [];
+    let audioFlows = false;
+    const sendAudio = () => {
+      for (const c of unsent.splice(0)) {
+        if (c.sampleRate !== SPEECH_SAMPLE_RATE) throw new EngineError('speech_failed', `Speech came at ${c.sampleRate} Hz instead of ${SPEECH_SAMPLE_RATE} Hz.`);
+        const samples = c.audio();
+        audio.write(Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength));
+      }
       if (narration.done) audio.end();
     };
     const addChunk = (c: NarrationChunk) => {
       addCaptionPages(scene, c.words);
       anim.blinks = blinkTimes(timeline.durationSeconds + 1);
-      sendAudio(c);
+      unsent.push(c);
+      if (audioFlows) sendAudio();
     };
     // The thumbnail shows the third word spoken. It is drawn once the first second of frames is
     // out (the first frame then goes out ~50 ms sooner warm, ~150 ms cold, while x264 would
@@ -290,7 +300,12 @@ export async function renderVideo(
       let t1 = performance.now();
       const buf = source.frame(t);
       tDraw += performance.now() - t1;
-      if (!send(buf, f)) {
+      const wantsPause = !send(buf, f);
+      if (!audioFlows) {
+        audioFlows = true;
+        sendAudio();
+      }
+      if (wantsPause) {
         t1 = performance.now();
         // A failed write (EPIPE: ffmpeg has exited) is ffmpeg's failure: its exit says why.
         const drained = once(stdin, 'drain').then(() => null, () => failed);
@@ -412,9 +427,10 @@ function wordRects(reach: readonly Rect[], indices: number[], cr: Rect): Box[] {
   for (const i of indices) {
     const w = reach[i];
     if (!w) continue;
+    // `| 0`: whole numbers as V8 keeps them (see PixelRect), not doubles that happen to be whole.
     let b: Box = {
-      x0: Math.max(0, Math.floor((w.x - cr.x) / 2) * 2), y0: Math.max(0, Math.floor((w.y - cr.y) / 2) * 2),
-      x1: Math.min(cr.width, Math.ceil((w.x + w.width - cr.x) / 2) * 2), y1: Math.min(cr.height, Math.ceil((w.y + w.height - cr.y) / 2) * 2),
+      x0: Math.max(0, Math.floor((w.x - cr.x) / 2) * 2) | 0, y0: Math.max(0, Math.floor((w.y - cr.y) / 2) * 2) | 0,
+      x1: Math.min(cr.width, Math.ceil((w.x + w.width - cr.x) / 2) * 2) | 0, y1: Math.min(cr.height, Math.ceil((w.y + w.height - cr.y) / 2) * 2) | 0,
     };
     if (b.x1 <= b.x0 || b.y1 <= b.y0) continue;
     // Overlapping rectangles become one, so no pixel is compared against a half-patched image.
@@ -441,8 +457,8 @@ function regionReader(): (src: Canvas, r: Box) => { px: Uint8Array; stride: numb
   return (src, r) => {
     const w = r.x1 - r.x0;
     const h = r.y1 - r.y0;
-    const W = Math.ceil(w / 64) * 64;
-    const H = Math.ceil(h / 16) * 16;
+    const W = (Math.ceil(w / 64) * 64) | 0;
+    const H = (Math.ceil(h / 16) * 16) | 0;
     let s = scratch.get(`${W}x${H}`);
     if (!s) {
       const canvas = createCanvas(W, H);
@@ -464,7 +480,8 @@ function regionReader(): (src: Canvas, r: Box) => { px: Uint8Array; stride: numb
  */
 export function composedSource(scene: Scene, anim: Animation, pool: FramePool): FrameSource {
   const { layout } = scene;
-  const { width: W, height: H } = layout.size;
+  const W = layout.size.width | 0; // whole numbers as V8 keeps them (see PixelRect)
+  const H = layout.size.height | 0;
   const plan = planRegions(layout);
   // Sprites are cut as poses first need them until artDone, which cuts the rest.
   const compositor = new FrameCompositor(layout, scene.assets, scene.background, plan.presenter);

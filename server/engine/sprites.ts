@@ -243,11 +243,16 @@ export function copyRegion(dst: Target, src: Target, sx: number, sy: number, c: 
   }
 }
 
-/** The yuv420p planes of a frame buffer (Y, then U, then V), as views. */
+/**
+ * The yuv420p planes of a frame buffer (Y, then U, then V), as views. Plain Uint8Arrays even for
+ * a Buffer (whose subarrays are Buffers): the pixel loops then see one kind of array, and V8 does
+ * not throw their optimised code away when the other kind first comes.
+ */
 export function framePlanes(buf: Uint8Array, width: number, height: number): Target {
   const ys = width * height;
   const cs = (width >> 1) * (height >> 1);
-  return { width, height, y: buf.subarray(0, ys), u: buf.subarray(ys, ys + cs), v: buf.subarray(ys + cs, ys + 2 * cs) };
+  const view = (at: number, n: number) => new Uint8Array(buf.buffer, buf.byteOffset + at, n);
+  return { width, height, y: view(0, ys), u: view(ys, cs), v: view(ys + cs, cs) };
 }
 
 /** Byte size of a yuv420p frame. */
@@ -258,7 +263,7 @@ export const yuvFrameSize = (w: number, h: number): number => w * h + 2 * (w >> 
  * touching its chroma blocks) and a phase of 0 or 1 (a sprite cut one pixel over).
  */
 export function splitOffset(px: number): { even: number; phase: number } {
-  const q = Math.round(px);
-  const even = Math.floor(q / 2) * 2;
+  const q = Math.round(px) | 0;
+  const even = q & ~1;
   return { even, phase: q - even };
 }

@@ -3,7 +3,7 @@
 import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { Narration, scriptChunks } from '../narration.js';
-import { SpeechSynth } from '../speech.js';
+import { SpeechSynth, type Speech } from '../speech.js';
 import { EngineError } from '../types.js';
 import { SpeechEngines } from '../speech-engines.js';
 import { engineVoice, espeakVoice } from '../voices.js';
@@ -237,6 +237,35 @@ describe('narration chunks', () => {
       expect(asked).toEqual(scriptChunks(script)); // the rest, all at once
       while (await narration.next());
       expect(narration.timeline.words.map((w) => w.text).join(' ')).toBe(script);
+    } finally {
+      await engines.close();
+    }
+  });
+
+  it('level each chunk in order whenever its audio is asked for, and hand it out once', async () => {
+    // A render takes the first sentence's words at once and its audio after the first frame.
+    const engines = new SpeechEngines(new SpeechSynth());
+    try {
+      const script = 'A quiet first sentence. Then a second one, somewhat longer than the first. And a third.';
+      // The same speech for both narrations (a cold and a warm espeak may differ in a few samples).
+      const spoken = new Map<string, Promise<Speech>>();
+      const speech: Pick<SpeechEngines, 'speak'> = {
+        speak: (text, voice, signal) => spoken.get(text) ?? spoken.set(text, engines.speak(text, voice, signal)).get(text)!,
+      };
+      const taken = async () => {
+        const n = new Narration(speech, script, engineVoice('en-US-Ava')!, new AbortController().signal);
+        const chunks = [];
+        for (let c = await n.next(); c; c = await n.next()) chunks.push(c);
+        return { n, chunks };
+      };
+      const inOrder = (await taken()).chunks.map((c) => c.audio());
+      const { n, chunks } = await taken();
+      expect(chunks).toHaveLength(2); // the first sentence alone, then the rest
+      const late = [chunks[1]!.audio(), chunks[0]!.audio()];
+      const same = (a: Int16Array, b: Int16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+      expect(same(late[1]!, inOrder[0]!) && same(late[0]!, inOrder[1]!)).toBe(true);
+      expect(inOrder.reduce((s, a) => s + a.length, 0) / 22050).toBeCloseTo(n.timeline.durationSeconds, 6);
+      expect(() => chunks[0]!.audio()).toThrow(/taken already/);
     } finally {
       await engines.close();
     }
