@@ -12,6 +12,7 @@ import { sampleLine } from './voice-sample.js';
 import { SpeechSynth } from './speech.js';
 import { SpeechEngines, WARM_UP_TEXTS } from './speech-engines.js';
 import { PiperSpeaker } from './speech-piper.js';
+import { rehearseRender } from './rehearsal.js';
 import { EngineError, type RenderEngine, type RenderTask } from './types.js';
 import { VoicePacks } from './voice-packs.js';
 import { espeakVoice } from './voices.js';
@@ -50,7 +51,14 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   const packs = new VoicePacks(join(cacheDir, 'voice-packs'));
   const piper = new PiperSpeaker(packs, espeak);
   const speech = new SpeechEngines(espeak, { catalogDir: options.catalogDir, piper, warm });
-  if (warm) void speech.warmUp();
+  let rendering = 0;
+  let rehearsed: Promise<void> | null = null;
+  // Speech first (a render waits for it most), then, once, a rehearsal of the frames (rehearsal.ts).
+  const warmUp = async () => {
+    await speech.warmUp();
+    if (warm) await (rehearsed ??= rehearseRender(speech, () => rendering > 0));
+  };
+  if (warm) void warmUp();
   const inflight = new Map<string, Promise<Buffer>>();
   // Cached artefacts are keyed by what they are made from, so changed art or voices refresh them.
   const cached = (key: string, ext: string, make: () => Promise<Buffer>): Promise<Buffer> => {
@@ -70,8 +78,15 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
 
   return {
     name: 'espeak-canvas-ffmpeg',
-    render: (task: RenderTask) => renderVideo(task, speech, encode, options.stallMs ?? STALL_MS),
-    warmUp: () => speech.warmUp(),
+    async render(task: RenderTask) {
+      rendering++;
+      try {
+        return await renderVideo(task, speech, encode, options.stallMs ?? STALL_MS);
+      } finally {
+        rendering--;
+      }
+    },
+    warmUp,
 
     voiceSample(voiceId: string): Promise<Buffer> {
       let voice;
