@@ -88,9 +88,11 @@ export interface Scene {
   measure: MeasureText;
 }
 
-export async function prepareScene(templateId: string, task: Pick<RenderTask, 'params' | 'shortSide'>, words: TimedWord[]): Promise<Scene> {
+/** `size`: the frame's (the task's output size unless given; the rehearsal draws smaller frames). */
+export async function prepareScene(
+  templateId: string, task: Pick<RenderTask, 'params' | 'shortSide'>, words: TimedWord[], size = outputSize(task.params.aspectRatio, task.shortSide),
+): Promise<Scene> {
   registerFonts();
-  const size = outputSize(task.params.aspectRatio, task.shortSide);
   const layout = computeLayout(templateId, task.params, size);
   const assets = await loadPresenterNode(layout.style.presenterId, layout.presenter.height);
   const background = createCanvas(size.width, size.height);
