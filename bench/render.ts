@@ -11,11 +11,12 @@
 // that stand-in and the pipeline around it (phonemes, alignment, resampling), not a real model.
 // The engine is measured as a running server has it, its speech synthesiser loaded and warm;
 // --cold adds a render by an engine just created (espeak loaded and compiled during the render).
-// Each measurement runs --runs times (default 3), each engine render followed by a floor run;
-// the table shows the best run of each (on a shared machine the fastest run is the one least
-// disturbed by other work), and the ratios to the floor are the median over runs of each
-// engine render against the floor run right after it: the machine's speed drifts over minutes,
-// and a ratio of two best runs taken minutes apart would mostly measure that drift. CPU
+// Each measurement runs --runs times (default 3), the engine renders of a run followed by a floor
+// run; the table shows the best run of each (on a shared machine the fastest run is the one least
+// disturbed by other work), and the ratios to the floor are the median over runs of each engine
+// render against the mean of the floor runs on either side of it (the first run's: the one after
+// it): the machine's speed drifts over minutes, and a ratio of two best runs taken minutes apart
+// would mostly measure that drift. CPU
 // seconds (this process incl. its threads + ffmpeg, via GNU time) are reported next to wall.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -301,8 +302,15 @@ export async function main(args: string[]): Promise<void> {
       for (const [label] of variants) {
         const b = best.get(label)!;
         const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)]!;
-        const ratio = (k: 'wall' | 'cpu') => median(perRun.map((m) => m.get(label)![k] / m.get('floor')![k]));
-        const spread = perRun.map((m) => (m.get(label)!.wall / m.get('floor')!.wall).toFixed(2)).join(' ');
+        // A render against the floor runs on either side of it (the previous run's and its own):
+        // this host's speed drifts within a run, and the mean of both cancels a steady drift.
+        const around = (i: number, k: 'wall' | 'cpu') => {
+          const floors = perRun.slice(Math.max(0, i - 1), i + 1).map((m) => m.get('floor')![k]);
+          return floors.reduce((a, b) => a + b, 0) / floors.length;
+        };
+        const ratios = (k: 'wall' | 'cpu') => perRun.map((m, i) => m.get(label)![k] / around(i, k));
+        const ratio = (k: 'wall' | 'cpu') => median(ratios(k));
+        const spread = ratios('wall').map((r) => r.toFixed(2)).join(' ');
         rows.push([
           aspect, label, b.wall.toFixed(2), (b.duration / b.wall).toFixed(1), b.cpu.toFixed(1), b.peakMb.toFixed(0),
           `${ratio('wall').toFixed(2)} (${spread})`, ratio('cpu').toFixed(2),
