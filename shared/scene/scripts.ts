@@ -17,9 +17,13 @@ export function isCaptionWord(text: string): boolean {
   return /[\p{L}\p{N}\p{Extended_Pictographic}\p{S}%‰&#@§°/]/u.test(text);
 }
 
-/** A mark only where it touches a word on one side: "**Step 1:**", "*really*", "_this_". */
-const EMPHASIS_OPEN = /(?<=^|[\s([{"'“‘])[*_]+(?=[^\s*_])/gu;
-const EMPHASIS_CLOSE = /(?<=[^\s*_])[*_]+(?=$|[\s)\]}"'”’.,;:!?…])/gu;
+/** A mark only where it touches a word on one side: "**Step 1:**", "*really*", "_this_", "`code`". */
+const EMPHASIS_OPEN = /(?<=^|[\s([{"'“‘])[*_`]+(?=[^\s*_`])/gu;
+const EMPHASIS_CLOSE = /(?<=[^\s*_`])[*_`]+(?=$|[\s)\]}"'”’.,;:!?…])/gu;
+/** A Markdown table's rule row ("|:---|---:|"), or a horizontal rule: nothing to read. */
+const TABLE_RULE = /^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|?)+[ \t]*$/gmu;
+/** A pipe standing alone (a table's cell border, "Home | About"): a short pause, as a lone comma is (not shown). */
+const LONE_PIPE = /(?<=^|[ \t])\|+(?=[ \t]|$)/gmu;
 /** A heading's hashes or a list bullet at the start of a line, before a space. */
 const LINE_MARK = /^([ \t]*)(#{1,6}|[*+•‣◦▪-])(?=[ \t])/gmu;
 
@@ -34,7 +38,9 @@ const NEW_LINE_START = /^\s*(?:[-*+•‣◦▪#]|\p{Lu}|\p{Lt}|\p{N}|\p{Lo})/u;
 
 /**
  * The script as it is spoken and captioned: Markdown's emphasis marks ("**Step 1:**", "*really*",
- * "_this_"), heading hashes ("## Intro") and list bullets at a line's start are dropped, so a
+ * "_this_"), inline code's backticks, a table's rule row, heading hashes ("## Intro") and list
+ * bullets at a line's start are dropped, and a pipe standing alone (a table's cell border,
+ * "Home | About") becomes a lone comma, a short pause no caption shows, so a
  * script pasted from a chat assistant or a notes app is not read out as "asterisk asterisk" or
  * "hash hash" nor captioned with the marks; a link is its text ("[our site](https://…)" is
  * "our site", not the address spelled out). A sign between words ("snake_case", "#1") is kept;
@@ -53,6 +59,8 @@ export function spokenScript(text: string): string {
   });
   return ended
     .join('\n')
+    .replace(TABLE_RULE, '')
+    .replace(LONE_PIPE, ',')
     .replace(LINK, '$1')
     .replace(LINE_MARK, '$1')
     .replace(EMPHASIS_OPEN, '')

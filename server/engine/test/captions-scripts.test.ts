@@ -135,6 +135,18 @@ describe('a script pasted with Markdown marks', () => {
     expect(spokenScript('He said "hi."\nThen he left')).toBe('He said "hi."\nThen he left');
     expect(captionTokens('“*Quoted*” (**bold**) — ***all***.').map((t) => t.text)).toEqual(['“Quoted”', '(bold)', 'all.']);
   });
+
+  it('reads inline code without its backticks and a table or a "|" list as words with short pauses', () => {
+    // espeak paused at each backtick and said nothing for "|" (no pause: "Home About Contact"),
+    // while the captions showed "`npm", "install`" and lit a "|" for a few hundredths of a second.
+    expect(captionTokens('Run `npm install` now.').map((t) => t.text)).toEqual(['Run', 'npm', 'install', 'now.']);
+    expect(spokenScript('Home | About | Contact')).toBe('Home , About , Contact');
+    const table = '| Plan | Price |\n|:-----|------:|\n| Basic | $5 |\n| Pro | $12 |';
+    expect(captionTokens(table).map((t) => t.text)).toEqual(['Plan', 'Price', 'Basic', '$5', 'Pro', '$12']);
+    expect(spokenScript(table)).not.toMatch(/[|-]/);
+    // A pipe inside a word and a lone dash stay as they were.
+    expect(spokenScript('A|B testing – done')).toBe('A|B testing – done');
+  });
 });
 
 describe('a video with Chinese, Arabic and emoji captions', () => {

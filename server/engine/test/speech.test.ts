@@ -202,6 +202,10 @@ describe('narration chunks', () => {
       expect(n.timeline.words.filter((w) => w.pageEnd).map((w) => w.text)).toEqual(['changed', 'renders']);
       const wrapped = await gaps('This sentence was wrapped by\nan email client.');
       expect(wrapped.by).toBeLessThan(0.05);
+      // A pipe standing alone is a short pause (espeak ran "Home About Contact" together).
+      const piped = await gaps('Home | About | Contact');
+      expect(Object.keys(piped)).toEqual(['Home', 'About']);
+      for (const w of ['Home', 'About']) expect(piped[w], w).toBeGreaterThan(0.1);
     } finally {
       await engines.close();
     }
