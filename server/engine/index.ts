@@ -52,11 +52,12 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   const piper = new PiperSpeaker(packs, espeak);
   const speech = new SpeechEngines(espeak, { catalogDir: options.catalogDir, piper, warm });
   let rendering = 0;
+  let closed = false;
   let rehearsed: Promise<void> | null = null;
   // Speech first (a render waits for it most), then, once, a rehearsal of the frames (rehearsal.ts).
   const warmUp = async () => {
     await speech.warmUp();
-    if (warm) await (rehearsed ??= rehearseRender(speech, () => rendering > 0));
+    if (warm) await (rehearsed ??= rehearseRender(speech, () => rendering > 0 || closed));
   };
   if (warm) void warmUp();
   const inflight = new Map<string, Promise<Buffer>>();
@@ -118,7 +119,10 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
       });
     },
 
-    close: () => speech.close(),
+    close: () => {
+      closed = true;
+      return speech.close();
+    },
   };
 }
 
