@@ -204,8 +204,10 @@ export async function renderVideo(
     // Video frames on stdin (Matroska, a frame only when it changed; the fps filter repeats it
     // until the next), the narration's PCM on a second pipe as its chunks arrive.
     const vfr = !encode.fullFrames;
+    // Two frames queued between ffmpeg's reading thread and x264 (8 by default: 1.4 MB each, ~10 MB
+    // more at its peak for nothing: the engine composes a frame in well under x264's time for one).
     const video = vfr
-      ? ['-f', 'matroska', '-i', 'pipe:0']
+      ? ['-thread_queue_size', '2', '-f', 'matroska', '-i', 'pipe:0']
       : ['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${W}x${H}`, '-framerate', String(OUTPUT_FPS), '-i', 'pipe:0'];
     const args = [
       '-y', ...video,
