@@ -53,6 +53,38 @@ export function voicedText(text: string): string {
   return text.replace(EMOJI, ' ');
 }
 
+/**
+ * Signs that espeak's dictionary for a language leaves unsaid, by espeak voice, and the word said
+ * for each (measured: "3 × 4" took no longer than "3 4" in these voices; "3 * 4" is shown "3 × 4").
+ */
+const UNSAID_SIGNS: Record<string, Record<string, string>> = {
+  es: { '×': 'por' },
+  it: { '×': 'per' },
+  ja: { '×': 'かける' },
+  cmn: { '×': '乘以' },
+};
+
+/**
+ * The text as espeak is given it, with the signs its language leaves unsaid written as words
+ * (between spaces), and the way back from a text position espeak reports (in characters, from
+ * 1) to the script's, so the sign's caption word is lit while its word is said.
+ */
+export function espeakText(text: string, espeakVoice: string): { text: string; scriptPosition(pos: number): number } {
+  const words = UNSAID_SIGNS[espeakVoice.split('+')[0]!];
+  const chars = Array.from(text);
+  if (!words || !chars.some((c) => c in words)) return { text, scriptPosition: (pos) => pos };
+  const out: string[] = [];
+  const from: number[] = []; // script index of each character given to espeak
+  chars.forEach((c, i) => {
+    const said = words[c] === undefined ? [c] : Array.from(` ${words[c]} `);
+    for (const ch of said) {
+      out.push(ch);
+      from.push(i);
+    }
+  });
+  return { text: out.join(''), scriptPosition: (pos) => (pos >= 1 && pos <= from.length ? from[pos - 1]! + 1 : pos < 1 ? pos : chars.length + 1) };
+}
+
 /** A synthesiser in a worker thread (`workerUrl`), with voice settings of type V. */
 export class WorkerSynth<V> {
   private worker: Worker | null = null;
@@ -214,13 +246,15 @@ export class SpeechSynth extends WorkerSynth<EspeakVoice> {
 
   /** Synthesises text; rejects with EngineError('canceled') when the signal fires first. */
   async synthesize(text: string, voice: EspeakVoice, signal?: AbortSignal): Promise<Speech> {
-    const r = await this.raw(text, voice, signal);
-    return { samples: r.samples, sampleRate: r.sampleRate, timeline: buildTimeline(text, r.events, r.samples.length / r.sampleRate) };
+    const given = espeakText(text, voice.voice);
+    const r = await this.raw(given.text, voice, signal);
+    const events = given.text === text ? r.events : r.events.map((e) => ({ ...e, text_position: given.scriptPosition(e.text_position) }));
+    return { samples: r.samples, sampleRate: r.sampleRate, timeline: buildTimeline(text, events, r.samples.length / r.sampleRate) };
   }
 
   /** espeak's phonemes of the text in IPA, one clause per line. */
   async ipa(text: string, voice: EspeakVoice, signal?: AbortSignal): Promise<string> {
-    const r = await this.request({ text, voice, op: 'ipa' }, signal);
+    const r = await this.request({ text: espeakText(text, voice.voice).text, voice, op: 'ipa' }, signal);
     if (!('ipa' in r)) throw new EngineError('speech_failed', 'The phonemizer gave no phonemes.');
     return r.ipa;
   }
