@@ -55,13 +55,16 @@ export function voicedText(text: string): string {
 
 /**
  * Signs that espeak's dictionary for a language leaves unsaid, by espeak voice, and the word said
- * for each (measured: "3 × 4" took no longer than "3 4" in these voices; "3 * 4" is shown "3 × 4").
+ * for each (measured: "7 € 7" took no longer than "7 7"; "3 * 4" is shown "3 × 4"). Japanese in
+ * kana: espeak's Japanese reads no kanji. Left unsaid on purpose: "/", "^", "\", "~", a lone "|".
  */
-const UNSAID_SIGNS: Record<string, Record<string, string>> = {
-  es: { '×': 'por' },
-  it: { '×': 'per' },
-  ja: { '×': 'かける' },
-  cmn: { '×': '乘以' },
+export const UNSAID_SIGNS: Record<string, Record<string, string>> = {
+  fr: { '&': 'et', '§': 'paragraphe' },
+  es: { '×': 'por', '÷': 'entre' },
+  it: { '×': 'per', '÷': 'diviso' },
+  pl: { '€': 'euro' },
+  ja: { '×': 'かける', '÷': 'わる', '€': 'ユーロ', '$': 'ドル', '£': 'ポンド', '°': 'ど' },
+  cmn: { '×': '乘以', '÷': '除以', '€': '欧元', '$': '美元', '£': '英镑', '°': '度' },
 };
 
 /**

@@ -3,10 +3,10 @@
 import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { Narration, scriptChunks } from '../narration.js';
-import { SpeechSynth, type Speech } from '../speech.js';
+import { SpeechSynth, UNSAID_SIGNS, type Speech } from '../speech.js';
 import { EngineError } from '../types.js';
 import { SpeechEngines } from '../speech-engines.js';
-import { engineVoice, espeakVoice } from '../voices.js';
+import { catalogVoices, engineVoice, espeakVoice } from '../voices.js';
 import { spokenScript } from '../../../shared/scene/index.js';
 
 const TEXT = 'Good evening. Here is the news, read slowly enough to take a moment.';
@@ -76,7 +76,7 @@ describe('speech synthesis', () => {
     }
   });
 
-  it('says the multiplication sign in every espeak language, lit while it is said', async () => {
+  it('says the multiplication sign in every espeak language, lit while it is said, and the signs a language leaves unsaid', async () => {
     // espeak's Spanish, Italian, Japanese and Chinese said nothing for "×" ("3 * 4" is shown as
     // "3 × 4"): "tres cuatro". Measured: the sign added no time to the audio.
     const engines = new SpeechEngines(new SpeechSynth());
@@ -90,6 +90,17 @@ describe('speech synthesis', () => {
         expect(words.map((w) => w.text), id).toEqual(['3', '×', '4', '=', '12,', '2×3.']);
         expect(words[1]!.end - words[1]!.start, id).toBeGreaterThan(0.1);
         for (let i = 1; i < words.length; i++) expect(words[i]!.start, id).toBeGreaterThanOrEqual(words[i - 1]!.end - 1e-9);
+      }
+      // Every sign a language's dictionary leaves unsaid ("Tom & Jerry" was "Tom Jerry" in French).
+      for (const [lang, signs] of Object.entries(UNSAID_SIGNS)) {
+        const voice = catalogVoices().find((v) => v.engine === 'espeak' && v.espeak.voice === lang)!;
+        const plain = await engines.speak('7 7', voice);
+        for (const [sign, word] of Object.entries(signs)) {
+          const said = (await engines.speak(`7 ${sign} 7`, voice)).timeline.durationSeconds;
+          const asWord = (await engines.speak(`7 ${word} 7`, voice)).timeline.durationSeconds;
+          expect(asWord - plain.timeline.durationSeconds, `${lang} ${word}`).toBeGreaterThan(0.04); // French "et" is short
+          expect(Math.abs(said - asWord), `${lang} ${sign}`).toBeLessThan(0.02);
+        }
       }
     } finally {
       await engines.close();
