@@ -40,9 +40,19 @@ async function cacheWrite(path: string, bytes: Buffer): Promise<void> {
 
 export async function createEngine(options: EngineOptions): Promise<RenderEngine | null> {
   const warm = options.warmSpeech ?? true;
+  let rendering = 0;
+  let closed = false;
+  // The warm-ups wait while a render runs (one that starts with the studio keeps the cores).
+  let idleWaiters: (() => void)[] = [];
+  const whenIdle = () => (rendering === 0 || closed ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve)));
+  const wakeIdle = () => {
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  };
   // Warm: the worker stays for the engine's lifetime (~25 MB), so no render pays espeak's start.
   const espeak = warm
-    ? new SpeechSynth(Infinity, { texts: WARM_UP_TEXTS, voice: espeakVoice('en-US-Ava')! })
+    ? new SpeechSynth(Infinity, { texts: WARM_UP_TEXTS, voice: espeakVoice('en-US-Ava')!, whenIdle })
     : new SpeechSynth();
   const encode = options.encode ?? DEFAULT_ENCODE;
   const cacheDir = options.cacheDir;
@@ -50,9 +60,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   // Neural voice packs are kept next to the other caches, so they survive restarts (offline use).
   const packs = new VoicePacks(join(cacheDir, 'voice-packs'));
   const piper = new PiperSpeaker(packs, espeak);
-  const speech = new SpeechEngines(espeak, { catalogDir: options.catalogDir, piper, warm });
-  let rendering = 0;
-  let closed = false;
+  const speech = new SpeechEngines(espeak, { catalogDir: options.catalogDir, piper, warm, whenIdle });
   let rehearsed: Promise<void> | null = null;
   // Speech first (a render waits for it most), then, once, a rehearsal of the frames (rehearsal.ts).
   const warmUp = async () => {
@@ -84,7 +92,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
       try {
         return await renderVideo(task, speech, encode, options.stallMs ?? STALL_MS);
       } finally {
-        rendering--;
+        if (--rendering === 0) wakeIdle();
       }
     },
     warmUp,
@@ -121,6 +129,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
 
     close: () => {
       closed = true;
+      wakeIdle();
       return speech.close();
     },
   };

@@ -46,19 +46,22 @@ export class SpeechEngines {
    */
   constructor(
     readonly espeak: SpeechSynth,
-    private readonly options: { catalogDir?: string; piper?: PiperSpeaker; warm?: boolean } = {},
+    private readonly options: { catalogDir?: string; piper?: PiperSpeaker; warm?: boolean; whenIdle?: () => Promise<void> } = {},
   ) {
     const first = catalogVoices(options.catalogDir).find((v) => v.engine === 'pico');
     // Starting Pico costs ~0.6 s of CPU; two sentences (~0.4 s more) get its hot code optimised,
     // where all six would add ~1 s more at the studio's start.
-    const warmUp = options.warm && first ? { texts: WARM_UP_TEXTS.slice(0, 2), voice: { ...first.pico!, dir: PICO_DATA_DIR } } : undefined;
+    const warmUp = options.warm && first
+      ? { texts: WARM_UP_TEXTS.slice(0, 2), voice: { ...first.pico!, dir: PICO_DATA_DIR }, whenIdle: options.whenIdle }
+      : undefined;
     this.pico = new WorkerSynth(new URL('./pico-worker.mjs', import.meta.url), options.warm ? Infinity : PICO_IDLE_MS, warmUp);
     this.warmPico = warmUp ? first! : null;
   }
 
   /**
    * Loads and warms espeak-ng (every engine's timing reference), then SVOX Pico when `warm`, and
-   * then the alignment on this thread with one Pico sentence, so V8 has optimised the MFCC and
+   * then the alignment on this thread with one Pico sentence (each waiting while a render runs,
+   * `whenIdle`: a render that starts with the studio, a queued job resumed, keeps the cores), so V8 has optimised the MFCC and
    * warping loops before a first Pico render's first chunk waits for them. A warm-up cut short
    * (the studio closing, a cancel) only leaves the next render colder.
    */
@@ -66,6 +69,7 @@ export class SpeechEngines {
     await this.espeak.warmUp();
     await this.pico.warmUp();
     if (!this.warmPico) return;
+    await this.options.whenIdle?.();
     try {
       await this.speak(WARM_UP_TEXTS[0]!, this.warmPico);
     } catch (err) {

@@ -88,6 +88,14 @@ export function espeakText(text: string, espeakVoice: string): { text: string; s
   return { text: out.join(''), scriptPosition: (pos) => (pos >= 1 && pos <= from.length ? from[pos - 1]! + 1 : pos < 1 ? pos : chars.length + 1) };
 }
 
+/** What a synthesiser warms up with: texts in a voice, spoken while `whenIdle` says no render runs. */
+export interface WarmUpWith<V> {
+  texts: string[];
+  voice: V;
+  /** Resolves once no render runs (a render that starts with the studio keeps the cores). */
+  whenIdle?: () => Promise<void>;
+}
+
 /** A synthesiser in a worker thread (`workerUrl`), with voice settings of type V. */
 export class WorkerSynth<V> {
   private worker: Worker | null = null;
@@ -112,13 +120,14 @@ export class WorkerSynth<V> {
   constructor(
     private readonly workerUrl: URL,
     private readonly idleMs = 0,
-    private readonly warmUpWith?: { texts: string[]; voice: V },
+    private readonly warmUpWith?: WarmUpWith<V>,
   ) {}
 
   /**
    * Starts the worker and speaks the warm-up texts one by one, so later requests find the
    * synthesiser loaded and compiled. It stops early when a caller's request comes in (that request then
-   * waits for one warm-up text at most). Resolves with the number of texts spoken.
+   * waits for one warm-up text at most), and waits while a render of another engine runs
+   * (`whenIdle`). Resolves with the number of texts spoken.
    */
   warmUp(): Promise<number> {
     const w = this.warmUpWith;
@@ -126,6 +135,7 @@ export class WorkerSynth<V> {
     this.warming ??= (async () => {
       let spoken = 0;
       for (const text of w.texts) {
+        await w.whenIdle?.();
         if (this.closed || this.waiting > 0) break;
         const ok = await this.enqueue({ text, voice: w.voice }, undefined).then(() => true, () => false);
         if (!ok) break; // a failed warm-up only means the next request starts cold
@@ -243,7 +253,7 @@ export class WorkerSynth<V> {
 
 /** espeak-ng: audio with its own word and phoneme timings; also the phonemizer of neural voices. */
 export class SpeechSynth extends WorkerSynth<EspeakVoice> {
-  constructor(idleMs = 0, warmUpWith?: { texts: string[]; voice: EspeakVoice }) {
+  constructor(idleMs = 0, warmUpWith?: WarmUpWith<EspeakVoice>) {
     super(new URL('./speech-worker.mjs', import.meta.url), idleMs, warmUpWith);
   }
 

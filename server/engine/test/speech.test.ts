@@ -153,6 +153,26 @@ describe('speech synthesis', () => {
       }
     });
 
+    it('waits while a render runs, then speaks the rest', async () => {
+      // A queued job resumed as the studio starts: Pico's warm-up (~1 s of CPU) ran beside it.
+      let open = () => undefined as void;
+      let gate = new Promise<void>((resolve) => (open = resolve));
+      const synth = new SpeechSynth(Infinity, { texts: texts.slice(0, 3), voice: espeakVoice('en-US-Ava')!, whenIdle: () => gate });
+      try {
+        let spoken: number | null = null;
+        const warming = synth.warmUp().then((n) => (spoken = n));
+        await new Promise((r) => setTimeout(r, 300));
+        expect(spoken).toBeNull();
+        expect((synth as unknown as { worker: Worker | null }).worker).toBeNull(); // not even started
+        open();
+        gate = Promise.resolve();
+        await warming;
+        expect(spoken).toBe(3);
+      } finally {
+        await synth.close();
+      }
+    });
+
     it('of a warm studio loads and warms SVOX Pico too (a new draft\'s voice in five languages), after espeak', async () => {
       const espeak = new SpeechSynth(Infinity, { texts: texts.slice(0, 2), voice: espeakVoice('en-US-Ava')! });
       const engines = new SpeechEngines(espeak, { warm: true });
