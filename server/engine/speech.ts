@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { isCaptionWord, withPageEnds, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../shared/scene/index.js';
 import { EngineError } from './types.js';
 import type { EspeakVoice } from './voices.js';
+import { espeakText } from './espeak-text.js';
 
 /** espeak-ng's output rate (ffmpeg is started with it before the first words are spoken). */
 export const SPEECH_SAMPLE_RATE = 22050;
@@ -51,41 +52,6 @@ const EMOJI = /\p{Emoji_Presentation}|\p{Extended_Pictographic}(?=\uFE0F)|\p{Emo
  */
 export function voicedText(text: string): string {
   return text.replace(EMOJI, ' ');
-}
-
-/**
- * Signs that espeak's dictionary for a language leaves unsaid, by espeak voice, and the word said
- * for each (measured: "7 € 7" took no longer than "7 7"; "3 * 4" is shown "3 × 4"). Japanese in
- * kana: espeak's Japanese reads no kanji. Left unsaid on purpose: "/", "^", "\", "~", a lone "|".
- */
-export const UNSAID_SIGNS: Record<string, Record<string, string>> = {
-  fr: { '&': 'et', '§': 'paragraphe' },
-  es: { '×': 'por', '÷': 'entre' },
-  it: { '×': 'per', '÷': 'diviso' },
-  pl: { '€': 'euro' },
-  ja: { '×': 'かける', '÷': 'わる', '€': 'ユーロ', '$': 'ドル', '£': 'ポンド', '°': 'ど' },
-  cmn: { '×': '乘以', '÷': '除以', '€': '欧元', '$': '美元', '£': '英镑', '°': '度' },
-};
-
-/**
- * The text as espeak is given it, with the signs its language leaves unsaid written as words
- * (between spaces), and the way back from a text position espeak reports (in characters, from
- * 1) to the script's, so the sign's caption word is lit while its word is said.
- */
-export function espeakText(text: string, espeakVoice: string): { text: string; scriptPosition(pos: number): number } {
-  const words = UNSAID_SIGNS[espeakVoice.split('+')[0]!];
-  const chars = Array.from(text);
-  if (!words || !chars.some((c) => c in words)) return { text, scriptPosition: (pos) => pos };
-  const out: string[] = [];
-  const from: number[] = []; // script index of each character given to espeak
-  chars.forEach((c, i) => {
-    const said = words[c] === undefined ? [c] : Array.from(` ${words[c]} `);
-    for (const ch of said) {
-      out.push(ch);
-      from.push(i);
-    }
-  });
-  return { text: out.join(''), scriptPosition: (pos) => (pos >= 1 && pos <= from.length ? from[pos - 1]! + 1 : pos < 1 ? pos : chars.length + 1) };
 }
 
 /** What a synthesiser warms up with: texts in a voice, spoken while `whenIdle` says no render runs. */

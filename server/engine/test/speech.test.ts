@@ -3,7 +3,8 @@
 import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { Narration, scriptChunks } from '../narration.js';
-import { SpeechSynth, UNSAID_SIGNS, type Speech } from '../speech.js';
+import { SpeechSynth, type Speech } from '../speech.js';
+import { espeakText, UNSAID_SIGNS } from '../espeak-text.js';
 import { EngineError } from '../types.js';
 import { SpeechEngines } from '../speech-engines.js';
 import { catalogVoices, engineVoice, espeakVoice } from '../voices.js';
@@ -102,6 +103,32 @@ describe('speech synthesis', () => {
           expect(Math.abs(said - asWord), `${lang} ${sign}`).toBeLessThan(0.02);
         }
       }
+    } finally {
+      await engines.close();
+    }
+  });
+
+  it('reads English titles, "vs.", "2x", "24/7", "~5" and "#1" as said, each caption word lit while it is said', async () => {
+    // Heard through espeak's phonemes before: "Mr. | Smith" (a sentence's pause), "V S",
+    // "two ex faster", "twenty-four slash seven", "tilde five", "hash one", "hash hashtag".
+    const given = espeakText('Ask Mr. Smith: 2x faster, 24/7, ~5 min, #1 vs. #launch 🎉 ok.', 'en-us');
+    expect(given.text).toBe('Ask Mr Smith: 2 times faster, 24 7, about 5 min, number 1 versus launch 🎉 ok.');
+    // Every character given maps back into the script's word it came from.
+    const script = Array.from('Ask Mr. Smith: 2x faster, 24/7, ~5 min, #1 vs. #launch 🎉 ok.');
+    const at = (word: string) => given.scriptPosition(Array.from(given.text).join('').indexOf(word) + 1) - 1;
+    expect(script[at('times')]).toBe('x');
+    expect(at('about')).toBe(script.indexOf('~'));
+    expect(at('versus')).toBe(script.join('').indexOf('vs.'));
+    expect(given.scriptPosition(Array.from(given.text).indexOf('🎉') + 1) - 1).toBe(script.indexOf('🎉'));
+    expect(espeakText('No. Not now.', 'en-us').text).toBe('No. Not now.'); // "No." ends a sentence here
+    expect(espeakText('Ask Mr. Smith.', 'de').text).toBe('Ask Mr. Smith.'); // English only
+    const engines = new SpeechEngines(new SpeechSynth());
+    try {
+      const { timeline } = await engines.speak('Ask Mr. Smith, 2x faster.', engines.voice('en-US-Ava'));
+      const w = timeline.words;
+      expect(w.map((x) => x.text)).toEqual(['Ask', 'Mr.', 'Smith,', '2x', 'faster.']);
+      expect(w[2]!.start - w[1]!.end).toBeLessThan(0.05); // no sentence pause after the title
+      expect(w[3]!.end - w[3]!.start).toBeGreaterThan(0.3); // "two times"
     } finally {
       await engines.close();
     }
