@@ -19,12 +19,21 @@ export const UNSAID_SIGNS: Record<string, Record<string, string>> = {
 /** A rewrite: every match of `pattern` (flags gu) is given to espeak as `said(match)`. */
 type Rewrite = [pattern: RegExp, said: (m: RegExpExecArray) => string];
 
+const CURRENCIES: Record<string, [one: string, many: string]> = { $: ['dollar', 'dollars'], '€': ['euro', 'euros'], '£': ['pound', 'pounds'] };
+const SCALES: Record<string, string> = { K: 'thousand', k: 'thousand', M: 'million', B: 'billion', bn: 'billion' };
+
 /**
- * English writings espeak reads wrongly (heard through its phonemes): a title's full stop was a
+ * English writings espeak reads wrongly (heard through its phonemes): an amount was "dollar
+ * five" ("$5"), "dollar five M" ("$5M"), "pound two B N" ("£2bn"); a title's full stop was a
  * sentence's end ("Mr. | Smith", a pause), "vs." was "V S", "2x faster" "two ex faster", "24/7"
  * "twenty-four slash seven", "~5" "tilde five", "#1" "hash one", "#launch" "hash hashtag".
  */
 const ENGLISH: Rewrite[] = [
+  [/(?<![\p{L}\p{N}])([$€£])\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(thousand|million|billion|trillion|bn|[KkMB])\b)?/gu, (m) => {
+    const scale = m[3] ? (SCALES[m[3]] ?? m[3]) : '';
+    const [one, many] = CURRENCIES[m[1]!]!;
+    return `${m[2]}${scale ? ` ${scale}` : ''} ${m[2] === '1' && !scale ? one : many}`;
+  }],
   [/\b(Mr|Mrs|Ms|Dr|St|Prof|Jr|Sr)\.(?=\s+\p{Lu})/gu, (m) => m[1]!],
   [/\bvs\.?(?=\s)/gu, () => 'versus'],
   [/\bNo\.(?=\s*\d)/gu, () => 'number '],

@@ -108,7 +108,7 @@ describe('speech synthesis', () => {
     }
   });
 
-  it('reads English titles, "vs.", "2x", "24/7", "~5" and "#1" as said, each caption word lit while it is said', async () => {
+  it('reads English amounts, titles, "vs.", "2x", "24/7", "~5" and "#1" as said, each caption word lit while it is said', async () => {
     // Heard through espeak's phonemes before: "Mr. | Smith" (a sentence's pause), "V S",
     // "two ex faster", "twenty-four slash seven", "tilde five", "hash one", "hash hashtag".
     const given = espeakText('Ask Mr. Smith: 2x faster, 24/7, ~5 min, #1 vs. #launch 🎉 ok.', 'en-us');
@@ -121,6 +121,8 @@ describe('speech synthesis', () => {
     expect(at('versus')).toBe(script.join('').indexOf('vs.'));
     expect(given.scriptPosition(Array.from(given.text).indexOf('🎉') + 1) - 1).toBe(script.indexOf('🎉'));
     expect(espeakText('No. Not now.', 'en-us').text).toBe('No. Not now.'); // "No." ends a sentence here
+    // Amounts were "dollar five", "dollar five M", "pound two B N".
+    expect(espeakText('Raised $5M, £2bn and $1 (not US$5).', 'en-us').text).toBe('Raised 5 million dollars, 2 billion pounds and 1 dollar (not US$5).');
     expect(espeakText('Ask Mr. Smith.', 'de').text).toBe('Ask Mr. Smith.'); // English only
     const engines = new SpeechEngines(new SpeechSynth());
     try {
