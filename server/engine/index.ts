@@ -65,7 +65,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   // Speech first (a render waits for it most), then, once, a rehearsal of the frames (rehearsal.ts).
   const warmUp = async () => {
     await speech.warmUp();
-    if (warm) await (rehearsed ??= rehearseRender(speech, () => rendering > 0 || closed));
+    if (warm) await (rehearsed ??= rehearseRender(speech, whenIdle, () => closed));
   };
   if (warm) void warmUp();
   const inflight = new Map<string, Promise<Buffer>>();

@@ -60,9 +60,10 @@ export class SpeechEngines {
 
   /**
    * Loads and warms espeak-ng (every engine's timing reference), then SVOX Pico when `warm`, and
-   * then the alignment on this thread with one Pico sentence (each waiting while a render runs,
-   * `whenIdle`: a render that starts with the studio, a queued job resumed, keeps the cores), so V8 has optimised the MFCC and
-   * warping loops before a first Pico render's first chunk waits for them. A warm-up cut short
+   * then the alignment on this thread with one Pico sentence, so V8 has optimised the MFCC and
+   * warping loops before a first Pico render's first chunk waits for them. Each waits while a
+   * render runs (`whenIdle`: a render that starts with the studio, a queued job resumed, keeps
+   * the cores). A warm-up cut short
    * (the studio closing, a cancel) only leaves the next render colder.
    */
   async warmUp(): Promise<void> {

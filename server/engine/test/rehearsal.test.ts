@@ -1,20 +1,35 @@
 // The warm studio's rehearsal of a render (rehearsal.ts): it composes a sentence's frames with
-// the real speech and drawing, gives way to a render, and a speech failure only ends it.
+// the real speech and drawing, waits while a render runs, ends when the studio closes, and a
+// speech failure only ends it.
 import { describe, expect, it } from 'vitest';
 import { rehearseRender } from '../rehearsal.js';
 import { SpeechSynth } from '../speech.js';
 import { SpeechEngines } from '../speech-engines.js';
 import { EngineError } from '../types.js';
 
+const idle = () => Promise.resolve();
+const open = () => false;
+
 describe('a rehearsal', () => {
-  it('composes a whole sentence of frames, in slices, and stops as soon as a render comes', async () => {
+  it('composes a whole sentence of frames in slices, waits while a render runs, and ends when the studio closes', async () => {
     const engines = new SpeechEngines(new SpeechSynth());
     try {
       let turns = 0;
-      await rehearseRender(engines, () => (turns++, false));
+      await rehearseRender(engines, () => (turns++, idle()), open);
       expect(turns).toBeGreaterThan(15); // ~6 s of frames, 8 between turns of the event loop
+      // A render running: the rehearsal waits at its next turn, and goes on to the end after it.
+      let release = () => undefined as void;
+      const render = new Promise<void>((resolve) => (release = resolve));
+      let waits = 0;
+      let done = false;
+      const rehearsal = rehearseRender(engines, () => (++waits === 2 ? render : idle()), open).then(() => (done = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect([waits, done]).toEqual([2, false]);
+      release();
+      await rehearsal;
+      expect(waits).toBe(turns);
       let asked = 0;
-      await rehearseRender(engines, () => ++asked > 2);
+      await rehearseRender(engines, idle, () => ++asked > 2);
       expect(asked).toBe(3);
     } finally {
       await engines.close();
@@ -25,8 +40,8 @@ describe('a rehearsal', () => {
     const engines = new SpeechEngines(new SpeechSynth());
     try {
       const failing = (err: Error) => Object.assign(Object.create(engines) as SpeechEngines, { speak: () => Promise.reject(err) });
-      await expect(rehearseRender(failing(new EngineError('speech_failed', 'no audio')), () => false)).resolves.toBeUndefined();
-      await expect(rehearseRender(failing(new TypeError('a bug')), () => false)).rejects.toThrow('a bug');
+      await expect(rehearseRender(failing(new EngineError('speech_failed', 'no audio')), idle, open)).resolves.toBeUndefined();
+      await expect(rehearseRender(failing(new TypeError('a bug')), idle, open)).rejects.toThrow('a bug');
     } finally {
       await engines.close();
     }
