@@ -10,6 +10,7 @@ import { EngineError } from './types.js';
 import { alignTimeline } from './speech-align.js';
 import { SPEECH_SAMPLE_RATE, SpeechSynth, WorkerSynth, type RawSpeech, type Speech } from './speech.js';
 import { resample } from './resample.js';
+import { espeakText } from './espeak-text.js';
 import { catalogVoices, PICO_DATA_DIR, type EngineVoice, type PicoVoice } from './voices.js';
 import type { PiperSpeaker } from './speech-piper.js';
 
@@ -109,9 +110,11 @@ export class SpeechEngines {
   async speak(text: string, voice: EngineVoice, signal?: AbortSignal): Promise<Speech> {
     if (voice.engine === 'espeak') return this.espeak.synthesize(text, voice.espeak, signal);
     if (voice.engine === 'piper' && !this.options.piper) throw new EngineError('speech_failed', 'Neural voices are not available in this studio.');
+    // Pico reads the words espeak reads ("03/04/2026" as "March 4th, 2026"): the same reading in
+    // every voice, and audio that matches its timing reference. A neural voice's phonemes are espeak's.
     const [reference, raw] = await Promise.all([
       this.espeak.synthesize(text, voice.espeak, signal),
-      voice.engine === 'pico' ? this.pico.raw(text, { ...voice.pico!, dir: PICO_DATA_DIR }, signal) : this.options.piper!.raw(text, voice, signal),
+      voice.engine === 'pico' ? this.pico.raw(espeakText(text, voice.espeak.voice).text, { ...voice.pico!, dir: PICO_DATA_DIR }, signal) : this.options.piper!.raw(text, voice, signal),
     ]);
     return aligned(reference, raw);
   }
