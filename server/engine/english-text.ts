@@ -2,6 +2,7 @@
 // each rule names what it used to say). A rewrite keeps to the smallest span it can, so the
 // caption words around it stay lit while their own words are said.
 import { escapeRegExp, type Rewrite } from './espeak-text.js';
+import { isCode } from './language-text.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const MONTH = `(?:${MONTHS.join('|')})`;
@@ -116,7 +117,7 @@ function build(monthFirst: boolean): Rewrite[] {
       return minute ? `${m[1]} oh ${minute}` : m[3] ? m[1]! : `${m[1]} o'clock`;
     }],
     // Ranges: "5-10" was "five dash ten", "5–10" "five ten".
-    [new RegExp(String.raw`(?<=(?<![\p{L}\p{N}.,:/-])${NUMBER}%?|\bo'clock)(?:-|\s?[–—]\s?)(?=${NUMBER}(?![\p{N}]|[-–][\p{N}]|[.,:/]\d))`, 'gu'), (m) => (isPhone(m) ? m[0] : ' to ')],
+    [new RegExp(String.raw`(?<=(?<![\p{L}\p{N}.,:/-])${NUMBER}%?|\bo'clock)(?:-|\s?[–—]\s?)(?=${NUMBER}(?![\p{N}]|[-–][\p{N}]|[.,:/]\d))`, 'gu'), (m) => (isPhone(m) || isCode(m) ? m[0] : ' to ')],
     // Units: "10 kg" was "ten K G", "5 ft" "five F T", "16GB" "sixteen G B", "25°C" "twenty five degrees C".
     [new RegExp(String.raw`(?<=(?<![\p{L}\p{N}.,])(${NUMBER})\s?)(${alternation(Object.keys(UNITS))})(?![\p{L}\p{N}])`, 'gu'), (m) => {
       const [one, many] = UNITS[m[2]!]!;

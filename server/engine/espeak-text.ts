@@ -2,6 +2,7 @@
 // as words, and a few English writings it reads wrongly rewritten, with the way back from a text
 // position espeak reports to the script's, so captions light the script's own words.
 import { englishRewrites } from './english-text.js';
+import { languageRewrites } from './language-text.js';
 
 /**
  * Signs that espeak's dictionary for a language leaves unsaid, by espeak voice, and the word said
@@ -27,7 +28,8 @@ export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\
 function rewritesOf(espeakVoice: string): Rewrite[] {
   const lang = espeakVoice.split('+')[0]!;
   const signs = Object.entries(UNSAID_SIGNS[lang] ?? {}).map(([sign, word]): Rewrite => [new RegExp(escapeRegExp(sign), 'gu'), () => ` ${word} `]);
-  return [...signs, ...(lang === 'en' || lang.startsWith('en-') ? englishRewrites(lang) : [])];
+  // The language's writings first: a sign they move ("€5" to "5 €") is then given its word.
+  return [...(lang === 'en' || lang.startsWith('en-') ? englishRewrites(lang) : languageRewrites(lang)), ...signs];
 }
 
 /**

@@ -1,0 +1,237 @@
+// Writings espeak reads wrongly in the catalog's languages other than English (heard through its
+// phonemes): a numeric date was read digit group by digit group with its dots or slashes ("null
+// drei Punkt null vier Punkt…", "cero tres barra cero cuatro barra…"), a time's zeros ("dix heures
+// zéro zéro"), a range without its "to" ("cinq dix"), a unit's letters ("zehn K G"), an
+// abbreviation's letters or a title's full stop as a sentence's end ("D R | Müller"), and a
+// currency sign before its number first ("Euro fünf"). One table per language; English has its
+// own (english-text.ts).
+import { escapeRegExp, type Rewrite } from './espeak-text.js';
+
+interface LanguageWords {
+  /** Month names as said in a date. */
+  months: string[];
+  /** A date as said; `before` is the word before it in the script ("am", "le"). */
+  date(day: number, month: string, year: number, before: string): string;
+  /** A time as said ("10 Uhr 30"); `hourWords` after a time are its own and said once. */
+  time(hour: number, minute: number): string;
+  hourWords?: string;
+  /** "10h30" is a time in French and Portuguese. */
+  hourMark?: boolean;
+  /** The word of a range ("5-10": "5 bis 10"). */
+  to: string;
+  /** Units after a number, said for 1 and for more ("byte" as "bait" where espeak said "büte"). */
+  units: Record<string, [one: string, many: string]>;
+  /** Abbreviations said anywhere, before a capitalised name, before a number. */
+  words: Record<string, string>;
+  titles: Record<string, string>;
+  beforeNumbers: Record<string, string>;
+  /** The language's own rules, after the dates and before the times. */
+  own?: Rewrite[];
+}
+
+const NUMBER = String.raw`\d[\d.,]*\d|\d`;
+const alternation = (words: Iterable<string>) => [...words].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+const wordBefore = (m: RegExpExecArray) => /(\p{L}+)\s*$/u.exec(m.input.slice(0, m.index))?.[1]?.toLowerCase() ?? '';
+/** Numbers around a dash that are a phone number or a code, not a range: a leading zero ("030-1234"). */
+export const isCode = (m: RegExpExecArray) =>
+  /(?<![\d.,])0\d[\d]*$/.test(m.input.slice(0, m.index)) || /^0\d/.test(m.input.slice(m.index + m[0].length));
+/** A full stop that ends a text or a line stays, so the sentence still ends there. */
+const stopKept = (m: RegExpExecArray) => (m[0].endsWith('.') && /^[ \t]*(?:\n|$)/.test(m.input.slice(m.index + m[0].length)) ? '.' : '');
+
+// German ordinals for a day ("3." "dritte", "am 3." "dritten") and years as said ("19hundert90":
+// espeak said "eintausend neunhundert neunzig" for 1990).
+const GERMAN_ORDINALS = ['erst', 'zweit', 'dritt', 'viert', 'fünft', 'sechst', 'siebt', 'acht', 'neunt', 'zehnt', 'elft', 'zwölft', 'dreizehnt', 'vierzehnt', 'fünfzehnt', 'sechzehnt', 'siebzehnt', 'achtzehnt', 'neunzehnt', 'zwanzigst', 'einundzwanzigst', 'zweiundzwanzigst', 'dreiundzwanzigst', 'vierundzwanzigst', 'fünfundzwanzigst', 'sechsundzwanzigst', 'siebenundzwanzigst', 'achtundzwanzigst', 'neunundzwanzigst', 'dreißigst', 'einunddreißigst'];
+const GERMAN_DATIVE = new Set(['am', 'vom', 'zum', 'bis', 'ab', 'seit', 'dem', 'den', 'des', 'im', 'beim']);
+const germanOrdinal = (n: number, before: string) => `${GERMAN_ORDINALS[n - 1]}${GERMAN_DATIVE.has(before) ? 'en' : 'e'}`;
+const germanYear = (y: number) => (y >= 1100 && y < 2000 ? `${Math.floor(y / 100)}hundert${y % 100 || ''}` : String(y));
+const GERMAN_MONTHS = ['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November', 'Dezember'];
+const GERMAN_MONTH = GERMAN_MONTHS.join('|');
+const GERMAN_DAYS: Record<string, string> = { Mo: 'Montag', Di: 'Dienstag', Mi: 'Mittwoch', Do: 'Donnerstag', Fr: 'Freitag', Sa: 'Samstag', So: 'Sonntag' };
+
+const POLISH_ORDINALS = ['pierwszego', 'drugiego', 'trzeciego', 'czwartego', 'piątego', 'szóstego', 'siódmego', 'ósmego', 'dziewiątego', 'dziesiątego', 'jedenastego', 'dwunastego', 'trzynastego', 'czternastego', 'piętnastego', 'szesnastego', 'siedemnastego', 'osiemnastego', 'dziewiętnastego', 'dwudziestego'];
+const polishOrdinal = (n: number) => (n <= 20 ? POLISH_ORDINALS[n - 1]! : `${n < 30 ? 'dwudziestego' : 'trzydziestego'}${n % 10 ? ` ${POLISH_ORDINALS[(n % 10) - 1]}` : ''}`);
+
+const LANGUAGES: Record<string, LanguageWords> = {
+  de: {
+    months: GERMAN_MONTHS,
+    date: (day, month, year, before) => `${germanOrdinal(day, before)} ${month} ${germanYear(year)}`,
+    time: (h, min) => `${h} Uhr${min ? ` ${min}` : ''}`,
+    hourWords: 'Uhr',
+    to: 'bis',
+    units: {
+      kg: ['Kilogramm', 'Kilogramm'], g: ['Gramm', 'Gramm'], km: ['Kilometer', 'Kilometer'], m: ['Meter', 'Meter'], cm: ['Zentimeter', 'Zentimeter'],
+      mm: ['Millimeter', 'Millimeter'], l: ['Liter', 'Liter'], ml: ['Milliliter', 'Milliliter'], t: ['Tonne', 'Tonnen'], h: ['Stunde', 'Stunden'],
+      'Std.': ['Stunde', 'Stunden'], min: ['Minute', 'Minuten'], 'Min.': ['Minute', 'Minuten'], 'Sek.': ['Sekunde', 'Sekunden'], 'km/h': ['Kilometer pro Stunde', 'Kilometer pro Stunde'],
+      '°C': ['Grad Celsius', 'Grad Celsius'], KB: ['Kilobait', 'Kilobait'], MB: ['Megabait', 'Megabait'], GB: ['Gigabait', 'Gigabait'], TB: ['Terabait', 'Terabait'],
+      kWh: ['Kilowattstunde', 'Kilowattstunden'], 'Mio.': ['Million', 'Millionen'], Mio: ['Million', 'Millionen'], 'Mrd.': ['Milliarde', 'Milliarden'], Mrd: ['Milliarde', 'Milliarden'],
+      'Tsd.': ['Tausend', 'Tausend'],
+    },
+    words: {
+      'z.B.': 'zum Beispiel', 'z. B.': 'zum Beispiel', 'usw.': 'und so weiter', 'd.h.': 'das heißt', 'd. h.': 'das heißt', 'bzw.': 'beziehungsweise',
+      'ggf.': 'gegebenenfalls', 'inkl.': 'inklusive', 'evtl.': 'eventuell', 'u.a.': 'unter anderem', 'u. a.': 'unter anderem', 'v.a.': 'vor allem',
+      'z.T.': 'zum Teil', 'u.U.': 'unter Umständen', 'o.Ä.': 'oder Ähnliches', 'ca.': 'circa', 'vs.': 'versus', 'etc.': 'et cetera', 'max.': 'maximal',
+      'mind.': 'mindestens', 'bspw.': 'beispielsweise', 'sog.': 'sogenannte', 'Jh.': 'Jahrhundert', 'Tel.': 'Telefon', 'Str.': 'Straße',
+    },
+    titles: { 'Dr.': 'Doktor', 'Prof.': 'Professor', 'Hr.': 'Herr', 'Hrn.': 'Herrn', 'Fr.': 'Frau', 'St.': 'Sankt' },
+    beforeNumbers: { 'Nr.': 'Nummer', 'S.': 'Seite', 'Abb.': 'Abbildung', 'Kap.': 'Kapitel', 'Bd.': 'Band' },
+    own: [
+      // "am 3. April" was "drei | April" (a sentence's end); "im 19. Jh." "neunzehn | Jh".
+      [new RegExp(String.raw`(?<![\p{L}\p{N}.,])(\d{1,2})\.(?=\s*(?:${GERMAN_MONTH}|Jahrhundert|Jh\.)(?![\p{L}]))`, 'gu'), (m) => {
+        const n = Number(m[1]);
+        return n >= 1 && n <= 31 ? germanOrdinal(n, wordBefore(m)) : m[0];
+      }],
+      // A year where one is meant, "1990er" (was "eintausend neunhundert neunziger").
+      [/(?<![\p{L}\p{N}.,])(1[1-9]\d\d)(?=er\b)/gu, (m) => germanYear(Number(m[1]))],
+      [new RegExp(String.raw`(?<=\b(?:Jahre?|seit|von|bis|ab|vor|nach|um|Anfang|Ende|Mitte|Sommer|Winter|Frühjahr|Herbst|${GERMAN_MONTH})\s+)(1[1-9]\d\d)(?![\p{N}]|[.,]\d)`, 'gu'), (m) => germanYear(Number(m[1]))],
+      // "10.30 Uhr" (was "zehn Punkt dreißig Uhr").
+      [/(?<![\p{N}.:])(\d{1,2})\.(\d\d)\s?Uhr\b/gu, (m) => `${m[1]} Uhr ${Number(m[2]) || ''}`.trimEnd()],
+      [new RegExp(String.raw`\b(${Object.keys(GERMAN_DAYS).join('|')})\.?\s?[-–]\s?(${Object.keys(GERMAN_DAYS).join('|')})\b\.?`, 'gu'), (m) => `${GERMAN_DAYS[m[1]!]} bis ${GERMAN_DAYS[m[2]!]}`],
+      [/(?<=\d)x(?=[\s,.;:!?]|$)/gu, () => ' mal'],
+      // "5,99 €" was "fünf Komma neun neun Euro".
+      [/(?<![\p{N}.,])(\d+),(\d\d)\s?(?:€|Euro\b)/gu, (m) => `${m[1]} Euro ${Number(m[2])}`],
+    ],
+  },
+  fr: {
+    months: ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'],
+    date: (day, month, year) => `${day === 1 ? '1er' : day} ${month} ${year}`,
+    time: (h, min) => `${h} ${h === 1 ? 'heure' : 'heures'}${min ? ` ${min}` : ''}`,
+    hourMark: true,
+    to: 'à',
+    units: {
+      'km/h': ['kilomètre par heure', 'kilomètres par heure'], '°C': ['degré Celsius', 'degrés Celsius'], Go: ['gigaoctet', 'gigaoctets'], Mo: ['mégaoctet', 'mégaoctets'],
+      To: ['téraoctet', 'téraoctets'], GB: ['gigaoctet', 'gigaoctets'], MB: ['mégaoctet', 'mégaoctets'], min: ['minute', 'minutes'], kWh: ['kilowattheure', 'kilowattheures'],
+    },
+    words: { 'p. ex.': 'par exemple', 'c.-à-d.': "c'est-à-dire", 'env.': 'environ', 'av. J.-C.': 'avant Jésus-Christ', 'apr. J.-C.': 'après Jésus-Christ' },
+    titles: { 'M.': 'Monsieur', 'MM.': 'Messieurs', 'Mme': 'Madame', 'Mlle': 'Mademoiselle', 'Dr.': 'Docteur', 'Pr.': 'Professeur' },
+    beforeNumbers: { 'n°': 'numéro', 'N°': 'numéro', 'p.': 'page' },
+    own: [[/(?<![\p{N}.,])(\d+),(\d\d)\s?(?:€|euros?\b)/gu, (m) => `${m[1]} ${m[1] === '1' ? 'euro' : 'euros'} ${Number(m[2])}`]],
+  },
+  es: {
+    months: ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'],
+    date: (day, month, year) => `${day} de ${month} de ${year}`,
+    time: (h, min) => `${h}${min ? ` y ${min}` : ''}`,
+    to: 'a',
+    units: {
+      km: ['kilómetro', 'kilómetros'], cm: ['centímetro', 'centímetros'], mm: ['milímetro', 'milímetros'], 'km/h': ['kilómetro por hora', 'kilómetros por hora'],
+      '°C': ['grado Celsius', 'grados Celsius'], GB: ['gigabyte', 'gigabytes'], MB: ['megabyte', 'megabytes'], h: ['hora', 'horas'], min: ['minuto', 'minutos'],
+    },
+    words: { 'EE.UU.': 'Estados Unidos', 'EE. UU.': 'Estados Unidos', 'aprox.': 'aproximadamente' },
+    titles: { 'Sr.': 'señor', 'Sra.': 'señora', 'Srta.': 'señorita', 'Dr.': 'doctor', 'Dra.': 'doctora', 'D.': 'don', 'Dña.': 'doña' },
+    beforeNumbers: { 'núm.': 'número', 'nº': 'número', 'Nº': 'número', 'pág.': 'página' },
+  },
+  it: {
+    months: ['gennaio', 'febbraio', 'marzo', 'aprile', 'maggio', 'giugno', 'luglio', 'agosto', 'settembre', 'ottobre', 'novembre', 'dicembre'],
+    date: (day, month, year) => `${day === 1 ? 'primo' : day} ${month} ${year}`,
+    time: (h, min) => `${h}${min ? ` e ${min}` : ''}`,
+    to: 'a',
+    units: {
+      kg: ['chilogrammo', 'chilogrammi'], km: ['chilometro', 'chilometri'], cm: ['centimetro', 'centimetri'], mm: ['millimetro', 'millimetri'],
+      'km/h': ['chilometro orario', 'chilometri orari'], '°C': ['grado Celsius', 'gradi Celsius'], GB: ['gigabyte', 'gigabyte'], MB: ['megabyte', 'megabyte'],
+      h: ['ora', 'ore'], min: ['minuto', 'minuti'],
+    },
+    words: { 'ecc.': 'eccetera', 'ad es.': 'ad esempio', 'ca.': 'circa' },
+    titles: { 'Sig.': 'signor', 'Sig.ra': 'signora', 'Dott.': 'dottor', 'Dott.ssa': 'dottoressa', 'Prof.': 'professor', 'Prof.ssa': 'professoressa' },
+    beforeNumbers: { 'n.': 'numero', 'pag.': 'pagina', 'p.': 'pagina' },
+  },
+  pt: {
+    months: ['janeiro', 'fevereiro', 'março', 'abril', 'maio', 'junho', 'julho', 'agosto', 'setembro', 'outubro', 'novembro', 'dezembro'],
+    date: (day, month, year) => `${day === 1 ? 'primeiro' : day} de ${month} de ${year}`,
+    time: (h, min) => `${h} ${h === 1 ? 'hora' : 'horas'}${min ? ` e ${min}` : ''}`,
+    hourMark: true,
+    to: 'a',
+    units: {
+      kg: ['quilo', 'quilos'], km: ['quilômetro', 'quilômetros'], cm: ['centímetro', 'centímetros'], mm: ['milímetro', 'milímetros'],
+      'km/h': ['quilômetro por hora', 'quilômetros por hora'], '°C': ['grau Celsius', 'graus Celsius'], GB: ['gigabyte', 'gigabytes'], MB: ['megabyte', 'megabytes'],
+      min: ['minuto', 'minutos'],
+    },
+    words: { 'p. ex.': 'por exemplo', 'aprox.': 'aproximadamente' },
+    titles: { 'Sr.': 'senhor', 'Sra.': 'senhora', 'Dr.': 'doutor', 'Dra.': 'doutora' },
+    beforeNumbers: { 'nº': 'número', 'Nº': 'número', 'pág.': 'página' },
+    // "R$ 5,99" was "real dólar cinco vírgula noventa e nove".
+    own: [[/(?<![\p{L}\p{N}])R\$\s?(\d[\d.]*)(?:,(\d\d))?(?![\p{N}]|,\d)/gu, (m) => {
+      const cents = Number(m[2] ?? 0);
+      return `${m[1]} ${m[1] === '1' ? 'real' : 'reais'}${cents ? ` e ${cents} ${cents === 1 ? 'centavo' : 'centavos'}` : ''}`;
+    }]],
+  },
+  nl: {
+    months: ['januari', 'februari', 'maart', 'april', 'mei', 'juni', 'juli', 'augustus', 'september', 'oktober', 'november', 'december'],
+    date: (day, month, year) => `${day} ${month} ${year}`,
+    time: (h, min) => `${h} uur${min ? ` ${min}` : ''}`,
+    hourWords: 'uur',
+    to: 'tot',
+    units: {
+      kg: ['kilo', 'kilo'], km: ['kilometer', 'kilometer'], cm: ['centimeter', 'centimeter'], mm: ['millimeter', 'millimeter'], 'km/h': ['kilometer per uur', 'kilometer per uur'],
+      '°C': ['graad Celsius', 'graden Celsius'], GB: ['gigabait', 'gigabait'], MB: ['megabait', 'megabait'], min: ['minuut', 'minuten'],
+    },
+    words: { 'bijv.': 'bijvoorbeeld', 'o.a.': 'onder andere', 'd.w.z.': 'dat wil zeggen', 'enz.': 'enzovoort', 'i.p.v.': 'in plaats van', 'm.b.t.': 'met betrekking tot', 't/m': 'tot en met', 'ca.': 'circa' },
+    titles: { 'dhr.': 'de heer', 'Dhr.': 'de heer', 'mevr.': 'mevrouw', 'Mevr.': 'mevrouw', 'Dr.': 'dokter', 'Prof.': 'professor' },
+    beforeNumbers: { 'nr.': 'nummer', 'Nr.': 'nummer', 'blz.': 'bladzijde', 'p.': 'pagina' },
+    own: [[/(?<![\p{N}.,])(\d+),(\d\d)\s?(?:€|euro\b)/gu, (m) => `${m[1]} euro ${Number(m[2])}`]],
+  },
+  pl: {
+    months: ['stycznia', 'lutego', 'marca', 'kwietnia', 'maja', 'czerwca', 'lipca', 'sierpnia', 'września', 'października', 'listopada', 'grudnia'],
+    date: (day, month, year) => `${polishOrdinal(day)} ${month} ${year}`,
+    time: (h, min) => `${h}${min ? ` ${min}` : ''}`,
+    to: 'do',
+    units: {},
+    words: { 'np.': 'na przykład', 'itd.': 'i tak dalej', 'itp.': 'i tym podobne', 'tzn.': 'to znaczy', 'tj.': 'to jest' },
+    titles: { 'dr': 'doktor', 'Dr': 'doktor', 'prof.': 'profesor', 'Prof.': 'profesor', 'ul.': 'ulica' },
+    beforeNumbers: { 'nr': 'numer', 'ok.': 'około', 'godz.': 'godzina', 's.': 'strona' },
+    // "10 zł" was "dziesięć zet eł": złoty in the form its number takes.
+    own: [[/(?<=(?<![\p{L}\p{N}.,])(\d+)\s?)zł(?![\p{L}])/gu, (m) => {
+      const n = Number(m[1]);
+      return n === 1 ? 'złoty' : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 'złote' : 'złotych';
+    }]],
+  },
+};
+
+/** A currency sign before its number is said after it, as the language says it ("€5" was "Euro fünf", "ドル 5"). */
+const SIGN_AFTER: Rewrite = [new RegExp(String.raw`(?<![\p{L}\p{N}])([€$£])\s?(${NUMBER})`, 'gu'), (m) => `${m[2]} ${m[1]}`];
+
+function build(words: LanguageWords): Rewrite[] {
+  const rules: Rewrite[] = [SIGN_AFTER];
+  const table = (entries: Record<string, string>, pattern: (alt: string) => string, said: (word: string, m: RegExpExecArray) => string) => {
+    if (Object.keys(entries).length) rules.push([new RegExp(pattern(alternation(Object.keys(entries))), 'gu'), (m) => said(entries[m[1]!]!, m)]);
+  };
+  // A sentence may start with one ("Z.B." as "Zum Beispiel").
+  const capital = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
+  const anywhere = { ...Object.fromEntries(Object.entries(words.words).map(([k, v]) => [capital(k), capital(v)])), ...words.words };
+  table(anywhere, (alt) => String.raw`(?<![\p{L}\p{N}])(${alt})(?![\p{L}\p{N}])`, (word, m) => word + stopKept(m));
+  table(words.titles, (alt) => String.raw`(?<![\p{L}\p{N}])(${alt})(?=\s+\p{Lu})`, (word) => word);
+  table(words.beforeNumbers, (alt) => String.raw`(?<![\p{L}\p{N}])(${alt})\s*(?=\d)`, (word) => `${word} `);
+  const dated = (m: RegExpExecArray, day: number, month: number, year: number) =>
+    month >= 1 && month <= 12 && day >= 1 && day <= 31 ? words.date(day, words.months[month - 1]!, year < 50 ? 2000 + year : year < 100 ? 1900 + year : year, wordBefore(m)) : m[0];
+  rules.push(
+    // Dates, day first ("03.04.2026", "03/04/2026", "3-4-2026", "03/04/26"), and ISO ("2026-11-23").
+    [/(?<![\p{L}\p{N}/.,-])(\d{4})-(\d\d)-(\d\d)(?![\p{L}\p{N}]|[-:]\d)/gu, (m) => dated(m, Number(m[3]), Number(m[2]), Number(m[1]))],
+    [/(?<![\p{L}\p{N}/.,-])(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?![\p{L}\p{N}]|[./-]\d)/gu, (m) => dated(m, Number(m[1]), Number(m[3]), Number(m[4]))],
+    [/(?<![\p{L}\p{N}/.,-])(\d{1,2})\/(\d{1,2})\/(\d\d)(?![\p{L}\p{N}]|[/.-]\d)/gu, (m) => dated(m, Number(m[1]), Number(m[2]), Number(m[3]))],
+    ...(words.own ?? []),
+    // Times ("10:00" was "zehn null null"; "10h30" "dix ache trente").
+    [new RegExp(String.raw`(?<![\p{N}:.])(\d{1,2})(?::(\d\d)${words.hourMark ? String.raw`|h(\d\d)?` : ''})(?![\p{N}]|:\d)${words.hourWords ? String.raw`(?:\s?(?:${words.hourWords})(?![\p{L}]))?` : ''}`, 'gu'), (m) => {
+      const [hour, minute] = [Number(m[1]), Number(m[2] ?? m[3] ?? 0)];
+      return hour <= 24 && minute < 60 ? words.time(hour, minute) : m[0];
+    }],
+    // Ranges ("5-10" was "fünf Strich zehn", "cinq dix").
+    [new RegExp(String.raw`(?<=(?<![\p{L}\p{N}.,:/-])(?:${NUMBER})%?)(?:-|\s?[–—]\s?)(?=(?:${NUMBER})(?![\p{N}]|[-–][\p{N}]))`, 'gu'), (m) => (isCode(m) ? m[0] : ` ${words.to} `)],
+  );
+  if (Object.keys(words.units).length) {
+    rules.push([new RegExp(String.raw`(?<=(?<![\p{L}\p{N}.,])(${NUMBER})\s?)(${alternation(Object.keys(words.units))})(?![\p{L}\p{N}])`, 'gu'), (m) => {
+      const [one, many] = words.units[m[2]!]!;
+      return `${/\d/.test(m.input[m.index - 1]!) ? ' ' : ''}${m[1] === '1' ? one : many}${stopKept(m)}`;
+    }]);
+  }
+  return rules;
+}
+
+const built = new Map<string, Rewrite[]>();
+
+/** The rewrites of a language other than English by its espeak voice ("de", "pt-br": "pt"). */
+export function languageRewrites(espeakVoice: string): Rewrite[] {
+  const lang = espeakVoice.split(/[-+]/)[0]!;
+  const words = LANGUAGES[lang];
+  if (!words) return [SIGN_AFTER];
+  let rules = built.get(lang);
+  if (!rules) built.set(lang, (rules = build(words)));
+  return rules;
+}

@@ -1,0 +1,47 @@
+// What a voice in a language other than English is given for the writings espeak read wrongly
+// (numeric dates, times, ranges, units, abbreviations, titles, a currency sign before its
+// number, German years and ordinal dates), and what is left as written. What espeak then says is
+// checked through its phonemes in speech.test.ts.
+import { describe, expect, it } from 'vitest';
+import { espeakText } from '../espeak-text.js';
+
+describe('text for a voice in another language', () => {
+  it.each([
+    ['de', 'Z.B. am 03.04.2026 um 10:00 Uhr, bis 10.30 Uhr.', 'Zum Beispiel am dritten April 2026 um 10 Uhr, bis 10 Uhr 30.'],
+    ['de', 'Der 3. Mai 2026 und im 19. Jh. und 1990.', 'Der dritte Mai 2026 und im neunzehnten Jahrhundert und 1990.'],
+    ['de', 'Im Jahr 1990 und seit 1905, die 1990er.', 'Im Jahr 19hundert90 und seit 19hundert5, die 19hundert90er.'],
+    ['de', 'Es kostet €5,99 oder 3,5 Mio. € bzw. 1.000 €.', 'Es kostet 5 Euro 99 oder 3,5 Millionen € beziehungsweise 1.000 €.'],
+    ['de', '5-10 kg, 25 °C, 60 km/h, 16GB, 3 h.', '5 bis 10 Kilogramm, 25 Grad Celsius, 60 Kilometer pro Stunde, 16 Gigabait, 3 Stunden.'],
+    ['de', 'Dr. Müller und Prof. Schmidt, Nr. 5, S. 12, usw.', 'Doktor Müller und Professor Schmidt, Nummer 5, Seite 12, und so weiter.'],
+    ['de', 'Mo-Fr 2x täglich. Das kostet 3 Mio.\nNeu', 'Montag bis Freitag 2 mal täglich. Das kostet 3 Millionen.\nNeu'],
+    ['fr', 'Le 03/04/2026 à 10h30, 10h, 10:00.', 'Le 3 avril 2026 à 10 heures 30, 10 heures, 10 heures.'],
+    ['fr', 'Le 01/05/2026, de 5-10 €, 5,99 €, €5.', 'Le 1er mai 2026, de 5 à 10 €, 5 euros 99, 5 €.'],
+    ['fr', 'M. Dupont et Mme Durand, n° 5, p. 12, p. ex. 25 °C.', 'Monsieur Dupont et Madame Durand, numéro 5, page 12, par exemple 25 degrés Celsius.'],
+    ['es', 'El 03/04/2026 a las 10:30, 5-10 km, 25 °C, Sr. García, EE.UU., aprox. 5.', 'El 3 de abril de 2026 a las 10 y 30, 5 a 10 kilómetros, 25 grados Celsius, señor García, Estados Unidos, aproximadamente 5.'],
+    ['it', 'Il 01/04/2026 alle 10:30, 5-10 km, Sig. Rossi, ecc.', 'Il primo aprile 2026 alle 10 e 30, 5 a 10 chilometri, signor Rossi, eccetera.'],
+    ['pt-br', 'Em 03/04/2026 às 10h30, R$ 5,99, R$ 1, 5-10 km, Sr. Silva.', 'Em 3 de abril de 2026 às 10 horas e 30, 5 reais e 99 centavos, 1 real, 5 a 10 quilômetros, senhor Silva.'],
+    ['nl', 'Op 03-04-2026 om 10:30 uur, 5-10 km, dhr. Jansen, bijv. 5,99 €.', 'Op 3 april 2026 om 10 uur 30, 5 tot 10 kilometer, de heer Jansen, bijvoorbeeld 5 euro 99.'],
+    ['pl', 'Dnia 03.04.2026 o 10:30, 5-10 zł, 2 zł, 1 zł, 12 zł, np. dr Kowalski.', 'Dnia trzeciego kwietnia 2026 o 10 30, 5 do 10 złotych, 2 złote, 1 złoty, 12 złotych, na przykład doktor Kowalski.'],
+    ['ja', '$5 と €10', '5  ドル  と 10  ユーロ '],
+    ['cmn', '$5 和 €10', '5  美元  和 10  欧元 '],
+  ])('in %s says %j as %j', (voice, script, said) => {
+    expect(espeakText(script, voice).text).toBe(said);
+  });
+
+  it.each([
+    ['de', 'Version 2.1.13 und 24/7, Telefon 030-1234.'], // a leading zero: a phone number, no range
+    ['de', 'Das war 1990 so, am 32.13.2026 nicht.'],
+    ['fr', 'Il est 25h99, version 2.1.'],
+  ])('in %s leaves %j as said already', (voice, script) => {
+    expect(espeakText(script, voice).text).toBe(script);
+  });
+
+  it('maps the words said for a date to its caption word', () => {
+    const script = 'Am 03.04.2026 um 10:00 Uhr.';
+    const text = espeakText(script, 'de');
+    const at = (part: string) => text.scriptPosition(text.text.indexOf(part) + 1) - 1;
+    expect(at('April')).toBe(script.indexOf('03.'));
+    expect(at('um')).toBe(script.indexOf('um'));
+    expect(at('Uhr')).toBe(script.indexOf('10:00'));
+  });
+});
