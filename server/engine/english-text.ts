@@ -1,8 +1,7 @@
 // English writings espeak reads wrongly, rewritten as said (heard through espeak's phonemes;
 // each rule names what it used to say). A rewrite keeps to the smallest span it can, so the
 // caption words around it stay lit while their own words are said.
-import { escapeRegExp, type Rewrite } from './espeak-text.js';
-import { isCode } from './language-text.js';
+import { alternation, isCode, NUMBER, rangeRewrite, unitsRewrite, type Rewrite } from './text-rules.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const MONTH = `(?:${MONTHS.join('|')})`;
@@ -44,8 +43,6 @@ const OR_PAIRS = new Set(['he/she', 'she/he', 'him/her', 'his/her', 'his/hers', 
 /** Fractions said as such (other "n/d" are said "n out of d" when d is 5 or 10, a rating, or left as written). */
 const FRACTIONS: Record<string, [one: string, many: string]> = { 2: ['half', 'halves'], 3: ['third', 'thirds'], 4: ['quarter', 'quarters'], 8: ['eighth', 'eighths'] };
 
-const NUMBER = String.raw`\d[\d,]*(?:\.\d+)?`;
-const alternation = (words: Iterable<string>) => [...words].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
 
 export function ordinal(n: number): string {
   const tens = n % 100;
@@ -82,7 +79,7 @@ function build(monthFirst: boolean): Rewrite[] {
     [new RegExp(String.raw`(?<![\p{L}\p{N}])([$€£])\s?(${NUMBER})(?:\s?[-–]\s?[$€£]?(${NUMBER}))?(?:\s?(thousand|million|billion|trillion|bn|[KkMB])\b)?`, 'gu'), (m) => {
       const [one, many, cent, cents] = CURRENCIES[m[1]!]!;
       const [amount, to, scale] = [m[2]!, m[3], m[4] ? (SCALES[m[4]] ?? m[4]) : ''];
-      const pennies = /^(\d+)\.(\d\d)$/.exec(amount);
+      const pennies = /^([\d,]+)\.(\d\d)$/.exec(amount);
       if (pennies && !to && !scale) {
         const [whole, part] = [Number(pennies[1]!.replace(/,/g, '')), Number(pennies[2])];
         const partSaid = `${part} ${part === 1 ? cent : cents}`;
@@ -117,12 +114,9 @@ function build(monthFirst: boolean): Rewrite[] {
       return minute ? `${m[1]} oh ${minute}` : m[3] ? m[1]! : `${m[1]} o'clock`;
     }],
     // Ranges: "5-10" was "five dash ten", "5–10" "five ten".
-    [new RegExp(String.raw`(?<=(?<![\p{L}\p{N}.,:/-])${NUMBER}%?|\bo'clock)(?:-|\s?[–—]\s?)(?=${NUMBER}(?![\p{N}]|[-–][\p{N}]|[.,:/]\d))`, 'gu'), (m) => (isPhone(m) || isCode(m) ? m[0] : ' to ')],
+    rangeRewrite('to', (m) => isPhone(m) || isCode(m), String.raw`\bo'clock`),
     // Units: "10 kg" was "ten K G", "5 ft" "five F T", "16GB" "sixteen G B", "25°C" "twenty five degrees C".
-    [new RegExp(String.raw`(?<=(?<![\p{L}\p{N}.,])(${NUMBER})\s?)(${alternation(Object.keys(UNITS))})(?![\p{L}\p{N}])`, 'gu'), (m) => {
-      const [one, many] = UNITS[m[2]!]!;
-      return `${/\d/.test(m.input[m.index - 1]!) ? ' ' : ''}${m[1] === '1' ? one : many}`;
-    }],
+    unitsRewrite(UNITS),
     // Scales: "1.5M users" was "one point five M users", "2B" "two B", "3.2bn" "three point two B N".
     [new RegExp(String.raw`(?<=(?<![\p{L}\p{N}.,$€£])${NUMBER})\s?(M|B|bn)(?![\p{L}\p{N}])`, 'gu'), (m) => ` ${SCALES[m[1]!]}`],
     // Fractions and ratings: "3/4" was "three slash four", "4/5 stars" "four slash five stars".
@@ -144,12 +138,10 @@ function build(monthFirst: boolean): Rewrite[] {
   ];
 }
 
-const built = new Map<boolean, Rewrite[]>();
+const AMERICAN = build(true);
+const BRITISH = build(false);
 
 /** The rewrites of an English espeak voice: American English writes the month first in "03/04/2026". */
 export function englishRewrites(espeakVoice: string): Rewrite[] {
-  const monthFirst = espeakVoice.startsWith('en-us');
-  let rewrites = built.get(monthFirst);
-  if (!rewrites) built.set(monthFirst, (rewrites = build(monthFirst)));
-  return rewrites;
+  return espeakVoice.startsWith('en-us') ? AMERICAN : BRITISH;
 }

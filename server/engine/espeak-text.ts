@@ -3,6 +3,7 @@
 // position espeak reports to the script's, so captions light the script's own words.
 import { englishRewrites } from './english-text.js';
 import { languageRewrites } from './language-text.js';
+import { escapeRegExp, type Rewrite } from './text-rules.js';
 
 /**
  * Signs that espeak's dictionary for a language leaves unsaid, by espeak voice, and the word said
@@ -18,11 +19,6 @@ export const UNSAID_SIGNS: Record<string, Record<string, string>> = {
   cmn: { '×': '乘以', '÷': '除以', '€': '欧元', '$': '美元', '£': '英镑', '°': '度' },
 };
 
-/** A rewrite: every match of `pattern` (flags gu) is given to espeak as `said(match)`. */
-export type Rewrite = [pattern: RegExp, said: (m: RegExpExecArray) => string];
-
-/** A text matched as written inside a regular expression. */
-export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** Every rewrite of an espeak voice (its name without a variant: "en-us", "es", "cmn"). */
 function rewritesOf(espeakVoice: string): Rewrite[] {

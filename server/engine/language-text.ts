@@ -5,7 +5,7 @@
 // abbreviation's letters or a title's full stop as a sentence's end ("D R | Müller"), and a
 // currency sign before its number first ("Euro fünf"). One table per language; English has its
 // own (english-text.ts).
-import { escapeRegExp, type Rewrite } from './espeak-text.js';
+import { alternation, NUMBER, rangeRewrite, stopKept, unitsRewrite, wordBefore, type Rewrite } from './text-rules.js';
 
 interface LanguageWords {
   /** Month names as said in a date. */
@@ -28,15 +28,6 @@ interface LanguageWords {
   /** The language's own rules, after the dates and before the times. */
   own?: Rewrite[];
 }
-
-const NUMBER = String.raw`\d[\d.,]*\d|\d`;
-const alternation = (words: Iterable<string>) => [...words].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
-const wordBefore = (m: RegExpExecArray) => /(\p{L}+)\s*$/u.exec(m.input.slice(0, m.index))?.[1]?.toLowerCase() ?? '';
-/** Numbers around a dash that are a phone number or a code, not a range: a leading zero ("030-1234"). */
-export const isCode = (m: RegExpExecArray) =>
-  /(?<![\d.,])0\d[\d]*$/.test(m.input.slice(0, m.index)) || /^0\d/.test(m.input.slice(m.index + m[0].length));
-/** A full stop that ends a text or a line stays, so the sentence still ends there. */
-const stopKept = (m: RegExpExecArray) => (m[0].endsWith('.') && /^[ \t]*(?:\n|$)/.test(m.input.slice(m.index + m[0].length)) ? '.' : '');
 
 // German ordinals for a day ("3." "dritte", "am 3." "dritten") and years as said ("19hundert90":
 // espeak said "eintausend neunhundert neunzig" for 1990).
@@ -213,25 +204,15 @@ function build(words: LanguageWords): Rewrite[] {
       return hour <= 24 && minute < 60 ? words.time(hour, minute) : m[0];
     }],
     // Ranges ("5-10" was "fünf Strich zehn", "cinq dix").
-    [new RegExp(String.raw`(?<=(?<![\p{L}\p{N}.,:/-])(?:${NUMBER})%?)(?:-|\s?[–—]\s?)(?=(?:${NUMBER})(?![\p{N}]|[-–][\p{N}]))`, 'gu'), (m) => (isCode(m) ? m[0] : ` ${words.to} `)],
+    rangeRewrite(words.to),
   );
-  if (Object.keys(words.units).length) {
-    rules.push([new RegExp(String.raw`(?<=(?<![\p{L}\p{N}.,])(${NUMBER})\s?)(${alternation(Object.keys(words.units))})(?![\p{L}\p{N}])`, 'gu'), (m) => {
-      const [one, many] = words.units[m[2]!]!;
-      return `${/\d/.test(m.input[m.index - 1]!) ? ' ' : ''}${m[1] === '1' ? one : many}${stopKept(m)}`;
-    }]);
-  }
+  if (Object.keys(words.units).length) rules.push(unitsRewrite(words.units));
   return rules;
 }
 
-const built = new Map<string, Rewrite[]>();
+const BUILT = new Map(Object.entries(LANGUAGES).map(([lang, words]) => [lang, build(words)]));
 
 /** The rewrites of a language other than English by its espeak voice ("de", "pt-br": "pt"). */
 export function languageRewrites(espeakVoice: string): Rewrite[] {
-  const lang = espeakVoice.split(/[-+]/)[0]!;
-  const words = LANGUAGES[lang];
-  if (!words) return [SIGN_AFTER];
-  let rules = built.get(lang);
-  if (!rules) built.set(lang, (rules = build(words)));
-  return rules;
+  return BUILT.get(espeakVoice.split(/[-+]/)[0]!) ?? [SIGN_AFTER];
 }

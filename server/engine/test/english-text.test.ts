@@ -19,7 +19,7 @@ describe('English text for a voice', () => {
     ['Since 1905, c. 1900.', 'Since 19 oh 5, circa 19 hundred.'],
     ['From 1990-1995 and 1990-95.', 'From 19 90 to 19 95 and 19 90 to 19 95.'],
     ["The 1990s, '80s, 80s, 2000s, 2010s and 1800s.", 'The 19 nineties, eighties, eighties, 2 thousands, 20 tens and 18 hundreds.'],
-    ['It costs $1.50, $0.99, $100.00, £0.75 or €1.01.', 'It costs 1 dollar and 50 cents, 99 cents, 100 dollars, 75 pence or 1 euro and 1 cent.'],
+    ['It costs $1.50, $0.99, $100.00, £0.75, €1.01 or $1,000.50.', 'It costs 1 dollar and 50 cents, 99 cents, 100 dollars, 75 pence, 1 euro and 1 cent or 1,000 dollars and 50 cents.'],
     ['We raised $5-10M and $5-$10.', 'We raised 5 to 10 million dollars and 5 to 10 dollars.'],
     ['At 10:00, 10:05, 10:00 am or 10:00-11:00.', "At 10 o'clock, 10 oh 5, 10 am or 10 o'clock to 11 o'clock."],
     ['Read pages 5-10 in 2-3 days, 9–5, 10-15%.', 'Read pages 5 to 10 in 2 to 3 days, 9 to 5, 10 to 15%.'],

@@ -1,0 +1,37 @@
+// What every language's text rules are made of (english-text.ts, language-text.ts): a rewrite,
+// the patterns of a number and of a word list, and the rules each language fills with its words.
+
+/** A rewrite: every match of `pattern` (flags gu) is given to espeak as `said(match)`. */
+export type Rewrite = [pattern: RegExp, said: (m: RegExpExecArray) => string];
+
+/** A text matched as written inside a regular expression. */
+export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** Any of the words, the longest first ("Mio." before "Mio"). */
+export const alternation = (words: Iterable<string>) => [...words].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+
+/** A number as written, with thousands and decimal marks either way ("1,000.50", "3,5", "1.000"). */
+export const NUMBER = String.raw`\d[\d.,]*\d|\d`;
+
+/** The word before a match, in lower case ("am" before "03.04.2026"). */
+export const wordBefore = (m: RegExpExecArray) => /(\p{L}+)\s*$/u.exec(m.input.slice(0, m.index))?.[1]?.toLowerCase() ?? '';
+
+/** Numbers around a dash that are a phone number or a code, not a range: a leading zero ("030-1234"). */
+export const isCode = (m: RegExpExecArray) => /(?<![\d.,])0\d+$/.test(m.input.slice(0, m.index)) || /^0\d/.test(m.input.slice(m.index + m[0].length));
+
+/** A full stop that ends a text or a line stays, so the sentence still ends there. */
+export const stopKept = (m: RegExpExecArray) => (m[0].endsWith('.') && /^[ \t]*(?:\n|$)/.test(m.input.slice(m.index + m[0].length)) ? '.' : '');
+
+/** A range's dash said as `to` ("5-10", "9–5"), unless `kept` says the numbers are something else. */
+export function rangeRewrite(to: string, kept: (m: RegExpExecArray) => boolean = isCode, alsoAfter = ''): Rewrite {
+  const before = String.raw`(?<![\p{L}\p{N}.,:/-])(?:${NUMBER})%?${alsoAfter ? `|${alsoAfter}` : ''}`;
+  return [new RegExp(String.raw`(?<=${before})(?:-|\s?[–—]\s?)(?=(?:${NUMBER})(?![\p{N}]|[-–][\p{N}]|[:/]\d))`, 'gu'), (m) => (kept(m) ? m[0] : ` ${to} `)];
+}
+
+/** Units after a number said as words, for 1 and for more ("10 kg" was "ten K G"). */
+export function unitsRewrite(units: Record<string, [one: string, many: string]>): Rewrite {
+  return [new RegExp(String.raw`(?<=(?<![\p{L}\p{N}.,])(${NUMBER})\s?)(${alternation(Object.keys(units))})(?![\p{L}\p{N}])`, 'gu'), (m) => {
+    const [one, many] = units[m[2]!]!;
+    return `${/\d/.test(m.input[m.index - 1]!) ? ' ' : ''}${m[1] === '1' ? one : many}${stopKept(m)}`;
+  }];
+}
