@@ -29,12 +29,18 @@ interface LanguageWords {
   own?: Rewrite[];
 }
 
-// German ordinals for a day ("3." "dritte", "am 3." "dritten") and years as said ("19hundert90":
-// espeak said "eintausend neunhundert neunzig" for 1990).
+// German ordinals for a day ("3." "dritte", "am 3." "dritten") and years as said
+// ("neunzehnhundertneunzig": espeak said "eintausend neunhundert neunzig" for 1990).
 const GERMAN_ORDINALS = ['erst', 'zweit', 'dritt', 'viert', 'fünft', 'sechst', 'siebt', 'acht', 'neunt', 'zehnt', 'elft', 'zwölft', 'dreizehnt', 'vierzehnt', 'fünfzehnt', 'sechzehnt', 'siebzehnt', 'achtzehnt', 'neunzehnt', 'zwanzigst', 'einundzwanzigst', 'zweiundzwanzigst', 'dreiundzwanzigst', 'vierundzwanzigst', 'fünfundzwanzigst', 'sechsundzwanzigst', 'siebenundzwanzigst', 'achtundzwanzigst', 'neunundzwanzigst', 'dreißigst', 'einunddreißigst'];
 const GERMAN_DATIVE = new Set(['am', 'vom', 'zum', 'bis', 'ab', 'seit', 'dem', 'den', 'des', 'im', 'beim']);
 const germanOrdinal = (n: number, before: string) => `${GERMAN_ORDINALS[n - 1]}${GERMAN_DATIVE.has(before) ? 'en' : 'e'}`;
-const germanYear = (y: number) => (y >= 1100 && y < 2000 ? `${Math.floor(y / 100)}hundert${y % 100 || ''}` : String(y));
+const GERMAN_UNITS = ['', 'ein', 'zwei', 'drei', 'vier', 'fünf', 'sechs', 'sieben', 'acht', 'neun'];
+const GERMAN_TEENS = ['zehn', 'elf', 'zwölf', 'dreizehn', 'vierzehn', 'fünfzehn', 'sechzehn', 'siebzehn', 'achtzehn', 'neunzehn'];
+const GERMAN_TENS = ['', '', 'zwanzig', 'dreißig', 'vierzig', 'fünfzig', 'sechzig', 'siebzig', 'achtzig', 'neunzig'];
+/** 1 to 99 in words: a year in words is read as one by SVOX Pico too ("19hundert90" was not). */
+const germanNumber = (n: number) =>
+  n < 10 ? (n === 1 ? 'eins' : GERMAN_UNITS[n]!) : n < 20 ? GERMAN_TEENS[n - 10]! : `${n % 10 ? `${GERMAN_UNITS[n % 10]}und` : ''}${GERMAN_TENS[Math.floor(n / 10)]}`;
+const germanYear = (y: number) => (y >= 1100 && y < 2000 ? `${germanNumber(Math.floor(y / 100))}hundert${y % 100 ? germanNumber(y % 100) : ''}` : String(y));
 const GERMAN_MONTHS = ['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November', 'Dezember'];
 const GERMAN_MONTH = GERMAN_MONTHS.join('|');
 const GERMAN_DAYS: Record<string, string> = { Mo: 'Montag', Di: 'Dienstag', Mi: 'Mittwoch', Do: 'Donnerstag', Fr: 'Freitag', Sa: 'Samstag', So: 'Sonntag' };

@@ -9,7 +9,7 @@ describe('text for a voice in another language', () => {
   it.each([
     ['de', 'Z.B. am 03.04.2026 um 10:00 Uhr, bis 10.30 Uhr.', 'Zum Beispiel am dritten April 2026 um 10 Uhr, bis 10 Uhr 30.'],
     ['de', 'Der 3. Mai 2026 und im 19. Jh. und 1990.', 'Der dritte Mai 2026 und im neunzehnten Jahrhundert und 1990.'],
-    ['de', 'Im Jahr 1990 und seit 1905, die 1990er.', 'Im Jahr 19hundert90 und seit 19hundert5, die 19hundert90er.'],
+    ['de', 'Im Jahr 1990 und seit 1905, die 1990er.', 'Im Jahr neunzehnhundertneunzig und seit neunzehnhundertfünf, die neunzehnhundertneunziger.'],
     ['de', 'Es kostet €5,99 oder 3,5 Mio. € bzw. 1.000 €.', 'Es kostet 5 Euro 99 oder 3,5 Millionen € beziehungsweise 1.000 €.'],
     ['de', '5-10 kg, 25 °C, 60 km/h, 16GB, 3 h.', '5 bis 10 Kilogramm, 25 Grad Celsius, 60 Kilometer pro Stunde, 16 Gigabait, 3 Stunden.'],
     ['de', 'Dr. Müller und Prof. Schmidt, Nr. 5, S. 12, usw.', 'Doktor Müller und Professor Schmidt, Nummer 5, Seite 12, und so weiter.'],
