@@ -12,6 +12,7 @@ const CURRENCIES: Record<string, [one: string, many: string, cent: string, cents
   $: ['dollar', 'dollars', 'cent', 'cents'],
   '€': ['euro', 'euros', 'cent', 'cents'],
   '£': ['pound', 'pounds', 'penny', 'pence'],
+  '¥': ['yen', 'yen', 'sen', 'sen'],
 };
 const SCALES: Record<string, string> = { K: 'thousand', k: 'thousand', M: 'million', B: 'billion', bn: 'billion' };
 
@@ -76,7 +77,7 @@ const isPhone = (m: RegExpExecArray) => /^\d{3}-\d{4}(?!\d)/.test(m.input.slice(
 function build(monthFirst: boolean): Rewrite[] {
   return [
     // Amounts: "$5" was "dollar five", "$5M" "dollar five M", "£2bn" "pound two B N", "$0.50" "zero point five zero dollars".
-    [new RegExp(String.raw`(?<![\p{L}\p{N}])([$€£])\s?(${NUMBER})(?:\s?[-–]\s?[$€£]?(${NUMBER}))?(?:\s?(thousand|million|billion|trillion|bn|[KkMB])\b)?`, 'gu'), (m) => {
+    [new RegExp(String.raw`(?<![\p{L}\p{N}])([$€£¥])\s?(${NUMBER})(?:\s?[-–]\s?[$€£¥]?(${NUMBER}))?(?:\s?(thousand|million|billion|trillion|bn|[KkMB])\b)?`, 'gu'), (m) => {
       const [one, many, cent, cents] = CURRENCIES[m[1]!]!;
       const [amount, to, scale] = [m[2]!, m[3], m[4] ? (SCALES[m[4]] ?? m[4]) : ''];
       const pennies = /^([\d,]+)\.(\d\d)$/.exec(amount);

@@ -20,11 +20,11 @@ interface LanguageWords {
   /** The word of a range ("5-10": "5 bis 10"). */
   to: string;
   /** Units after a number, said for 1 and for more ("byte" as "bait" where espeak said "büte"). */
-  units: Record<string, [one: string, many: string]>;
+  units?: Record<string, [one: string, many: string]>;
   /** Abbreviations said anywhere, before a capitalised name, before a number. */
-  words: Record<string, string>;
-  titles: Record<string, string>;
-  beforeNumbers: Record<string, string>;
+  words?: Record<string, string>;
+  titles?: Record<string, string>;
+  beforeNumbers?: Record<string, string>;
   /** The language's own rules, after the dates and before the times. */
   own?: Rewrite[];
 }
@@ -47,6 +47,15 @@ const GERMAN_DAYS: Record<string, string> = { Mo: 'Montag', Di: 'Dienstag', Mi: 
 
 const POLISH_ORDINALS = ['pierwszego', 'drugiego', 'trzeciego', 'czwartego', 'piątego', 'szóstego', 'siódmego', 'ósmego', 'dziewiątego', 'dziesiątego', 'jedenastego', 'dwunastego', 'trzynastego', 'czternastego', 'piętnastego', 'szesnastego', 'siedemnastego', 'osiemnastego', 'dziewiętnastego', 'dwudziestego'];
 const polishOrdinal = (n: number) => (n <= 20 ? POLISH_ORDINALS[n - 1]! : `${n < 30 ? 'dwudziestego' : 'trzydziestego'}${n % 10 ? ` ${POLISH_ORDINALS[(n % 10) - 1]}` : ''}`);
+
+// Chinese reads a year digit by digit ("二零二六年"; espeak said "两千零二十六年").
+const HANZI_DIGITS = '零一二三四五六七八九';
+const chineseYear = (y: number) => [...String(y)].map((d) => HANZI_DIGITS[Number(d)]).join('');
+// Japanese in kana (espeak's Japanese reads no kanji): hours and months whose reading is not
+// the number's ("4じ" is "よじ"), days with readings of their own ("1日" "ついたち").
+const KANA_NUMBERS = ['', 'いち', 'に', 'さん', 'よ', 'ご', 'ろく', 'しち', 'はち', 'く', 'じゅう', 'じゅういち', 'じゅうに'];
+const kanaHour = (h: number) => (h <= 12 ? KANA_NUMBERS[h]! : h < 20 ? `じゅう${KANA_NUMBERS[h - 10]}` : `にじゅう${KANA_NUMBERS[h - 20]}`);
+const KANA_DAYS: Record<number, string> = { 1: 'ついたち', 2: 'ふつか', 3: 'みっか', 4: 'よっか', 5: 'いつか', 6: 'むいか', 7: 'なのか', 8: 'ようか', 9: 'ここのか', 10: 'とおか', 14: 'じゅうよっか', 20: 'はつか', 24: 'にじゅうよっか' };
 
 const LANGUAGES: Record<string, LanguageWords> = {
   de: {
@@ -165,12 +174,30 @@ const LANGUAGES: Record<string, LanguageWords> = {
     beforeNumbers: { 'nr.': 'nummer', 'Nr.': 'nummer', 'blz.': 'bladzijde', 'p.': 'pagina' },
     own: [[/(?<![\p{N}.,])(\d+),(\d\d)\s?(?:€|euro\b)/gu, (m) => `${m[1]} euro ${Number(m[2])}`]],
   },
+  cmn: {
+    months: ['1月', '2月', '3月', '4月', '5月', '6月', '7月', '8月', '9月', '10月', '11月', '12月'],
+    date: (day, month, year) => `${chineseYear(year)}年${month}${day}日`,
+    time: (h, min) => `${h}点${min ? `${min}分` : ''}`,
+    to: '到',
+    units: { km: ['公里', '公里'], kg: ['公斤', '公斤'], '°C': ['度', '度'] },
+    own: [
+      [/(?<![\p{N}.,])(\d{4})(?=\s?年)/gu, (m) => chineseYear(Number(m[1]))],
+      // "50%" was "五十 percent", in English.
+      [new RegExp(String.raw`(?<![\p{N}.,])(${NUMBER})\s?%`, 'gu'), (m) => `百分之${m[1]}`],
+    ],
+  },
+  ja: {
+    months: ['いちがつ', 'にがつ', 'さんがつ', 'しがつ', 'ごがつ', 'ろくがつ', 'しちがつ', 'はちがつ', 'くがつ', 'じゅうがつ', 'じゅういちがつ', 'じゅうにがつ'],
+    date: (day, month, year) => `${year}ねん ${month} ${KANA_DAYS[day] ?? `${day}にち`}`,
+    time: (h, min) => `${kanaHour(h)}じ${min ? ` ${min}${[1, 3, 4, 6, 8, 0].includes(min % 10) ? 'ぷん' : 'ふん'}` : ''}`,
+    to: 'から',
+    own: [[new RegExp(String.raw`(?<![\p{N}.,])(${NUMBER})\s?%`, 'gu'), (m) => `${m[1]} パーセント`]],
+  },
   pl: {
     months: ['stycznia', 'lutego', 'marca', 'kwietnia', 'maja', 'czerwca', 'lipca', 'sierpnia', 'września', 'października', 'listopada', 'grudnia'],
     date: (day, month, year) => `${polishOrdinal(day)} ${month} ${year}`,
     time: (h, min) => `${h}${min ? ` ${min}` : ''}`,
     to: 'do',
-    units: {},
     words: { 'np.': 'na przykład', 'itd.': 'i tak dalej', 'itp.': 'i tym podobne', 'tzn.': 'to znaczy', 'tj.': 'to jest' },
     titles: { 'dr': 'doktor', 'Dr': 'doktor', 'prof.': 'profesor', 'Prof.': 'profesor', 'ul.': 'ulica' },
     beforeNumbers: { 'nr': 'numer', 'ok.': 'około', 'godz.': 'godzina', 's.': 'strona' },
@@ -183,7 +210,7 @@ const LANGUAGES: Record<string, LanguageWords> = {
 };
 
 /** A currency sign before its number is said after it, as the language says it ("€5" was "Euro fünf", "ドル 5"). */
-const SIGN_AFTER: Rewrite = [new RegExp(String.raw`(?<![\p{L}\p{N}])([€$£])\s?(${NUMBER})`, 'gu'), (m) => `${m[2]} ${m[1]}`];
+const SIGN_AFTER: Rewrite = [new RegExp(String.raw`(?<![\p{L}\p{N}])([€$£¥])\s?(${NUMBER})`, 'gu'), (m) => `${m[2]} ${m[1]}`];
 
 function build(words: LanguageWords): Rewrite[] {
   const rules: Rewrite[] = [SIGN_AFTER];
@@ -192,10 +219,10 @@ function build(words: LanguageWords): Rewrite[] {
   };
   // A sentence may start with one ("Z.B." as "Zum Beispiel").
   const capital = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
-  const anywhere = { ...Object.fromEntries(Object.entries(words.words).map(([k, v]) => [capital(k), capital(v)])), ...words.words };
+  const anywhere = { ...Object.fromEntries(Object.entries(words.words ?? {}).map(([k, v]) => [capital(k), capital(v)])), ...words.words };
   table(anywhere, (alt) => String.raw`(?<![\p{L}\p{N}])(${alt})(?![\p{L}\p{N}])`, (word, m) => word + stopKept(m));
-  table(words.titles, (alt) => String.raw`(?<![\p{L}\p{N}])(${alt})(?=\s+\p{Lu})`, (word) => word);
-  table(words.beforeNumbers, (alt) => String.raw`(?<![\p{L}\p{N}])(${alt})\s*(?=\d)`, (word) => `${word} `);
+  table(words.titles ?? {}, (alt) => String.raw`(?<![\p{L}\p{N}])(${alt})(?=\s+\p{Lu})`, (word) => word);
+  table(words.beforeNumbers ?? {}, (alt) => String.raw`(?<![\p{L}\p{N}])(${alt})\s*(?=\d)`, (word) => `${word} `);
   const dated = (m: RegExpExecArray, day: number, month: number, year: number) =>
     month >= 1 && month <= 12 && day >= 1 && day <= 31 ? words.date(day, words.months[month - 1]!, year < 50 ? 2000 + year : year < 100 ? 1900 + year : year, wordBefore(m)) : m[0];
   rules.push(
@@ -203,6 +230,7 @@ function build(words: LanguageWords): Rewrite[] {
     [/(?<![\p{L}\p{N}/.,-])(\d{4})-(\d\d)-(\d\d)(?![\p{L}\p{N}]|[-:]\d)/gu, (m) => dated(m, Number(m[3]), Number(m[2]), Number(m[1]))],
     [/(?<![\p{L}\p{N}/.,-])(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?![\p{L}\p{N}]|[./-]\d)/gu, (m) => dated(m, Number(m[1]), Number(m[3]), Number(m[4]))],
     [/(?<![\p{L}\p{N}/.,-])(\d{1,2})\/(\d{1,2})\/(\d\d)(?![\p{L}\p{N}]|[/.-]\d)/gu, (m) => dated(m, Number(m[1]), Number(m[2]), Number(m[3]))],
+    [/(?<![\p{L}\p{N}/.,-])(\d{4})\/(\d{1,2})\/(\d{1,2})(?![\p{L}\p{N}]|[/.-]\d)/gu, (m) => dated(m, Number(m[3]), Number(m[2]), Number(m[1]))],
     ...(words.own ?? []),
     // Times ("10:00" was "zehn null null"; "10h30" "dix ache trente").
     [new RegExp(String.raw`(?<![\p{N}:.])(\d{1,2})(?::(\d\d)${words.hourMark ? String.raw`|h(\d\d)?` : ''})(?![\p{N}]|:\d)${words.hourWords ? String.raw`(?:\s?(?:${words.hourWords})(?![\p{L}]))?` : ''}`, 'gu'), (m) => {
@@ -212,7 +240,7 @@ function build(words: LanguageWords): Rewrite[] {
     // Ranges ("5-10" was "fünf Strich zehn", "cinq dix").
     rangeRewrite(words.to),
   );
-  if (Object.keys(words.units).length) rules.push(unitsRewrite(words.units));
+  if (words.units) rules.push(unitsRewrite(words.units));
   return rules;
 }
 

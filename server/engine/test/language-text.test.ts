@@ -23,7 +23,9 @@ describe('text for a voice in another language', () => {
     ['nl', 'Op 03-04-2026 om 10:30 uur, 5-10 km, dhr. Jansen, bijv. 5,99 €.', 'Op 3 april 2026 om 10 uur 30, 5 tot 10 kilometer, de heer Jansen, bijvoorbeeld 5 euro 99.'],
     ['pl', 'Dnia 03.04.2026 o 10:30, 5-10 zł, 2 zł, 1 zł, 12 zł, np. dr Kowalski.', 'Dnia trzeciego kwietnia 2026 o 10 30, 5 do 10 złotych, 2 złote, 1 złoty, 12 złotych, na przykład doktor Kowalski.'],
     ['ja', '$5 と €10', '5  ドル  と 10  ユーロ '],
+    ['ja', '2026-11-23 4:30、5-10、50%、¥100', '2026ねん じゅういちがつ 23にち よじ 30ぷん、5 から 10、50 パーセント、100  えん '],
     ['cmn', '$5 和 €10', '5  美元  和 10  欧元 '],
+    ['cmn', '2026年11月23日10:30，5-10，50%，¥100，2026/11/23', '二零二六年11月23日10点30分，5 到 10，百分之50，100  元 ，二零二六年11月23日'],
   ])('in %s says %j as %j', (voice, script, said) => {
     expect(espeakText(script, voice).text).toBe(said);
   });

@@ -175,8 +175,8 @@ describe('speech synthesis', () => {
   it('says dates, times, ranges, units, abbreviations and amounts in the other languages as a person would', async () => {
     // Heard before: "null drei Punkt null vier Punkt…", "zehn null null Uhr", "D R | Müller",
     // "eintausend neunhundert neunzig" (a year), "Euro fünf Komma neun neun", "dix ache trente",
-    // "cero tres barra cero cuatro barra…", "real dólar cinco", "zet eł". Numbers stay digits on
-    // both sides: what is checked is what is said around them.
+    // "cero tres barra cero cuatro barra…", "real dólar cinco", "zet eł", "五十 percent", "一百"
+    // for "¥100". Numbers mostly stay digits on both sides: what is checked is what is said around them.
     const heard: [voice: string, script: string, words: string][] = [
       ['de-DE-Katja', 'Am 03.04.2026 um 10:00 Uhr.', 'Am dritten April 2026 um 10 Uhr.'],
       ['de-DE-Katja', 'Im Jahr 1990, die 1990er.', 'Im Jahr neunzehnhundertneunzig, die neunzehnhundertneunziger.'],
@@ -189,6 +189,8 @@ describe('speech synthesis', () => {
       ['nl-NL-Fenna', 'Op 03-04-2026 om 10:30 uur, 5-10 km.', 'Op 3 april 2026 om 10 uur 30, 5 tot 10 kilometer.'],
       ['pl-PL-Zofia', 'Dnia 03.04.2026, 5 zł, np. dr Kowalski.', 'Dnia trzeciego kwietnia 2026, 5 złotych, na przykład doktor Kowalski.'],
       ['ja-JP-Nanami', '$5 です', '5 ドル です'],
+      ['ja-JP-Nanami', '2026-11-23 4:30、5-10、50%、¥100。', '2026ねん じゅういちがつ 23にち よじ 30ぷん、5 から 10、50 パーセント、100 えん。'],
+      ['zh-CN-Xiaoxiao', '2026年11月23日10:30，5-10，50%，¥100。', '二零二六年十一月二十三日十点三十分，五到十，百分之五十，一百元。'],
     ];
     const phonemes = (ipa: string) => ipa.replace(/[ˈˌ_\s]/g, '');
     await withSynth(async (synth) => {
