@@ -29,13 +29,13 @@ const UNITS: Record<string, [one: string, many: string]> = {
 };
 
 /** Titles before a name: their full stop was a sentence's end ("Mr. | Smith"), some said as letters ("Lt." "L T"). */
-const TITLES: Record<string, string> = {
-  Mr: 'Mr', Mrs: 'Mrs', Ms: 'Ms', Dr: 'Dr', St: 'St', Jr: 'Jr', Sr: 'Sr', Prof: 'Professor', Gov: 'Governor', Sen: 'Senator',
+export const TITLES: Record<string, string> = {
+  Mr: 'Mr', Mrs: 'Mrs', Ms: 'Ms', Dr: 'Dr', St: 'St', Prof: 'Professor', Gov: 'Governor', Sen: 'Senator',
   Rep: 'Representative', Gen: 'General', Capt: 'Captain', Lt: 'Lieutenant', Sgt: 'Sergeant', Rev: 'Reverend', Hon: 'Honorable',
   Pres: 'President', Mt: 'Mount', Ft: 'Fort',
 };
 /** Abbreviations before a number ("Fig. | 3", "p. | 5" were a sentence's end). */
-const BEFORE_NUMBERS: Record<string, string> = {
+export const BEFORE_NUMBERS: Record<string, string> = {
   Fig: 'figure', fig: 'figure', p: 'page', pp: 'pages', ch: 'chapter', Ch: 'chapter', Vol: 'volume', vol: 'volume', No: 'number',
   ca: 'about', c: 'circa', approx: 'approximately',
 };

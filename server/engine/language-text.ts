@@ -57,7 +57,7 @@ const KANA_NUMBERS = ['', 'いち', 'に', 'さん', 'よ', 'ご', 'ろく', '�
 const kanaHour = (h: number) => (h <= 12 ? KANA_NUMBERS[h]! : h < 20 ? `じゅう${KANA_NUMBERS[h - 10]}` : `にじゅう${KANA_NUMBERS[h - 20]}`);
 const KANA_DAYS: Record<number, string> = { 1: 'ついたち', 2: 'ふつか', 3: 'みっか', 4: 'よっか', 5: 'いつか', 6: 'むいか', 7: 'なのか', 8: 'ようか', 9: 'ここのか', 10: 'とおか', 14: 'じゅうよっか', 20: 'はつか', 24: 'にじゅうよっか' };
 
-const LANGUAGES: Record<string, LanguageWords> = {
+export const LANGUAGES: Record<string, LanguageWords> = {
   de: {
     months: GERMAN_MONTHS,
     date: (day, month, year, before) => `${germanOrdinal(day, before)} ${month} ${germanYear(year)}`,

@@ -3,7 +3,7 @@
 // chunk is asked for alone and the others all at once when it is ready, and the render takes
 // them in order as its frames reach them. Chunks end at sentence ends (or cut an over-long
 // sentence), where captions end a page anyway, so the caption pages are those of the script.
-import { endsSentence, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../shared/scene/index.js';
+import { endsSentence, endsSentenceBefore, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../shared/scene/index.js';
 import type { Speech } from './speech.js';
 import { Leveler } from './loudness.js';
 import type { SpeechEngines } from './speech-engines.js';
@@ -33,10 +33,11 @@ export function scriptChunks(text: string): string[] {
     if (current.length) sentences.push(...cutLong(current, sentences.length ? CHUNK_CHARS : FIRST_CHUNK_CHARS));
     current = [];
   };
-  for (const unit of scriptUnits(text)) {
+  const units = scriptUnits(text);
+  units.forEach((unit, i) => {
     current.push(unit);
-    if (endsSentence(unit.text)) close();
-  }
+    if (endsSentenceBefore(unit.text, units[i + 1]?.text)) close();
+  });
   close();
   const speakable = (s: string) => /[\p{L}\p{N}]/u.test(s);
   const merged: Unit[] = [];

@@ -24,6 +24,39 @@ export function endsSentence(word: string): boolean {
   return /[.!?…。！？؟۔]["'»)\]」』”’）]*$/u.test(word);
 }
 
+/**
+ * Abbreviations whose full stop ends no sentence, by how scripts write them: titles before a
+ * name and words before a number or in mid-sentence, in the catalog's languages ("Mr. Smith",
+ * "Dr. Müller", "Fig. 3", "z.B. das", "Sr. García"). The voices say each as a word.
+ */
+export const ABBREVIATIONS: ReadonlySet<string> = new Set([
+  // English
+  'Mr.', 'Mrs.', 'Ms.', 'Dr.', 'St.', 'Prof.', 'Gov.', 'Sen.', 'Rep.', 'Gen.', 'Capt.', 'Lt.', 'Sgt.', 'Rev.', 'Hon.', 'Pres.',
+  'Mt.', 'Ft.', 'Fig.', 'fig.', 'p.', 'pp.', 'ch.', 'Ch.', 'Vol.', 'vol.', 'ca.', 'c.', 'approx.', 'i.e.', 'e.g.', 'vs.',
+  'Jan.', 'Feb.', 'Mar.', 'Apr.', 'Jun.', 'Jul.', 'Aug.', 'Sep.', 'Sept.', 'Oct.', 'Nov.', 'Dec.',
+  // German
+  'Hr.', 'Hrn.', 'Fr.', 'Nr.', 'S.', 'Abb.', 'Kap.', 'Bd.', 'z.B.', 'Z.B.', 'd.h.', 'D.h.', 'bzw.', 'ggf.', 'inkl.', 'evtl.', 'u.a.',
+  'v.a.', 'z.T.', 'u.U.', 'bspw.', 'sog.',
+  // French, Spanish, Italian, Portuguese, Dutch, Polish
+  'M.', 'MM.', 'Mme.', 'Pr.', 'env.', 'Sr.', 'Sra.', 'Srta.', 'Dra.', 'D.', 'Dña.', 'núm.', 'pág.', 'aprox.', 'Sig.', 'Sig.ra',
+  'Dott.', 'n.', 'pag.', 'dhr.', 'Dhr.', 'mevr.', 'Mevr.', 'bijv.', 'nr.', 'blz.', 'np.', 'prof.', 'ul.', 'ok.', 'godz.', 's.',
+]);
+
+/** German ordinals that are a date's or a century's ("am 3. April", "im 19. Jahrhundert"). */
+const ORDINAL_BEFORE = /^(?:Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|Jahrhundert|Jh\.)/u;
+
+/**
+ * True when `word` ends a sentence with `next` after it: an abbreviation's full stop ("Mr. Smith",
+ * "No. 5" but not "No. Not now") or a German ordinal's ("3. April") ends none. (A full stop
+ * before a word in lower case still does: scripts typed in lower case have sentences too.)
+ */
+export function endsSentenceBefore(word: string, next: string | undefined): boolean {
+  if (!endsSentence(word)) return false;
+  if (next === undefined || !word.endsWith('.') || word.endsWith('..')) return true;
+  const bare = word.replace(/^["'«(\[„“‘¿¡]+/u, '');
+  return !(ABBREVIATIONS.has(bare) || (bare === 'No.' && /^\d/.test(next)) || (/^\d{1,2}\.$/.test(bare) && ORDINAL_BEFORE.test(next)));
+}
+
 /** Splits the narration's words into caption pages that fit the layout's caption box. */
 export function paginateCaptions(layout: SceneLayout, words: readonly TimedWord[], measure: MeasureText): CaptionPage[] {
   const { style, caption, captionPadding } = layout;
@@ -64,7 +97,7 @@ export function paginateCaptions(layout: SceneLayout, words: readonly TimedWord[
     if (!line.length || spaced) lineWords++;
     line.push(i);
     // A sentence (or a heading, a list item) ends the page, so captions never run one thought into the next.
-    if (endsSentence(w.text) || w.pageEnd) flushPage();
+    if (endsSentenceBefore(w.text, words[i + 1]?.text) || w.pageEnd) flushPage();
   });
   flushPage();
   return pages;

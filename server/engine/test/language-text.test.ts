@@ -4,6 +4,9 @@
 // checked through its phonemes in speech.test.ts.
 import { describe, expect, it } from 'vitest';
 import { espeakText } from '../espeak-text.js';
+import { BEFORE_NUMBERS, TITLES } from '../english-text.js';
+import { LANGUAGES } from '../language-text.js';
+import { ABBREVIATIONS } from '../../../shared/scene/index.js';
 
 describe('text for a voice in another language', () => {
   it.each([
@@ -45,5 +48,15 @@ describe('text for a voice in another language', () => {
     expect(at('April')).toBe(script.indexOf('03.'));
     expect(at('um')).toBe(script.indexOf('um'));
     expect(at('Uhr')).toBe(script.indexOf('10:00'));
+  });
+
+  it('keeps every title and word before a number with what follows it: its full stop ends no sentence, caption page or chunk', () => {
+    // A voice can only say "Dr. Müller" as "Doktor Müller" when both reach it together.
+    const written = [
+      ...Object.keys(TITLES).map((t) => `${t}.`),
+      ...Object.keys(BEFORE_NUMBERS).filter((w) => w !== 'No').map((w) => `${w}.`),
+      ...Object.values(LANGUAGES).flatMap((l) => [...Object.keys(l.titles ?? {}), ...Object.keys(l.beforeNumbers ?? {})]),
+    ].filter((w) => w.endsWith('.'));
+    expect(written.filter((w) => !ABBREVIATIONS.has(w))).toEqual([]);
   });
 });

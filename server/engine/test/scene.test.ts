@@ -95,6 +95,13 @@ describe('presenters', () => {
     expect(new Set(frames.map((p) => p.viseme)).size).toBeGreaterThanOrEqual(5);
   });
 
+  it('caption pages end at a sentence, not at an abbreviation (Mr., Dr., z.B.) or a German date', () => {
+    const words: TimedWord[] = 'Ask Mr. Smith, Dr. Müller z.B. am 3. April. Then go.'.split(' ').map((text, i) => ({ text, start: i, end: i + 0.8 }));
+    const layout = computeLayout('newsroom', { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.7, y: 0.5 } }, { width: 1280, height: 720 });
+    const pages = paginateCaptions(layout, words, () => 1); // every word fits: only sentences end pages
+    expect(pages.map((p) => p.lines.flat().map((i) => words[i]!.text).join(' '))).toEqual(['Ask Mr. Smith, Dr. Müller z.B. am 3. April.', 'Then go.']);
+  });
+
   it('caption view highlights the spoken word and keeps its place after it', () => {
     const words: TimedWord[] = [{ text: 'One', start: 0.1, end: 0.4 }, { text: 'two.', start: 0.5, end: 0.9 }, { text: 'Three', start: 1.4, end: 1.8 }];
     const layout = computeLayout('newsroom', { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.7, y: 0.5 } }, { width: 1280, height: 720 });

@@ -449,6 +449,26 @@ describe('narration chunks', () => {
     expect(scriptChunks('One sentence without a stop')).toEqual(['One sentence without a stop']);
   });
 
+  it('keep an abbreviation with the word after it: its full stop ends no sentence, so no pause and no chunk ends there', async () => {
+    // The first sentence was cut at "Mr." and "Dr.": spoken alone ("Ask Mister", a sentence's
+    // pause, "Smith"), and the rewrite to "Doktor" never saw the name after it.
+    expect(scriptChunks('Ask Mr. Smith now. Then go.')).toEqual(['Ask Mr. Smith now.', 'Then go.']);
+    expect(scriptChunks('Am 3. April kommen wir. Gut.')).toEqual(['Am 3. April kommen wir.', 'Gut.']);
+    expect(scriptChunks('See Fig. 3, No. 5 and e.g. this. Done.')).toEqual(['See Fig. 3, No. 5 and e.g. this.', 'Done.']);
+    expect(scriptChunks('No. Not now. Later.')).toEqual(['No.', 'Not now. Later.']); // "No." is a sentence here
+    const engines = new SpeechEngines(new SpeechSynth());
+    try {
+      const narration = new Narration(engines, 'Dr. Müller kommt heute. Gut.', engines.voice('de-DE-Katja'), new AbortController().signal);
+      while (await narration.next());
+      const [dr, name] = narration.timeline.words;
+      expect([dr!.text, name!.text]).toEqual(['Dr.', 'Müller']);
+      expect(name!.start - dr!.end).toBeLessThan(0.05); // "Doktor Müller" in one breath
+      expect(dr!.end - dr!.start).toBeGreaterThan(0.3); // "Doktor", not "D R"'s pause alone
+    } finally {
+      await engines.close();
+    }
+  });
+
   it('cut a sentence too long to wait for (a transcript without full stops) between words, after a comma where one comes', () => {
     const words = 'and then we talked about the new features the team built for creators who want videos quickly'.split(' ');
     const transcript = Array.from({ length: 300 }, (_, i) => words[i % words.length]).join(' ');
