@@ -53,7 +53,7 @@ const ORDINAL_BEFORE = /^(?:Januar|Februar|März|April|Mai|Juni|Juli|August|Sept
 export function endsSentenceBefore(word: string, next: string | undefined): boolean {
   if (!endsSentence(word)) return false;
   if (next === undefined || !word.endsWith('.') || word.endsWith('..')) return true;
-  const bare = word.replace(/^["'«(\[„“‘¿¡]+/u, '');
+  const bare = word.replace(/^["'«([„“‘¿¡]+/u, '');
   return !(ABBREVIATIONS.has(bare) || (bare === 'No.' && /^\d/.test(next)) || (/^\d{1,2}\.$/.test(bare) && ORDINAL_BEFORE.test(next)));
 }
 
