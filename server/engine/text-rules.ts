@@ -11,7 +11,7 @@ export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\
 export const alternation = (words: Iterable<string>) => [...words].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
 
 /** A number as written, with thousands and decimal marks either way ("1,000.50", "3,5", "1.000"). */
-export const NUMBER = String.raw`\d[\d.,]*\d|\d`;
+export const NUMBER = String.raw`(?:\d[\d.,]*\d|\d)`;
 
 /** The word before a match, in lower case ("am" before "03.04.2026"). */
 export const wordBefore = (m: RegExpExecArray) => /(\p{L}+)\s*$/u.exec(m.input.slice(0, m.index))?.[1]?.toLowerCase() ?? '';
@@ -24,8 +24,8 @@ export const stopKept = (m: RegExpExecArray) => (m[0].endsWith('.') && /^[ \t]*(
 
 /** A range's dash said as `to` ("5-10", "9–5"), unless `kept` says the numbers are something else. */
 export function rangeRewrite(to: string, kept: (m: RegExpExecArray) => boolean = isCode, alsoAfter = ''): Rewrite {
-  const before = String.raw`(?<![\p{L}\p{N}.,:/-])(?:${NUMBER})%?${alsoAfter ? `|${alsoAfter}` : ''}`;
-  return [new RegExp(String.raw`(?<=${before})(?:-|\s?[–—]\s?)(?=(?:${NUMBER})(?![\p{N}]|[-–][\p{N}]|[:/]\d))`, 'gu'), (m) => (kept(m) ? m[0] : ` ${to} `)];
+  const before = String.raw`(?<![\p{L}\p{N}.,:/-])${NUMBER}%?${alsoAfter ? `|${alsoAfter}` : ''}`;
+  return [new RegExp(String.raw`(?<=${before})(?:-|\s?[–—]\s?)(?=${NUMBER}(?![\p{N}]|[-–][\p{N}]|[:/]\d))`, 'gu'), (m) => (kept(m) ? m[0] : ` ${to} `)];
 }
 
 /** Units after a number said as words, for 1 and for more ("10 kg" was "ten K G"). */

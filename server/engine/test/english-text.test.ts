@@ -29,6 +29,9 @@ describe('English text for a voice', () => {
     ['UX/UI and/or he/she w/o code w/ care.', 'UX UI and or he or she without code with care.'],
     ['See Fig. 3 on p. 5, pp. 5-10, approx. 5, approx. the same, No.5.', 'See figure 3 on page 5, pages 5 to 10, approximately 5, approximately the same, number 5.'],
     ['Climb Mt. Fuji or Mt Etna with Lt. Dan and Prof. Smith, i.e., today.', 'Climb Mount Fuji or Mount Etna with Lieutenant Dan and Professor Smith, that is, today.'],
+    ['After World War II, Henry VIII, Elizabeth II and Super Bowl LVIII.', 'After World War 2, Henry the 8th, Elizabeth the 2nd and Super Bowl 58.'],
+    ['Shot in 16:9 or 9:16, a 3:1 ratio, a 5x5 grid, x10 zoom, A → B.', 'Shot in 16 by 9 or 9 by 16, a 3 to 1 ratio, a 5 by 5 grid, times 10 zoom, A to B.'],
+    ['Martin Luther King Jr. said it. John Smith Sr., then.', 'Martin Luther King Junior said it. John Smith Senior, then.'],
   ])('says %j as %j', (script, said) => {
     expect(given(script)).toBe(said);
   });
@@ -40,7 +43,8 @@ describe('English text for a voice', () => {
 
   it.each([
     'Call 555-1234 or 020-7946 now.', // phone numbers, not ranges
-    'COVID-19 and GPT-4 in Gen Z.',
+    'COVID-19 and GPT-4 in Gen Z, a B2B firm, size XL, Mac OS X.',
+    'I said VI, not IIII, at 9:30.',
     'Version 2.1.13 and v2.1.',
     '9/11 and 1/20 and 12/25.',
     'Visit https://x.ai/docs or example.com/about today.',

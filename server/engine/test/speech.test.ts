@@ -143,7 +143,8 @@ describe('speech synthesis', () => {
     // Heard through espeak's phonemes before: "zero three slash zero four slash two thousand...",
     // "nineteen hundred ninety" (1990), "nineteen hundred ninety z" (1990s), "ten zero zero",
     // "five dash ten", "zero point nine nine dollars", "ten K G", "one point five M", "one
-    // slash two", "U X slash U I", "jan | five" (a sentence's end). Each pair must sound alike.
+    // slash two", "U X slash U I", "jan | five" (a sentence's end), "world war roman two", "sixteen
+    // colon nine", "B two billion" (B2B). Each pair must sound alike.
     const heard: [voice: string, script: string, words: string][] = [
       ['en-US-Ava', 'It was 03/04/2026.', 'It was March fourth, two thousand twenty-six.'],
       ['en-GB-Sonia', 'It was 03/04/2026.', 'It was the third of April 2026.'],
@@ -162,6 +163,9 @@ describe('speech synthesis', () => {
       ['en-US-Ava', 'Climb Mt. Fuji with Lt. Dan.', 'Climb Mount Fuji with Lieutenant Dan.'],
       ['en-US-Ava', 'Add 1/2 cup, rated 4/5 stars.', 'Add one half cup, rated four out of five stars.'],
       ['en-US-Ava', 'UX/UI and/or design w/o code.', 'UX UI and or design without code.'],
+      ['en-US-Ava', 'After World War II, Henry VIII and Super Bowl LVIII.', 'After World War two, Henry the eighth and Super Bowl fifty-eight.'],
+      ['en-US-Ava', 'Shot in 16:9 or 9:16, a 3:1 ratio, a 5x5 grid.', 'Shot in sixteen by nine or nine by sixteen, a three to one ratio, a five by five grid.'],
+      ['en-US-Ava', 'A B2B firm.', 'A B two B firm.'],
     ];
     const phonemes = (ipa: string) => ipa.replace(/[ˈˌ_\s]/g, ''); // stress and word joins aside
     await withSynth(async (synth) => {
