@@ -1,7 +1,7 @@
 // English writings espeak reads wrongly, rewritten as said (heard through espeak's phonemes;
 // each rule names what it used to say). A rewrite keeps to the smallest span it can, so the
 // caption words around it stay lit while their own words are said.
-import { alternation, isCode, NUMBER, rangeRewrite, unitsRewrite, type Rewrite } from './text-rules.js';
+import { alternation, isCode, NUMBER, rangeRewrite, romanRewrite, unitsRewrite, type Rewrite } from './text-rules.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const MONTH = `(?:${MONTHS.join('|')})`;
@@ -48,19 +48,7 @@ const FRACTIONS: Record<string, [one: string, many: string]> = { 2: ['half', 'ha
 /** A video's aspect ratios are said "by" ("16:9" was "sixteen colon nine"; "9:16" is no time here); other ratios "to" ("3:1"). */
 const ASPECT_RATIOS = ['16:9', '9:16', '4:3', '3:4', '4:5', '5:4', '21:9'];
 /** Words after which a roman numeral counts ("World War II", "Part IV"); after a name it is an ordinal ("Henry VIII", "the eighth"). */
-const COUNTED = new Set(['War', 'Part', 'Chapter', 'Volume', 'Vol', 'Act', 'Phase', 'Level', 'Book', 'Round', 'Season', 'Episode', 'Type', 'Class', 'Grade', 'Stage', 'Bowl', 'Rocky', 'Star', 'Article', 'Section', 'Title', 'Appendix', 'Step']);
-
-/** A roman numeral's value, null when the letters are none ("IIII", "VX"). */
-export function romanValue(s: string): number | null {
-  if (!/^(?:XC|L?X{0,3}|XL)(?:IX|V?I{0,3}|IV)$/.test(s)) return null;
-  const v: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100 };
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const [a, b] = [v[s[i]!]!, v[s[i + 1]!] ?? 0];
-    n += a < b ? -a : a;
-  }
-  return n;
-}
+const COUNTED = ['War', 'Part', 'Chapter', 'Volume', 'Vol', 'Act', 'Phase', 'Level', 'Book', 'Round', 'Season', 'Episode', 'Type', 'Class', 'Grade', 'Stage', 'Bowl', 'Rocky', 'Star', 'Article', 'Section', 'Title', 'Appendix', 'Step'];
 
 export function ordinal(n: number): string {
   const tens = n % 100;
@@ -157,12 +145,7 @@ function build(monthFirst: boolean): Rewrite[] {
     [new RegExp(String.raw`(?<![\p{N}:.,])(?:${alternation(ASPECT_RATIOS)})(?![\p{N}:])`, 'gu'), (m) => m[0].replace(':', ' by ')],
     [/(?<![\p{N}:.,])(\d{1,2}):(\d)(?![\p{N}:])/gu, (m) => `${m[1]} to ${m[2]}`],
     [/(?<=\s)→(?=\s)/gu, () => 'to'],
-    // Roman numerals after a name: "World War II" was "world war roman two", "Henry VIII" "Henry roman eight".
-    [/(?<=\b(\p{Lu}[\p{L}'’-]*)\s+)(?!XL\b|XXL\b)([IVXL]{2,7})\b/gu, (m) => {
-      const n = romanValue(m[2]!);
-      if (n === null || n < 2 || n > 89) return m[0];
-      return COUNTED.has(m[1]!) ? String(n) : `the ${ordinal(n)}`;
-    }],
+    romanRewrite(COUNTED, (n) => `the ${ordinal(n)}`),
     [/(?<=\p{Lu}[\p{L}'’-]*\s+)(Jr|Sr)(?:\.(?=\s*[\p{Ll},]))?(?=[.,\s]|$)/gu, (m) => (m[1] === 'Jr' ? 'Junior' : 'Senior')],
     [/~(?=\s*\d)/gu, () => 'about '],
     [/(?<=^|\s)#(?=\d)/gu, () => 'number '],

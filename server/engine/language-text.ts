@@ -5,7 +5,7 @@
 // abbreviation's letters or a title's full stop as a sentence's end ("D R | Müller"), and a
 // currency sign before its number first ("Euro fünf"). One table per language; English has its
 // own (english-text.ts).
-import { alternation, NUMBER, rangeRewrite, stopKept, unitsRewrite, wordBefore, type Rewrite } from './text-rules.js';
+import { alternation, NUMBER, rangeRewrite, romanRewrite, stopKept, unitsRewrite, wordBefore, type Rewrite } from './text-rules.js';
 
 interface LanguageWords {
   /** Month names as said in a date. */
@@ -25,6 +25,8 @@ interface LanguageWords {
   words?: Record<string, string>;
   titles?: Record<string, string>;
   beforeNumbers?: Record<string, string>;
+  /** Roman numerals: numbers after these words ("Kapitel IV"), a ruler's ordinal after a name ("Ludwig XIV"). */
+  roman?: { counted: string[]; afterName(n: number): string | null };
   /** The language's own rules, after the dates and before the times. */
   own?: Rewrite[];
 }
@@ -45,6 +47,8 @@ const GERMAN_MONTHS = ['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Ju
 const GERMAN_MONTH = GERMAN_MONTHS.join('|');
 const GERMAN_DAYS: Record<string, string> = { Mo: 'Montag', Di: 'Dienstag', Mi: 'Mittwoch', Do: 'Donnerstag', Fr: 'Freitag', Sa: 'Samstag', So: 'Sonntag' };
 
+const DUTCH_ORDINALS = ['eerste', 'tweede', 'derde', 'vierde', 'vijfde', 'zesde', 'zevende', 'achtste', 'negende', 'tiende', 'elfde', 'twaalfde', 'dertiende', 'veertiende', 'vijftiende', 'zestiende', 'zeventiende', 'achttiende', 'negentiende', 'twintigste'];
+const POLISH_RULERS = ['pierwszy', 'drugi', 'trzeci', 'czwarty', 'piąty', 'szósty', 'siódmy', 'ósmy', 'dziewiąty', 'dziesiąty', 'jedenasty', 'dwunasty', 'trzynasty', 'czternasty', 'piętnasty', 'szesnasty', 'siedemnasty', 'osiemnasty', 'dziewiętnasty', 'dwudziesty'];
 const POLISH_ORDINALS = ['pierwszego', 'drugiego', 'trzeciego', 'czwartego', 'piątego', 'szóstego', 'siódmego', 'ósmego', 'dziewiątego', 'dziesiątego', 'jedenastego', 'dwunastego', 'trzynastego', 'czternastego', 'piętnastego', 'szesnastego', 'siedemnastego', 'osiemnastego', 'dziewiętnastego', 'dwudziestego'];
 const polishOrdinal = (n: number) => (n <= 20 ? POLISH_ORDINALS[n - 1]! : `${n < 30 ? 'dwudziestego' : 'trzydziestego'}${n % 10 ? ` ${POLISH_ORDINALS[(n % 10) - 1]}` : ''}`);
 
@@ -79,6 +83,7 @@ export const LANGUAGES: Record<string, LanguageWords> = {
       'mind.': 'mindestens', 'bspw.': 'beispielsweise', 'sog.': 'sogenannte', 'Jh.': 'Jahrhundert', 'Tel.': 'Telefon', 'Str.': 'Straße',
     },
     titles: { 'Dr.': 'Doktor', 'Prof.': 'Professor', 'Hr.': 'Herr', 'Hrn.': 'Herrn', 'Fr.': 'Frau', 'St.': 'Sankt' },
+    roman: { counted: ['Kapitel', 'Teil', 'Band', 'Akt', 'Staffel', 'Folge', 'Phase', 'Stufe', 'Level', 'Runde', 'Artikel', 'Abschnitt'], afterName: (n) => (n <= 31 ? `der ${GERMAN_ORDINALS[n - 1]}e` : null) },
     beforeNumbers: { 'Nr.': 'Nummer', 'S.': 'Seite', 'Abb.': 'Abbildung', 'Kap.': 'Kapitel', 'Bd.': 'Band' },
     own: [
       // "am 3. April" was "drei | April" (a sentence's end); "im 19. Jh." "neunzehn | Jh".
@@ -108,6 +113,7 @@ export const LANGUAGES: Record<string, LanguageWords> = {
       To: ['téraoctet', 'téraoctets'], GB: ['gigaoctet', 'gigaoctets'], MB: ['mégaoctet', 'mégaoctets'], min: ['minute', 'minutes'], kWh: ['kilowattheure', 'kilowattheures'],
     },
     words: { 'p. ex.': 'par exemple', 'c.-à-d.': "c'est-à-dire", 'env.': 'environ', 'av. J.-C.': 'avant Jésus-Christ', 'apr. J.-C.': 'après Jésus-Christ' },
+    roman: { counted: ['chapitre', 'partie', 'tome', 'acte', 'saison', 'épisode', 'article', 'titre', 'volume', 'livre'], afterName: (n) => String(n) },
     titles: { 'M.': 'Monsieur', 'MM.': 'Messieurs', 'Mme': 'Madame', 'Mlle': 'Mademoiselle', 'Dr.': 'Docteur', 'Pr.': 'Professeur' },
     beforeNumbers: { 'n°': 'numéro', 'N°': 'numéro', 'p.': 'page' },
     own: [[/(?<![\p{N}.,])(\d+),(\d\d)\s?(?:€|euros?\b)/gu, (m) => `${m[1]} ${m[1] === '1' ? 'euro' : 'euros'} ${Number(m[2])}`]],
@@ -170,6 +176,7 @@ export const LANGUAGES: Record<string, LanguageWords> = {
       '°C': ['graad Celsius', 'graden Celsius'], GB: ['gigabait', 'gigabait'], MB: ['megabait', 'megabait'], min: ['minuut', 'minuten'],
     },
     words: { 'bijv.': 'bijvoorbeeld', 'o.a.': 'onder andere', 'd.w.z.': 'dat wil zeggen', 'enz.': 'enzovoort', 'i.p.v.': 'in plaats van', 'm.b.t.': 'met betrekking tot', 't/m': 'tot en met', 'ca.': 'circa' },
+    roman: { counted: ['hoofdstuk', 'deel', 'seizoen', 'aflevering', 'artikel', 'fase', 'boek'], afterName: (n) => (n <= 20 ? `de ${DUTCH_ORDINALS[n - 1]}` : null) },
     titles: { 'dhr.': 'de heer', 'Dhr.': 'de heer', 'mevr.': 'mevrouw', 'Mevr.': 'mevrouw', 'Dr.': 'dokter', 'Prof.': 'professor' },
     beforeNumbers: { 'nr.': 'nummer', 'Nr.': 'nummer', 'blz.': 'bladzijde', 'p.': 'pagina' },
     own: [[/(?<![\p{N}.,])(\d+),(\d\d)\s?(?:€|euro\b)/gu, (m) => `${m[1]} euro ${Number(m[2])}`]],
@@ -199,6 +206,7 @@ export const LANGUAGES: Record<string, LanguageWords> = {
     time: (h, min) => `${h}${min ? ` ${min}` : ''}`,
     to: 'do',
     words: { 'np.': 'na przykład', 'itd.': 'i tak dalej', 'itp.': 'i tym podobne', 'tzn.': 'to znaczy', 'tj.': 'to jest' },
+    roman: { counted: ['rozdział', 'część', 'tom', 'akt', 'sezon', 'odcinek', 'artykuł'], afterName: (n) => POLISH_RULERS[n - 1] ?? null },
     titles: { 'dr': 'doktor', 'Dr': 'doktor', 'prof.': 'profesor', 'Prof.': 'profesor', 'ul.': 'ulica' },
     beforeNumbers: { 'nr': 'numer', 'ok.': 'około', 'godz.': 'godzina', 's.': 'strona' },
     // "10 zł" was "dziesięć zet eł": złoty in the form its number takes.
@@ -231,6 +239,7 @@ function build(words: LanguageWords): Rewrite[] {
     [/(?<![\p{L}\p{N}/.,-])(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?![\p{L}\p{N}]|[./-]\d)/gu, (m) => dated(m, Number(m[1]), Number(m[3]), Number(m[4]))],
     [/(?<![\p{L}\p{N}/.,-])(\d{1,2})\/(\d{1,2})\/(\d\d)(?![\p{L}\p{N}]|[/.-]\d)/gu, (m) => dated(m, Number(m[1]), Number(m[2]), Number(m[3]))],
     [/(?<![\p{L}\p{N}/.,-])(\d{4})\/(\d{1,2})\/(\d{1,2})(?![\p{L}\p{N}]|[/.-]\d)/gu, (m) => dated(m, Number(m[3]), Number(m[2]), Number(m[1]))],
+    ...(words.roman ? [romanRewrite(words.roman.counted, words.roman.afterName)] : []),
     ...(words.own ?? []),
     // Times ("10:00" was "zehn null null"; "10h30" "dix ache trente").
     [new RegExp(String.raw`(?<![\p{N}:.])(\d{1,2})(?::(\d\d)${words.hourMark ? String.raw`|h(\d\d)?` : ''})(?![\p{N}]|:\d)${words.hourWords ? String.raw`(?:\s?(?:${words.hourWords})(?![\p{L}]))?` : ''}`, 'gu'), (m) => {

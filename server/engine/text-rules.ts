@@ -35,3 +35,30 @@ export function unitsRewrite(units: Record<string, [one: string, many: string]>)
     return `${/\d/.test(m.input[m.index - 1]!) ? ' ' : ''}${m[1] === '1' ? one : many}${stopKept(m)}`;
   }];
 }
+
+/** A roman numeral's value, null when the letters are none ("IIII", "VX"). */
+export function romanValue(s: string): number | null {
+  if (!/^(?:XC|L?X{0,3}|XL)(?:IX|V?I{0,3}|IV)$/.test(s)) return null;
+  const v: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100 };
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const [a, b] = [v[s[i]!]!, v[s[i + 1]!] ?? 0];
+    n += a < b ? -a : a;
+  }
+  return n;
+}
+
+/**
+ * Roman numerals from II to LXXXIX after a word, which espeak said with "roman" ("world war
+ * roman two", "Ludwig römisch vierzehn") or spelled: a number after a `counted` word ("Chapter
+ * IV"), a ruler's ordinal after a name ("Henry VIII"). "XL" and a lone "I" or "X" stay.
+ */
+export function romanRewrite(counted: Iterable<string>, afterName: (n: number) => string | null): Rewrite {
+  const counting = new Set([...counted].map((w) => w.toLowerCase()));
+  return [/(?<=(?<![\p{L}])(\p{L}[\p{L}'’-]*)\s+)(?!X{1,3}L\b)([IVXL]{2,7})(?![\p{L}\p{N}])/gu, (m) => {
+    const n = romanValue(m[2]!);
+    if (n === null || n < 2 || n > 89) return m[0];
+    if (counting.has(m[1]!.toLowerCase())) return String(n);
+    return /^\p{Lu}/u.test(m[1]!) ? (afterName(n) ?? String(n)) : m[0];
+  }];
+}

@@ -186,6 +186,8 @@ describe('speech synthesis', () => {
       ['de-DE-Katja', 'Im Jahr 1990, die 1990er.', 'Im Jahr neunzehnhundertneunzig, die neunzehnhundertneunziger.'],
       ['de-DE-Katja', 'Z.B. 5-10 kg, Dr. Müller, usw.', 'Zum Beispiel 5 bis 10 Kilogramm, Doktor Müller, und so weiter.'],
       ['de-DE-Katja', 'Es kostet €5,99 und 16 GB.', 'Es kostet 5 Euro 99 und 16 Gigabait.'],
+      ['de-DE-Katja', 'Ludwig XIV und Kapitel IV.', 'Ludwig der vierzehnte und Kapitel vier.'], // was "römisch vierzehn"
+      ['nl-NL-Fenna', 'Lodewijk XIV.', 'Lodewijk de veertiende.'], // was spelled "X I V"
       ['fr-FR-Denise', 'Le 03/04/2026 à 10h30, M. Dupont, de 5-10 €.', 'Le 3 avril 2026 à 10 heures 30, Monsieur Dupont, de 5 à 10 €.'],
       ['es-ES-Elvira', 'El 03/04/2026 a las 10:30, Sr. García.', 'El 3 de abril de 2026 a las 10 y 30, señor García.'],
       ['it-IT-Giulia', 'Il 01/04/2026 alle 10:30, 5-10 km.', 'Il primo aprile 2026 alle 10 e 30, 5 a 10 chilometri.'],
