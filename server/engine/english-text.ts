@@ -43,12 +43,10 @@ export const BEFORE_NUMBERS: Record<string, string> = {
 const OR_PAIRS = new Set(['he/she', 'she/he', 'him/her', 'his/her', 'his/hers', 'yes/no', 'true/false', 'on/off', 'either/or']);
 /** Fractions said as such (other "n/d" are said "n out of d" when d is 5 or 10, a rating, or left as written). */
 const FRACTIONS: Record<string, [one: string, many: string]> = { 2: ['half', 'halves'], 3: ['third', 'thirds'], 4: ['quarter', 'quarters'], 8: ['eighth', 'eighths'] };
-
-
 /** A video's aspect ratios are said "by" ("16:9" was "sixteen colon nine"; "9:16" is no time here); other ratios "to" ("3:1"). */
 const ASPECT_RATIOS = ['16:9', '9:16', '4:3', '3:4', '4:5', '5:4', '21:9'];
 /** Words after which a roman numeral counts ("World War II", "Part IV"); after a name it is an ordinal ("Henry VIII", "the eighth"). */
-const COUNTED = ['War', 'Part', 'Chapter', 'Volume', 'Vol', 'Act', 'Phase', 'Level', 'Book', 'Round', 'Season', 'Episode', 'Type', 'Class', 'Grade', 'Stage', 'Bowl', 'Rocky', 'Star', 'Article', 'Section', 'Title', 'Appendix', 'Step'];
+const COUNTED = ['War', 'Part', 'Chapter', 'Volume', 'Vol', 'Act', 'Phase', 'Level', 'Book', 'Round', 'Season', 'Episode', 'Type', 'Class', 'Grade', 'Stage', 'Bowl', 'Rocky', 'Article', 'Section', 'Title', 'Appendix', 'Step'];
 
 export function ordinal(n: number): string {
   const tens = n % 100;
