@@ -5,7 +5,7 @@
 // abbreviation's letters or a title's full stop as a sentence's end ("D R | Müller"), and a
 // currency sign before its number first ("Euro fünf"). One table per language; English has its
 // own (english-text.ts).
-import { alternation, NUMBER, rangeRewrite, romanRewrite, stopKept, unitsRewrite, wordBefore, type Rewrite } from './text-rules.js';
+import { alternation, NUMBER, rangeRewrite, romanRewrite, romanValue, stopKept, unitsRewrite, wordBefore, type Rewrite } from './text-rules.js';
 
 interface LanguageWords {
   /** Month names as said in a date. */
@@ -46,6 +46,25 @@ const germanYear = (y: number) => (y >= 1100 && y < 2000 ? `${germanNumber(Math.
 const GERMAN_MONTHS = ['Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November', 'Dezember'];
 const GERMAN_MONTH = GERMAN_MONTHS.join('|');
 const GERMAN_DAYS: Record<string, string> = { Mo: 'Montag', Di: 'Dienstag', Mi: 'Mittwoch', Do: 'Donnerstag', Fr: 'Freitag', Sa: 'Samstag', So: 'Sonntag' };
+
+// French ordinals in words ("2e" was "deux e", "XXe siècle" "iks-gze siècle"): the cardinal, then
+// "-ième" as French spells it (cinq "cinquième", neuf "neuvième", quatre "quatrième").
+const FRENCH_UNITS = ['', 'un', 'deux', 'trois', 'quatre', 'cinq', 'six', 'sept', 'huit', 'neuf', 'dix', 'onze', 'douze', 'treize', 'quatorze', 'quinze', 'seize', 'dix-sept', 'dix-huit', 'dix-neuf'];
+const FRENCH_TENS = ['', '', 'vingt', 'trente', 'quarante', 'cinquante', 'soixante', 'soixante', 'quatre-vingt', 'quatre-vingt'];
+function frenchNumber(n: number): string {
+  if (n < 20) return FRENCH_UNITS[n]!;
+  const [t, u] = [Math.floor(n / 10), n % 10];
+  const rest = t === 7 || t === 9 ? 10 + u : u; // soixante-dix, quatre-vingt-onze
+  if (rest === 0) return t === 8 ? 'quatre-vingts' : FRENCH_TENS[t]!;
+  return `${FRENCH_TENS[t]}${(rest === 1 || rest === 11) && t < 8 ? ' et ' : '-'}${FRENCH_UNITS[rest]}`;
+}
+function frenchOrdinal(n: number, feminine = false): string {
+  if (n === 1) return feminine ? 'première' : 'premier';
+  const word = frenchNumber(n).replace(/vingts$/, 'vingt');
+  return word.endsWith('cinq') ? `${word}uième` : word.endsWith('neuf') ? `${word.slice(0, -1)}vième` : word.endsWith('e') ? `${word.slice(0, -1)}ième` : `${word}ième`;
+}
+const SPANISH_ORDINALS = ['primer', 'segund', 'tercer', 'cuart', 'quint', 'sext', 'séptim', 'octav', 'noven', 'décim'];
+const spanishOrdinal = (n: number, feminine: boolean) => (n <= 10 ? `${SPANISH_ORDINALS[n - 1]}${feminine ? 'a' : 'o'}` : null);
 
 const DUTCH_ORDINALS = ['eerste', 'tweede', 'derde', 'vierde', 'vijfde', 'zesde', 'zevende', 'achtste', 'negende', 'tiende', 'elfde', 'twaalfde', 'dertiende', 'veertiende', 'vijftiende', 'zestiende', 'zeventiende', 'achttiende', 'negentiende', 'twintigste'];
 const POLISH_RULERS = ['pierwszy', 'drugi', 'trzeci', 'czwarty', 'piąty', 'szósty', 'siódmy', 'ósmy', 'dziewiąty', 'dziesiąty', 'jedenasty', 'dwunasty', 'trzynasty', 'czternasty', 'piętnasty', 'szesnasty', 'siedemnasty', 'osiemnasty', 'dziewiętnasty', 'dwudziesty'];
@@ -115,8 +134,16 @@ export const LANGUAGES: Record<string, LanguageWords> = {
     words: { 'p. ex.': 'par exemple', 'c.-à-d.': "c'est-à-dire", 'env.': 'environ', 'av. J.-C.': 'avant Jésus-Christ', 'apr. J.-C.': 'après Jésus-Christ' },
     roman: { counted: ['chapitre', 'partie', 'tome', 'acte', 'saison', 'épisode', 'article', 'titre', 'volume', 'livre'], afterName: (n) => String(n) },
     titles: { 'M.': 'Monsieur', 'MM.': 'Messieurs', 'Mme': 'Madame', 'Mlle': 'Mademoiselle', 'Dr.': 'Docteur', 'Pr.': 'Professeur' },
-    beforeNumbers: { 'n°': 'numéro', 'N°': 'numéro', 'p.': 'page' },
-    own: [[/(?<![\p{N}.,])(\d+),(\d\d)\s?(?:€|euros?\b)/gu, (m) => `${m[1]} ${m[1] === '1' ? 'euro' : 'euros'} ${Number(m[2])}`]],
+    beforeNumbers: { 'n°': 'numéro', 'N°': 'numéro', 'nº': 'numéro', 'Nº': 'numéro', 'p.': 'page' },
+    own: [
+      [/(?<![\p{N}.,])(\d+),(\d\d)\s?(?:€|euros?\b)/gu, (m) => `${m[1]} ${m[1] === '1' ? 'euro' : 'euros'} ${Number(m[2])}`],
+      // Ordinals: "2e", "3ème", "1re", "XXe siècle", "Napoléon Ier".
+      [/(?<![\p{L}\p{N}])(\d{1,2})(e|ème|ième|re|ère)(?![\p{L}\p{N}])/gu, (m) => (Number(m[1]) >= 1 ? frenchOrdinal(Number(m[1]), m[2] === 're' || m[2] === 'ère') : m[0])],
+      [/(?<![\p{L}\p{N}])(?!Le\b)([IVXL]{1,7})(e|ème|er|re)(?![\p{L}\p{N}])/gu, (m) => { // "Le" is the article
+        const n = romanValue(m[1]!);
+        return n && n < 90 && (n === 1) === (m[2] === 'er' || m[2] === 're') ? frenchOrdinal(n, m[2] === 're') : m[0];
+      }],
+    ],
   },
   es: {
     months: ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'],
@@ -130,6 +157,9 @@ export const LANGUAGES: Record<string, LanguageWords> = {
     words: { 'EE.UU.': 'Estados Unidos', 'EE. UU.': 'Estados Unidos', 'aprox.': 'aproximadamente' },
     titles: { 'Sr.': 'señor', 'Sra.': 'señora', 'Srta.': 'señorita', 'Dr.': 'doctor', 'Dra.': 'doctora', 'D.': 'don', 'Dña.': 'doña' },
     beforeNumbers: { 'núm.': 'número', 'nº': 'número', 'Nº': 'número', 'pág.': 'página' },
+    // "1.º" was "uno punto o", "Felipe VI" "Felipe vi" (a word).
+    roman: { counted: ['siglo', 'capítulo', 'parte', 'tomo', 'acto', 'temporada', 'episodio', 'artículo'], afterName: (n) => spanishOrdinal(n, false) },
+    own: [[/(?<![\p{L}\p{N}])(\d{1,2})\.?([ºª])(?![\p{L}\p{N}])/gu, (m) => spanishOrdinal(Number(m[1]), m[2] === 'ª') ?? `${m[1]}${m[2]}`]],
   },
   it: {
     months: ['gennaio', 'febbraio', 'marzo', 'aprile', 'maggio', 'giugno', 'luglio', 'agosto', 'settembre', 'ottobre', 'novembre', 'dicembre'],

@@ -19,6 +19,8 @@ describe('text for a voice in another language', () => {
     ['de', 'Mo-Fr 2x täglich. Das kostet 3 Mio.\nNeu', 'Montag bis Freitag 2 mal täglich. Das kostet 3 Millionen.\nNeu'],
     ['de', 'Ludwig XIV und Kapitel IV, Größe XL.', 'Ludwig der vierzehnte und Kapitel 4, Größe XL.'],
     ['fr', 'Louis XIV et chapitre IV.', 'Louis 14 et chapitre 4.'],
+    ['fr', 'Le 2e étage, la 3ème place, la 1re fois, au XXe siècle, Napoléon Ier, le 21e, 71e, 80e, 91e, nº 1.', 'Le deuxième étage, la troisième place, la première fois, au vingtième siècle, Napoléon premier, le vingt et unième, soixante et onzième, quatre-vingtième, quatre-vingt-onzième, numéro 1.'],
+    ['es', '1.º, 2.ª, 3º, 11.º, siglo XX, Felipe VI, Alfonso XIII, capítulo IV.', 'primero, segunda, tercero, 11º, siglo 20, Felipe sexto, Alfonso 13, capítulo 4.'],
     ['nl', 'Lodewijk XIV en hoofdstuk IV.', 'Lodewijk de veertiende en hoofdstuk 4.'],
     ['pl', 'Ludwik XIV i rozdział IV.', 'Ludwik czternasty i rozdział 4.'],
     ['fr', 'Le 03/04/2026 à 10h30, 10h, 10:00.', 'Le 3 avril 2026 à 10 heures 30, 10 heures, 10 heures.'],

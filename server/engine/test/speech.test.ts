@@ -190,6 +190,8 @@ describe('speech synthesis', () => {
       ['nl-NL-Fenna', 'Lodewijk XIV.', 'Lodewijk de veertiende.'], // was spelled "X I V"
       ['fr-FR-Denise', 'Le 03/04/2026 à 10h30, M. Dupont, de 5-10 €.', 'Le 3 avril 2026 à 10 heures 30, Monsieur Dupont, de 5 à 10 €.'],
       ['es-ES-Elvira', 'El 03/04/2026 a las 10:30, Sr. García.', 'El 3 de abril de 2026 a las 10 y 30, señor García.'],
+      ['es-ES-Elvira', '1.º, 2.ª, Felipe VI.', 'primero, segunda, Felipe sexto.'], // was "uno punto o", "Felipe vi"
+      ['fr-FR-Denise', 'Le 2e étage, la 3ème place, au XXe siècle, le 21e.', 'Le deuxième étage, la troisième place, au vingtième siècle, le vingt et unième.'],
       ['it-IT-Giulia', 'Il 01/04/2026 alle 10:30, 5-10 km.', 'Il primo aprile 2026 alle 10 e 30, 5 a 10 chilometri.'],
       ['pt-BR-Francisca', 'Em 03/04/2026 às 10h30, R$ 5,99.', 'Em 3 de abril de 2026 às 10 horas e 30, 5 reais e 99 centavos.'],
       ['nl-NL-Fenna', 'Op 03-04-2026 om 10:30 uur, 5-10 km.', 'Op 3 april 2026 om 10 uur 30, 5 tot 10 kilometer.'],
