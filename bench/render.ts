@@ -203,12 +203,12 @@ function runChild(job: ChildJob): ChildResult {
   return ChildResult.parse(JSON.parse(line.slice(7)));
 }
 
-export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--runs 3] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural]';
+export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural]';
 export const OPTIONS = {
   child: { type: 'string' },
   aspect: { type: 'string', default: '16:9,9:16' },
   seconds: { type: 'string', default: '60' },
-  runs: { type: 'string', default: '3' },
+  runs: { type: 'string', default: '5' },
   naive: { type: 'boolean', default: false },
   cold: { type: 'boolean', default: false },
   voices: { type: 'string', default: 'en-US-Ava,en-US-Lisa' },
