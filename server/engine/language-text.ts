@@ -69,6 +69,14 @@ const spanishOrdinal = (n: number, feminine: boolean) => (n <= 10 ? `${SPANISH_O
 const DUTCH_ORDINALS = ['eerste', 'tweede', 'derde', 'vierde', 'vijfde', 'zesde', 'zevende', 'achtste', 'negende', 'tiende', 'elfde', 'twaalfde', 'dertiende', 'veertiende', 'vijftiende', 'zestiende', 'zeventiende', 'achttiende', 'negentiende', 'twintigste'];
 const POLISH_RULERS = ['pierwszy', 'drugi', 'trzeci', 'czwarty', 'piąty', 'szósty', 'siódmy', 'ósmy', 'dziewiąty', 'dziesiąty', 'jedenasty', 'dwunasty', 'trzynasty', 'czternasty', 'piętnasty', 'szesnasty', 'siedemnasty', 'osiemnasty', 'dziewiętnasty', 'dwudziesty'];
 const POLISH_ORDINALS = ['pierwszego', 'drugiego', 'trzeciego', 'czwartego', 'piątego', 'szóstego', 'siódmego', 'ósmego', 'dziewiątego', 'dziesiątego', 'jedenastego', 'dwunastego', 'trzynastego', 'czternastego', 'piętnastego', 'szesnastego', 'siedemnastego', 'osiemnastego', 'dziewiętnastego', 'dwudziestego'];
+/** "XXI wiek" was spelled "iks iks i": the ordinal in the form its noun takes (wiek, w … wieku, od … wieku). */
+const polishRuler = (n: number) => (n <= 20 ? POLISH_RULERS[n - 1]! : `${n < 30 ? 'dwudziesty' : 'trzydziesty'}${n % 10 ? ` ${POLISH_RULERS[(n % 10) - 1]}` : ''}`);
+function polishCentury(m: RegExpExecArray): string {
+  const n = romanValue(m[1]!);
+  if (!n || n > 29) return m[0];
+  const said = m[2] === 'wiek' ? polishRuler(n) : ['w', 'we'].includes(wordBefore(m)) ? polishRuler(n).replace(/(\S+)/g, '$1m') : polishOrdinal(n);
+  return `${said} ${m[2]}`;
+}
 const polishOrdinal = (n: number) => (n <= 20 ? POLISH_ORDINALS[n - 1]! : `${n < 30 ? 'dwudziestego' : 'trzydziestego'}${n % 10 ? ` ${POLISH_ORDINALS[(n % 10) - 1]}` : ''}`);
 
 // Chinese reads a year digit by digit ("二零二六年"; espeak said "两千零二十六年").
@@ -240,7 +248,7 @@ export const LANGUAGES: Record<string, LanguageWords> = {
     titles: { 'dr': 'doktor', 'Dr': 'doktor', 'prof.': 'profesor', 'Prof.': 'profesor', 'ul.': 'ulica' },
     beforeNumbers: { 'nr': 'numer', 'ok.': 'około', 'godz.': 'godzina', 's.': 'strona' },
     // "10 zł" was "dziesięć zet eł": złoty in the form its number takes.
-    own: [[/(?<=(?<![\p{L}\p{N}.,])(\d+)\s?)zł(?![\p{L}])/gu, (m) => {
+    own: [[/(?<![\p{L}\p{N}])([IVXL]{1,7})\s+(wiek|wieku)(?![\p{L}])/gu, polishCentury], [/(?<=(?<![\p{L}\p{N}.,])(\d+)\s?)zł(?![\p{L}])/gu, (m) => {
       const n = Number(m[1]);
       return n === 1 ? 'złoty' : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 'złote' : 'złotych';
     }]],

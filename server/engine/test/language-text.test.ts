@@ -23,6 +23,7 @@ describe('text for a voice in another language', () => {
     ['es', '1.º, 2.ª, 3º, 11.º, siglo XX, Felipe VI, Alfonso XIII, capítulo IV.', 'primero, segunda, tercero, 11º, siglo 20, Felipe sexto, Alfonso 13, capítulo 4.'],
     ['nl', 'Lodewijk XIV en hoofdstuk IV.', 'Lodewijk de veertiende en hoofdstuk 4.'],
     ['pl', 'Ludwik XIV i rozdział IV.', 'Ludwik czternasty i rozdział 4.'],
+    ['pl', 'XXI wiek, w XXI wieku, od XX wieku, V wiek.', 'dwudziesty pierwszy wiek, w dwudziestym pierwszym wieku, od dwudziestego wieku, piąty wiek.'],
     ['fr', 'Le 03/04/2026 à 10h30, 10h, 10:00.', 'Le 3 avril 2026 à 10 heures 30, 10 heures, 10 heures.'],
     ['fr', 'Le 01/05/2026, de 5-10 €, 5,99 €, €5.', 'Le 1er mai 2026, de 5 à 10 €, 5 euros 99, 5 €.'],
     ['fr', 'M. Dupont et Mme Durand, n° 5, p. 12, p. ex. 25 °C.', 'Monsieur Dupont et Madame Durand, numéro 5, page 12, par exemple 25 degrés Celsius.'],

@@ -195,6 +195,7 @@ describe('speech synthesis', () => {
       ['it-IT-Giulia', 'Il 01/04/2026 alle 10:30, 5-10 km.', 'Il primo aprile 2026 alle 10 e 30, 5 a 10 chilometri.'],
       ['pt-BR-Francisca', 'Em 03/04/2026 às 10h30, R$ 5,99.', 'Em 3 de abril de 2026 às 10 horas e 30, 5 reais e 99 centavos.'],
       ['nl-NL-Fenna', 'Op 03-04-2026 om 10:30 uur, 5-10 km.', 'Op 3 april 2026 om 10 uur 30, 5 tot 10 kilometer.'],
+      ['pl-PL-Zofia', 'W XXI wieku.', 'W dwudziestym pierwszym wieku.'], // was spelled "iks iks i"
       ['pl-PL-Zofia', 'Dnia 03.04.2026, 5 zł, np. dr Kowalski.', 'Dnia trzeciego kwietnia 2026, 5 złotych, na przykład doktor Kowalski.'],
       ['ja-JP-Nanami', '$5 です', '5 ドル です'],
       ['ja-JP-Nanami', '2026-11-23 4:30、5-10、50%、¥100。', '2026ねん じゅういちがつ 23にち よじ 30ぷん、5 から 10、50 パーセント、100 えん。'],
