@@ -51,11 +51,12 @@ export function romanValue(s: string): number | null {
 /**
  * Roman numerals from II to LXXXIX after a word, which espeak said with "roman" ("world war
  * roman two", "Ludwig römisch vierzehn") or spelled: a number after a `counted` word ("Chapter
- * IV"), a ruler's ordinal after a name ("Henry VIII"). "XL" and a lone "I" or "X" stay.
+ * IV"), a ruler's ordinal after a name ("Henry VIII"; a name has two letters or more, so
+ * Polish "W XXI wieku" is no name). "XL" and a lone "I" or "X" stay.
  */
 export function romanRewrite(counted: Iterable<string>, afterName: (n: number) => string | null): Rewrite {
   const counting = new Set([...counted].map((w) => w.toLowerCase()));
-  return [/(?<=(?<![\p{L}])(\p{L}[\p{L}'’-]*)\s+)(?!X{1,3}L\b)([IVXL]{2,7})(?![\p{L}\p{N}])/gu, (m) => {
+  return [/(?<=(?<![\p{L}])(\p{L}[\p{L}'’-]+)\s+)(?!X{1,3}L\b)([IVXL]{2,7})(?![\p{L}\p{N}])/gu, (m) => {
     const n = romanValue(m[2]!);
     if (n === null || n < 2 || n > 89) return m[0];
     if (counting.has(m[1]!.toLowerCase())) return String(n);
