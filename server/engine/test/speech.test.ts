@@ -10,6 +10,20 @@ import { SpeechEngines } from '../speech-engines.js';
 import { catalogVoices, engineVoice, espeakVoice } from '../voices.js';
 import { spokenScript } from '../../../shared/scene/index.js';
 
+/** A script and the words a person would say for it, in a catalog voice. */
+type Heard = [voice: string, script: string, words: string];
+
+/** Each script sounds like its words through espeak's phonemes (stress and word joins aside). */
+async function expectHeardAlike(heard: Heard[]): Promise<void> {
+  const phonemes = (ipa: string) => ipa.replace(/[ˈˌ_\s]/g, '');
+  await withSynth(async (synth) => {
+    for (const [id, script, words] of heard) {
+      const voice = espeakVoice(id)!;
+      expect(phonemes(await synth.ipa(script, voice)), script).toBe(phonemes(await synth.ipa(words, voice)));
+    }
+  });
+}
+
 const TEXT = 'Good evening. Here is the news, read slowly enough to take a moment.';
 
 /** Runs f with a fresh espeak synthesiser, closed afterwards whatever happens. */
@@ -145,7 +159,7 @@ describe('speech synthesis', () => {
     // "five dash ten", "zero point nine nine dollars", "ten K G", "one point five M", "one
     // slash two", "U X slash U I", "jan | five" (a sentence's end), "world war roman two", "sixteen
     // colon nine", "B two billion" (B2B). Each pair must sound alike.
-    const heard: [voice: string, script: string, words: string][] = [
+    const heard: Heard[] = [
       ['en-US-Ava', 'It was 03/04/2026.', 'It was March fourth, two thousand twenty-six.'],
       ['en-GB-Sonia', 'It was 03/04/2026.', 'It was the third of April 2026.'],
       ['en-US-Ava', 'On 2026-11-23 we met.', 'On November twenty-third, two thousand twenty-six we met.'],
@@ -167,13 +181,7 @@ describe('speech synthesis', () => {
       ['en-US-Ava', 'Shot in 16:9 or 9:16, a 3:1 ratio, a 5x5 grid.', 'Shot in sixteen by nine or nine by sixteen, a three to one ratio, a five by five grid.'],
       ['en-US-Ava', 'A B2B firm.', 'A B two B firm.'],
     ];
-    const phonemes = (ipa: string) => ipa.replace(/[ˈˌ_\s]/g, ''); // stress and word joins aside
-    await withSynth(async (synth) => {
-      for (const [id, script, words] of heard) {
-        const voice = espeakVoice(id)!;
-        expect(phonemes(await synth.ipa(script, voice)), script).toBe(phonemes(await synth.ipa(words, voice)));
-      }
-    });
+    await expectHeardAlike(heard);
   });
 
   it('says dates, times, ranges, units, abbreviations and amounts in the other languages as a person would', async () => {
@@ -181,7 +189,7 @@ describe('speech synthesis', () => {
     // "eintausend neunhundert neunzig" (a year), "Euro fünf Komma neun neun", "dix ache trente",
     // "cero tres barra cero cuatro barra…", "real dólar cinco", "zet eł", "五十 percent", "一百"
     // for "¥100". Numbers mostly stay digits on both sides: what is checked is what is said around them.
-    const heard: [voice: string, script: string, words: string][] = [
+    const heard: Heard[] = [
       ['de-DE-Katja', 'Am 03.04.2026 um 10:00 Uhr.', 'Am dritten April 2026 um 10 Uhr.'],
       ['de-DE-Katja', 'Im Jahr 1990, die 1990er.', 'Im Jahr neunzehnhundertneunzig, die neunzehnhundertneunziger.'],
       ['de-DE-Katja', 'Z.B. 5-10 kg, Dr. Müller, usw.', 'Zum Beispiel 5 bis 10 Kilogramm, Doktor Müller, und so weiter.'],
@@ -201,13 +209,7 @@ describe('speech synthesis', () => {
       ['ja-JP-Nanami', '2026-11-23 4:30、5-10、50%、¥100。', '2026ねん じゅういちがつ 23にち よじ 30ぷん、5 から 10、50 パーセント、100 えん。'],
       ['zh-CN-Xiaoxiao', '2026年11月23日10:30，5-10，50%，¥100。', '二零二六年十一月二十三日十点三十分，五到十，百分之五十，一百元。'],
     ];
-    const phonemes = (ipa: string) => ipa.replace(/[ˈˌ_\s]/g, '');
-    await withSynth(async (synth) => {
-      for (const [id, script, words] of heard) {
-        const voice = espeakVoice(id)!;
-        expect(phonemes(await synth.ipa(script, voice)), script).toBe(phonemes(await synth.ipa(words, voice)));
-      }
-    });
+    await expectHeardAlike(heard);
   });
 
   it('has SVOX Pico read what espeak reads, so every voice says a date alike and its timings fit its audio', async () => {
