@@ -1,6 +1,7 @@
-// What espeak is given for a script: signs its dictionary for a language leaves unsaid written
-// as words, and a few English writings it reads wrongly rewritten, with the way back from a text
-// position espeak reports to the script's, so captions light the script's own words.
+// What espeak (and every voice read or phonemized through it) is given for a script: the
+// writings it reads wrongly in the voice's language rewritten as said (english-text.ts,
+// language-text.ts), signs its dictionary leaves unsaid written as words, and the way back from a
+// text position espeak reports to the script's, so captions light the script's own words.
 import { englishRewrites } from './english-text.js';
 import { languageRewrites } from './language-text.js';
 import { escapeRegExp, type Rewrite } from './text-rules.js';
@@ -18,7 +19,6 @@ export const UNSAID_SIGNS: Record<string, Record<string, string>> = {
   ja: { '×': 'かける', '÷': 'わる', '€': 'ユーロ', '$': 'ドル', '£': 'ポンド', '¥': 'えん', '°': 'ど' },
   cmn: { '×': '乘以', '÷': '除以', '€': '欧元', '$': '美元', '£': '英镑', '¥': '元', '°': '度' },
 };
-
 
 /** Every rewrite of an espeak voice (its name without a variant: "en-us", "es", "cmn"). */
 function rewritesOf(espeakVoice: string): Rewrite[] {
@@ -50,7 +50,7 @@ export function espeakText(text: string, espeakVoice: string): { text: string; s
       nextChars.push(was[i]!);
       nextFrom.push(from[i]!);
     };
-    let at = 0; // in characters (code points), as `chars`
+    let at = 0; // in characters (code points), as `was`
     let consumed = 0; // in UTF-16 units of s
     pattern.lastIndex = 0;
     for (let m = pattern.exec(s); m; m = pattern.exec(s)) {
