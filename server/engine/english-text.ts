@@ -1,7 +1,8 @@
 // English writings espeak reads wrongly, rewritten as said (heard through espeak's phonemes;
 // each rule names what it used to say). A rewrite keeps to the smallest span it can, so the
 // caption words around it stay lit while their own words are said.
-import { alternation, isCode, NUMBER, rangeRewrite, romanRewrite, unitsRewrite, type Rewrite } from './text-rules.js';
+import { ASPECT_RATIOS } from '../../shared/contract/index.js';
+import { alternation, NUMBER, rangeRewrite, romanRewrite, unitsRewrite, type Rewrite } from './text-rules.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const MONTH = `(?:${MONTHS.join('|')})`;
@@ -43,18 +44,16 @@ export const BEFORE_NUMBERS: Record<string, string> = {
 const OR_PAIRS = new Set(['he/she', 'she/he', 'him/her', 'his/her', 'his/hers', 'yes/no', 'true/false', 'on/off', 'either/or']);
 /** Fractions said as such (other "n/d" are said "n out of d" when d is 5 or 10, a rating, or left as written). */
 const FRACTIONS: Record<string, [one: string, many: string]> = { 2: ['half', 'halves'], 3: ['third', 'thirds'], 4: ['quarter', 'quarters'], 8: ['eighth', 'eighths'] };
-/** A video's aspect ratios are said "by" ("16:9" was "sixteen colon nine"; "9:16" is no time here); other ratios "to" ("3:1"). */
-const ASPECT_RATIOS = ['16:9', '9:16', '4:3', '3:4', '4:5', '5:4', '21:9'];
 /** Words after which a roman numeral counts ("World War II", "Part IV"); after a name it is an ordinal ("Henry VIII", "the eighth"). */
 const COUNTED = ['War', 'Part', 'Chapter', 'Volume', 'Vol', 'Act', 'Phase', 'Level', 'Book', 'Round', 'Season', 'Episode', 'Type', 'Class', 'Grade', 'Stage', 'Bowl', 'Rocky', 'Article', 'Section', 'Title', 'Appendix', 'Step'];
 
-export function ordinal(n: number): string {
+function ordinal(n: number): string {
   const tens = n % 100;
   return `${n}${tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
 }
 
 /** A year as said: 1990 "19 90" (espeak said "nineteen hundred ninety"), 1905 "19 oh 5", 1900 "19 hundred"; two digits are this century or the last. */
-export function yearSaid(year: number): string {
+function yearSaid(year: number): string {
   const y = year < 50 ? 2000 + year : year < 100 ? 1900 + year : year;
   if (y < 1000 || y >= 2000) return String(y);
   const [hi, lo] = [Math.floor(y / 100), y % 100];
@@ -74,8 +73,6 @@ function writtenDateSaid(monthFirst: boolean, a: number, b: number, year: number
   return dateSaid(monthFirst, month, day, year);
 }
 
-/** Digits that are a phone number's (555-1234), not a range. */
-const isPhone = (m: RegExpExecArray) => /^\d{3}-\d{4}(?!\d)/.test(m.input.slice(m.index - 3, m.index + 5)) && !/\d/.test(m.input[m.index - 4] ?? '');
 
 function build(monthFirst: boolean): Rewrite[] {
   return [
@@ -118,7 +115,7 @@ function build(monthFirst: boolean): Rewrite[] {
       return minute ? `${m[1]} oh ${minute}` : m[3] ? m[1]! : `${m[1]} o'clock`;
     }],
     // Ranges: "5-10" was "five dash ten", "5–10" "five ten".
-    rangeRewrite('to', (m) => isPhone(m) || isCode(m), String.raw`\bo'clock`),
+    rangeRewrite('to', String.raw`\bo'clock`),
     // Units: "10 kg" was "ten K G", "5 ft" "five F T", "16GB" "sixteen G B", "25°C" "twenty five degrees C".
     unitsRewrite(UNITS),
     // Scales: "1.5M users" was "one point five M users", "2B" "two B", "3.2bn" "three point two B N".
@@ -139,7 +136,8 @@ function build(monthFirst: boolean): Rewrite[] {
     // "5x5" was "five ex five", "x10" "ex ten".
     [/(?<=(?<![\p{L}\p{N}.,])\d+)x(?=\d+(?![\p{L}\p{N}]))/gu, () => ' by '],
     [/(?<![\p{L}\p{N}])x(?=\d+(?![\p{L}\p{N}.,]))/gu, () => 'times '],
-    // Ratios: "16:9" was "sixteen colon nine" (a time's minutes have two digits).
+    // Ratios: "16:9" was "sixteen colon nine". The app's aspect ratios are said "by" ("9:16" is
+    // no time here); other ratios "to" ("3:1"; a time's minutes have two digits).
     [new RegExp(String.raw`(?<![\p{N}:.,])(?:${alternation(ASPECT_RATIOS)})(?![\p{N}:])`, 'gu'), (m) => m[0].replace(':', ' by ')],
     [/(?<![\p{N}:.,])(\d{1,2}):(\d)(?![\p{N}:])/gu, (m) => `${m[1]} to ${m[2]}`],
     [/(?<=\s)→(?=\s)/gu, () => 'to'],

@@ -16,16 +16,19 @@ export const NUMBER = String.raw`(?:\d[\d.,]*\d|\d)`;
 /** The word before a match, in lower case ("am" before "03.04.2026"). */
 export const wordBefore = (m: RegExpExecArray) => /(\p{L}+)\s*$/u.exec(m.input.slice(0, m.index))?.[1]?.toLowerCase() ?? '';
 
-/** Numbers around a dash that are a phone number or a code, not a range: a leading zero ("030-1234"). */
-export const isCode = (m: RegExpExecArray) => /(?<![\d.,])0\d+$/.test(m.input.slice(0, m.index)) || /^0\d/.test(m.input.slice(m.index + m[0].length));
+/** Numbers around a dash that are a phone number or a code, not a range: a leading zero ("030-1234") or three digits then four ("555-1234"). */
+const isCode = (m: RegExpExecArray) => {
+  const [before, after] = [m.input.slice(0, m.index), m.input.slice(m.index + m[0].length)];
+  return /(?<![\d.,])0\d+$/.test(before) || /^0\d/.test(after) || (m[0] === '-' && /(?<![\d.,-])\d{3}$/.test(before) && /^\d{4}(?!\d|[.,-]\d)/.test(after));
+};
 
 /** A full stop that ends a text or a line stays, so the sentence still ends there. */
 export const stopKept = (m: RegExpExecArray) => (m[0].endsWith('.') && /^[ \t]*(?:\n|$)/.test(m.input.slice(m.index + m[0].length)) ? '.' : '');
 
-/** A range's dash said as `to` ("5-10", "9–5"), unless `kept` says the numbers are something else. */
-export function rangeRewrite(to: string, kept: (m: RegExpExecArray) => boolean = isCode, alsoAfter = ''): Rewrite {
+/** A range's dash said as `to` ("5-10", "9–5"), also after `alsoAfter` ("10 o'clock-11"), unless the numbers are a code. */
+export function rangeRewrite(to: string, alsoAfter = ''): Rewrite {
   const before = String.raw`(?<![\p{L}\p{N}.,:/-])${NUMBER}%?${alsoAfter ? `|${alsoAfter}` : ''}`;
-  return [new RegExp(String.raw`(?<=${before})(?:-|\s?[–—]\s?)(?=${NUMBER}(?![\p{N}]|[-–][\p{N}]|[:/]\d))`, 'gu'), (m) => (kept(m) ? m[0] : ` ${to} `)];
+  return [new RegExp(String.raw`(?<=${before})(?:-|\s?[–—]\s?)(?=${NUMBER}(?![\p{N}]|[-–][\p{N}]|[:/]\d))`, 'gu'), (m) => (isCode(m) ? m[0] : ` ${to} `)];
 }
 
 /** Units after a number said as words, for 1 and for more ("10 kg" was "ten K G"). */

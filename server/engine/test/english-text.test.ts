@@ -30,7 +30,7 @@ describe('English text for a voice', () => {
     ['See Fig. 3 on p. 5, pp. 5-10, approx. 5, approx. the same, No.5.', 'See figure 3 on page 5, pages 5 to 10, approximately 5, approximately the same, number 5.'],
     ['Climb Mt. Fuji or Mt Etna with Lt. Dan and Prof. Smith, i.e., today.', 'Climb Mount Fuji or Mount Etna with Lieutenant Dan and Professor Smith, that is, today.'],
     ['After World War II, Henry VIII, Elizabeth II and Super Bowl LVIII.', 'After World War 2, Henry the 8th, Elizabeth the 2nd and Super Bowl 58.'],
-    ['Shot in 16:9 or 9:16, a 3:1 ratio, a 5x5 grid, x10 zoom, A → B.', 'Shot in 16 by 9 or 9 by 16, a 3 to 1 ratio, a 5 by 5 grid, times 10 zoom, A to B.'],
+    ['Shot in 16:9, 9:16 or 4:5, a 3:1 ratio, a 5x5 grid, x10 zoom, A → B.', 'Shot in 16 by 9, 9 by 16 or 4 by 5, a 3 to 1 ratio, a 5 by 5 grid, times 10 zoom, A to B.'],
     ['Martin Luther King Jr. said it. John Smith Sr., then.', 'Martin Luther King Junior said it. John Smith Senior, then.'],
   ])('says %j as %j', (script, said) => {
     expect(given(script)).toBe(said);

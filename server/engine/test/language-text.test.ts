@@ -41,7 +41,7 @@ describe('text for a voice in another language', () => {
   });
 
   it.each([
-    ['de', 'Version 2.1.13 und 24/7, Telefon 030-1234.'], // a leading zero: a phone number, no range
+    ['de', 'Version 2.1.13 und 24/7, Telefon 030-1234 oder 555-1234.'], // phone numbers, no ranges
     ['de', 'Das war 1990 so, am 32.13.2026 nicht.'],
     ['fr', 'Il est 25h99, version 2.1.'],
   ])('in %s leaves %j as said already', (voice, script) => {
