@@ -1,7 +1,7 @@
 // CSV import (`jobs.importCsv`): each row of the file (csv.ts reads and checks it) becomes a
 // draft or a submitted job; every row is reported on its own, a failure in one never stops the rest.
 import type { BridgeParsedInput, CsvRowReport } from '../../shared/bridge/index.js';
-import type { RenderRequest } from '../../shared/contract/index.js';
+import { requestText, type RenderRequest } from '../../shared/contract/index.js';
 import { readCsvRequests, type CsvCatalog } from './csv.js';
 import { toBridgeError } from './errors.js';
 
@@ -24,7 +24,7 @@ export async function importCsv({ csv, mode }: BridgeParsedInput<'jobs.importCsv
     }
     try {
       if (mode === 'drafts') {
-        const d = await to.saveDraft(r.request, draftName(r.request.text));
+        const d = await to.saveDraft(r.request, draftName(requestText(r.request)));
         rows.push({ row: r.row, ok: true, draftId: d.id, jobId: null, errors: [] });
       } else {
         const s = await to.submit(r.request);

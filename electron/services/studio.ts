@@ -3,7 +3,7 @@
 // (the API client per profile), the media router, downloads and CSV import.
 // Plain Node: Electron's main process and the web shell both run it.
 import { join } from 'node:path';
-import type { Job, RenderRequest } from '../../shared/contract/index.js';
+import { requestText, type Job, type RenderRequest } from '../../shared/contract/index.js';
 import type { ConnectionTest, StudioHandlers, StudioStatus } from '../../shared/bridge/index.js';
 import type { ClientOptions } from './api-client.js';
 import { CatalogCache, readBundledCatalogs, type RawCatalogs } from './catalogs.js';
@@ -265,7 +265,7 @@ export function createStudio(deps: StudioDeps): Studio {
       });
       return importCsv(input, {
         catalog: cat && { templateIds: new Set(cat.raw.templates.map((t) => t.id)), voiceIds: new Set(cat.raw.voices.map((v) => v.id)) },
-        saveDraft: (r, name) => drafts.save({ name, text: r.text, templateId: r.templateId, voiceId: r.voiceId, params: r.params ?? {} }),
+        saveDraft: (r, name) => drafts.save({ name, text: requestText(r), templateId: r.templateId, voiceId: r.voiceId, params: r.params ?? {} }),
         submit,
       });
     },

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { CsvRowReport, DraftSummary, OutboxItem } from '../../shared/bridge/index.js';
+import { requestText } from '../../shared/contract/index.js';
 import { Connections } from '../services/connections.js';
 import { parseCsv } from '../services/csv.js';
 import { importCsv } from '../services/csv-import.js';
@@ -105,7 +106,7 @@ describe('importCsv, row by row into real drafts and the real render API', () =>
     const drafts = new DraftStore(tempDir());
     const r = await importCsv({ csv: rows, mode: 'drafts' }, {
       catalog: null,
-      saveDraft: (req, name) => drafts.save({ name, text: req.text, templateId: req.templateId, voiceId: req.voiceId, params: req.params ?? {} }),
+      saveDraft: (req, name) => drafts.save({ name, text: requestText(req), templateId: req.templateId, voiceId: req.voiceId, params: req.params ?? {} }),
       submit: () => Promise.reject(new Error('not in drafts mode')),
     });
     expect(r.rows.map((x) => [x.row, x.ok])).toEqual([[1, true], [2, true], [3, false]]);

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { Job } from '../../shared/contract/index.js';
 import { isRetryable, type OutboxItem } from '../../shared/bridge/index.js';
-import { JOB_STATUSES } from '../../shared/contract/index.js';
+import { JOB_STATUSES, requestText } from '../../shared/contract/index.js';
 import { Icon } from './Icon.js';
 import { call, describeError } from '../lib/bridge.js';
 import { bulk } from '../store/jobActions.js';
@@ -130,7 +130,7 @@ function Outbox() {
         {items.map((o) => (
           <li key={o.id} className="outbox-row" data-testid="outbox-item">
             <span className={`chip status ${refused(o) ? 'failed' : 'waiting'}`}>{refused(o) ? 'Refused' : 'Waiting to send'}</span>
-            <span className="job-text">{o.request.title ?? scriptExcerpt(o.request.text, 100)}</span>
+            <span className="job-text">{o.request.title ?? scriptExcerpt(requestText(o.request), 100)}</span>
             <span className="muted small">
               {relativeTime(o.createdAt)}
               {o.attempts ? ` · ${o.attempts} attempt${o.attempts === 1 ? '' : 's'}` : ''}

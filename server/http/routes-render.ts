@@ -1,7 +1,7 @@
 // POST /api/render: validate against the contract and the catalog, honour Idempotency-Key,
 // apply the per-user rate and active-job limits, and create the job (202).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { issuesToDetails, LIMITS, RenderRequest } from '../../shared/contract/index.js';
+import { issuesToDetails, LIMITS, RenderRequest, requestText } from '../../shared/contract/index.js';
 import type { ErrorDetail, RenderParams } from '../../shared/contract/index.js';
 import { fillParams } from '../../shared/scene/catalog.js';
 import { scriptWarnings } from '../../shared/language/detect.js';
@@ -40,7 +40,7 @@ function validate(ctx: ServerContext, body: unknown, userId: string): NewJob {
   if (details.length || !template || !voice || !params) {
     throw new ApiError('validation_failed', `the render request is invalid: ${details.map((d) => d.path).join(', ')}`, details);
   }
-  const text = req.text.trim();
+  const text = requestText(req).trim();
   return { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params, warnings: scriptWarnings(text, voice) };
 }
 

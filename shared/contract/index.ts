@@ -1,3 +1,4 @@
 export * from './schemas.js';
 export * from './output.js';
 export * from './zod-errors.js';
+export * from './document.js';

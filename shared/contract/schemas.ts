@@ -4,7 +4,11 @@ import { z } from 'zod';
 
 export const LIMITS = {
   textMaxChars: 5000,
-  bodyMaxBytes: 64 * 1024,
+  /** Extension `scenes`: a request's scenes and all their text together. */
+  scenesMax: 50,
+  totalTextMaxChars: 20000,
+  /** A render request's body (scenes make it larger than a single text). */
+  bodyMaxBytes: 256 * 1024,
   listMaxLimit: 100,
   listDefaultLimit: 20,
   createsPerMinute: 60,
@@ -72,13 +76,154 @@ export const JobTitle = z
   .meta({ minLength: 1, maxLength: LIMITS.titleMaxChars, pattern: '\\S' })
   .describe(`Extension "title": the job's name, 1–${LIMITS.titleMaxChars} characters after trimming (docs/server.md)`);
 
-export const RenderRequest = z.strictObject({
-  text: ScriptText,
-  title: JobTitle.optional(),
-  templateId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
-  voiceId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
-  params: RenderParamsInput.optional(),
+/** Extension `assets`: what a creator's file is. */
+export const ASSET_KINDS = ['image', 'video', 'audio', 'document'] as const;
+export const AssetKind = z.enum(ASSET_KINDS);
+export type AssetKind = z.infer<typeof AssetKind>;
+/** The media types an upload may declare, and the kind each is. */
+export const ASSET_MEDIA_TYPES = {
+  'image/png': 'image',
+  'image/jpeg': 'image',
+  'image/webp': 'image',
+  'video/mp4': 'video',
+  'video/webm': 'video',
+  'video/quicktime': 'video',
+  'audio/mpeg': 'audio',
+  'audio/wav': 'audio',
+  'audio/mp4': 'audio',
+  'audio/ogg': 'audio',
+  'application/pdf': 'document',
+} as const satisfies Record<string, AssetKind>;
+export type AssetMediaType = keyof typeof ASSET_MEDIA_TYPES;
+export const assetKindOf = (mediaType: string): AssetKind | null =>
+  (ASSET_MEDIA_TYPES as Record<string, AssetKind>)[mediaType.split(';')[0]!.trim().toLowerCase()] ?? null;
+
+const MiB = 1024 * 1024;
+/** Upload limits (defaults; a server may be configured lower). */
+export const ASSET_LIMITS = {
+  maxBytes: { image: 25 * MiB, audio: 100 * MiB, document: 100 * MiB, video: 1024 * MiB } satisfies Record<AssetKind, number>,
+  quotaBytes: 5 * 1024 * MiB,
+  maxPixels: 64_000_000,
+  maxSide: 16_384,
+  nameMaxBytes: 255,
+} as const;
+
+export const ASSET_ID_PATTERN = /^ast_[0-9A-HJKMNP-TV-Z]{26}$/;
+export const AssetId = z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64, 'must be at most 64 characters');
+
+export const Asset = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: AssetKind,
+  mediaType: z.string(),
+  sizeBytes: z.number().int(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  durationSeconds: z.number().nullable(),
+  pages: z.number().int().nullable(),
+  createdAt: z.string(),
+  contentUrl: z.string(),
+  thumbnailUrl: z.string(),
 });
+export type Asset = z.infer<typeof Asset>;
+export const AssetList = z.object({ assets: z.array(Asset), nextCursor: z.string().nullable() });
+export type AssetList = z.infer<typeof AssetList>;
+/** Query of GET /api/assets. Values arrive as strings. */
+export const AssetListQuery = z.strictObject({
+  kind: AssetKind.optional(),
+  q: z.string().max(500, 'must be at most 500 characters').optional(),
+  limit: z
+    .string()
+    .regex(/^[0-9]+$/, 'must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= LIMITS.listMaxLimit, `must be between 1 and ${LIMITS.listMaxLimit}`)
+    .optional(),
+  cursor: z.string().max(200).optional(),
+});
+export type AssetListQuery = z.output<typeof AssetListQuery>;
+
+/** Extension `scenes`: how a scene enters. */
+export const TRANSITIONS = ['cut', 'fade', 'slide'] as const;
+export const Transition = z.enum(TRANSITIONS);
+export type Transition = z.infer<typeof Transition>;
+export const BACKGROUND_FITS = ['cover', 'contain'] as const;
+export const BackgroundFit = z.enum(BACKGROUND_FITS);
+export type BackgroundFit = z.infer<typeof BackgroundFit>;
+/** Seconds a fade or slide takes (it starts at the scene's first frame). */
+export const TRANSITION_SECONDS = 0.5;
+/** A scene's optional minimum length, in seconds. */
+export const SCENE_MIN_SECONDS_MAX = 600;
+
+/** A scene's background: one of the creator's assets (an image, a video, or one page of a document). */
+export const SceneBackground = z.strictObject({
+  assetId: AssetId,
+  page: z.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'pages count from 1').max(100_000).optional(),
+  fit: BackgroundFit.default('cover'),
+  trimStart: z.number({ error: 'must be a number' }).min(0, 'must not be negative').max(86_400).optional(),
+  loop: z.boolean({ error: 'must be true or false' }).optional(),
+});
+export type SceneBackground = z.infer<typeof SceneBackground>;
+export type SceneBackgroundInput = z.input<typeof SceneBackground>;
+
+export const PresenterId = z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64, 'must be at most 64 characters');
+
+/** A scene as a request sends it: missing fields come from the request's top level, then the template. */
+export const SceneInput = z.strictObject({
+  text: ScriptText,
+  templateId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64).optional(),
+  voiceId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64).optional(),
+  presenterId: PresenterId.optional(),
+  /** null: no presenter in this scene. */
+  avatar: RenderParamsInput.shape.avatar.unwrap().nullable().optional(),
+  background: SceneBackground.nullable().optional(),
+  transition: Transition.optional(),
+  minSeconds: z.number({ error: 'must be a number' }).min(0, 'must not be negative').max(SCENE_MIN_SECONDS_MAX, `must be at most ${SCENE_MIN_SECONDS_MAX}`).optional(),
+});
+export type SceneInput = z.input<typeof SceneInput>;
+
+/** A scene as a Job carries it: every field resolved. */
+export const Scene = z.object({
+  text: z.string(),
+  templateId: z.string(),
+  voiceId: z.string(),
+  presenterId: z.string(),
+  avatar: Avatar.nullable(),
+  background: z.object({
+    assetId: z.string(),
+    page: z.number().int().optional(),
+    fit: BackgroundFit,
+    trimStart: z.number().optional(),
+    loop: z.boolean().optional(),
+  }).nullable(),
+  transition: Transition,
+  minSeconds: z.number().optional(),
+});
+export type Scene = z.infer<typeof Scene>;
+
+export const RenderRequest = z
+  .strictObject({
+    /** Either `text` (the original contract) or `scenes` (extension `scenes`), never both. */
+    text: ScriptText.optional(),
+    scenes: z.array(SceneInput).min(1, 'must hold at least one scene').max(LIMITS.scenesMax, `must hold at most ${LIMITS.scenesMax} scenes`).optional(),
+    title: JobTitle.optional(),
+    templateId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
+    voiceId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
+    presenterId: PresenterId.optional(),
+    params: RenderParamsInput.optional(),
+  })
+  .superRefine((r, ctx) => {
+    if (r.text !== undefined && r.scenes !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['scenes'], message: 'send either text or scenes, not both' });
+    } else if (r.text === undefined && r.scenes === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['text'], message: 'is required (or scenes)' });
+    }
+    if (r.scenes) {
+      const total = r.scenes.reduce((n, sc) => n + (typeof sc.text === 'string' ? sc.text.trim().length : 0), 0);
+      if (total > LIMITS.totalTextMaxChars) {
+        ctx.addIssue({ code: 'custom', path: ['scenes'], message: `the scenes' text must be at most ${LIMITS.totalTextMaxChars} characters in all` });
+      }
+    }
+  });
 export type RenderRequest = z.infer<typeof RenderRequest>;
 
 export const JOB_STATUSES = ['queued', 'rendering', 'completed', 'failed', 'canceled'] as const;
@@ -136,6 +281,8 @@ export const Job = z.object({
   error: JobError.nullable(),
   /** Warnings found when the job was created (jobs stored before warnings existed read as none). */
   warnings: z.array(JobWarning).default([]),
+  /** Extension `scenes`: the normalised scenes, present when the request sent scenes. */
+  scenes: z.array(Scene).optional(),
 });
 export type Job = z.infer<typeof Job>;
 
@@ -231,7 +378,8 @@ export type VoicePackStatus = z.infer<typeof VoicePackStatus>;
 export type VoiceList = z.infer<typeof VoiceList>;
 
 /** Extensions of the contract this implementation offers (docs/server.md); clients read them from GET /api/health. */
-export const API_EXTENSIONS = ['title'] as const;
+export const API_EXTENSIONS = ['title', 'assets', 'scenes'] as const;
+export type ApiExtension = (typeof API_EXTENSIONS)[number];
 export const Health = z.object({ status: z.literal('ok'), version: z.string(), extensions: z.array(z.string()).optional().describe('Extensions of the contract offered, e.g. "title"') });
 export type Health = z.infer<typeof Health>;
 
@@ -245,6 +393,7 @@ export const ERROR_STATUS = {
   not_ready: 404,
   method_not_allowed: 405,
   invalid_transition: 409,
+  asset_in_use: 409,
   idempotency_conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
