@@ -75,6 +75,7 @@ async function post(method: string, input: unknown): Promise<unknown> {
 }
 
 const studio: StudioApi = {
+  upload: () => Promise.reject({ code: 'unsupported', message: 'uploads are not built yet' }),
   call: (async (method: string, input: unknown) => {
     const value = await post(method, input);
     if (method === 'download.start') {

@@ -300,6 +300,10 @@ export function createStudio(deps: StudioDeps): Studio {
       return { ok: true as const };
     },
     'studio.status': async () => (deps.localStudio ? shown(deps.localStudio.status()) : DISABLED),
+    ...Object.fromEntries(
+      (['assets.list', 'assets.get', 'assets.delete', 'assets.pick', 'assets.uploadPath', 'assets.cancelUpload', 'assets.uploads', 'media.assetUrl'] as const)
+        .map((m) => [m, () => Promise.reject(new BridgeFailure('unsupported', 'the media library is not built yet'))]),
+    ) as unknown as Pick<StudioHandlers, 'assets.list' | 'assets.get' | 'assets.delete' | 'assets.pick' | 'assets.uploadPath' | 'assets.cancelUpload' | 'assets.uploads' | 'media.assetUrl'>,
   };
 
   return {

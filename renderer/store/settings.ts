@@ -64,7 +64,7 @@ export const useSettings = create<SettingsState>((set, get) => ({
           [profileId]: {
             ok: false,
             version: null,
-            capabilities: { cancel: false, delete: false, events: false, catalogs: false, media: false, idempotency: false, title: false },
+            capabilities: { cancel: false, delete: false, events: false, catalogs: false, media: false, idempotency: false, title: false, assets: false, scenes: false },
             error: { code: 'error', message: describeError(e) },
           },
         },

@@ -20,6 +20,7 @@ beforeEach(() => {
       if (method === 'jobs.delete') deleted.push(input.id);
       return new Promise(() => {});
     }) as StudioApi['call'],
+    upload: () => Promise.reject({ code: 'unsupported', message: 'no uploads here' }),
     subscribe: () => () => {},
   };
   (window as unknown as { studio: StudioApi }).studio = api;

@@ -2,7 +2,7 @@
 // IPC and the web shell's HTTP) are generated from this table, and the privileged side
 // validates every input with it before a handler runs: no per-method glue, no generic invoke.
 import { z } from 'zod';
-import { Job, RenderRequest, type VoicePackStatus } from '../contract/index.js';
+import { AssetKind, Job, RenderRequest, type Asset, type AssetList, type VoicePackStatus } from '../contract/index.js';
 import type {
   AppInfo,
   Catalogs,
@@ -19,6 +19,7 @@ import type {
   StudioEvent,
   StudioStatus,
   SubmitResult,
+  UploadStatus,
 } from './types.js';
 import { DraftId, DraftInput, JobsListInput, KeyHeader } from './types.js';
 
@@ -66,6 +67,18 @@ export const bridgeInputs = {
   'download.start': z.strictObject({ jobId: id, kind: z.enum(['video', 'captions', 'thumbnail']) }),
   'download.cancel': z.strictObject({ downloadId: id }),
   'studio.status': none,
+  /** The media library (extension `assets`). */
+  'assets.list': z.strictObject({ kind: AssetKind.optional(), q: z.string().max(500).optional(), limit: z.number().int().min(1).max(100).optional(), cursor: z.string().max(200).optional() }).optional(),
+  'assets.get': z.strictObject({ id }),
+  'assets.delete': z.strictObject({ id }),
+  /** Desktop: the OS file dialog, then each chosen file is uploaded (progress as `upload` events). */
+  'assets.pick': z.strictObject({ kinds: z.array(AssetKind).optional() }).optional(),
+  /** Desktop: a file dropped on the window (its path from the preload's webUtils). */
+  'assets.uploadPath': z.strictObject({ path: z.string().min(1).max(4096) }),
+  'assets.cancelUpload': z.strictObject({ uploadId: id }),
+  'assets.uploads': none,
+  /** A URL the renderer may load for an asset's bytes or thumbnail (through the privileged side). */
+  'media.assetUrl': z.strictObject({ assetId: id, kind: z.enum(['content', 'thumbnail']) }),
 } as const;
 
 export type BridgeMethod = keyof typeof bridgeInputs;
@@ -103,6 +116,14 @@ export interface BridgeOutputs {
   'download.start': DownloadResult;
   'download.cancel': { ok: true };
   'studio.status': StudioStatus;
+  'assets.list': AssetList;
+  'assets.get': Asset;
+  'assets.delete': { ok: true };
+  'assets.pick': { uploads: UploadStatus[] };
+  'assets.uploadPath': UploadStatus;
+  'assets.cancelUpload': { ok: true };
+  'assets.uploads': UploadStatus[];
+  'media.assetUrl': { url: string };
 }
 
 export type BridgeInput<M extends BridgeMethod> = z.input<(typeof bridgeInputs)[M]>;
@@ -113,6 +134,12 @@ export type StudioApi = {
   call<M extends BridgeMethod>(method: M, input: BridgeInput<M>): Promise<BridgeOutputs[M]>;
   /** Live events (job changes, outbox, studio status, downloads). Returns an unsubscribe. */
   subscribe(listener: (event: StudioEvent) => void): () => void;
+  /**
+   * Uploads a file the user dropped or chose in an <input type=file> into the media library
+   * (desktop: by its path; web shell: streamed over HTTP). Answers once it started; progress and
+   * the result arrive as `upload` events.
+   */
+  upload(file: File): Promise<UploadStatus>;
 };
 
 /** The privileged side implements one handler per method; transports call it after validation. */

@@ -2,6 +2,7 @@
 // never among them: the renderer may ask whether a key is set and hand a new one in, no more.
 import { z } from 'zod';
 import {
+  type Asset,
   AspectRatio,
   Job,
   JobList,
@@ -58,6 +59,10 @@ export interface Capabilities {
   idempotency: boolean;
   /** The `title` extension (docs/server.md): the API keeps a job's name. */
   title: boolean;
+  /** The `assets` extension: the creator's own files (media library). */
+  assets: boolean;
+  /** The `scenes` extension: a video as a list of scenes. */
+  scenes: boolean;
 }
 export const Profile = z.object({
   id: z.string(),
@@ -178,7 +183,21 @@ export interface CsvRowReport {
   errors: { path: string; message: string }[];
 }
 
+/** One file on its way into the media library (progress arrives as `upload` events). */
+export interface UploadStatus {
+  uploadId: string;
+  name: string;
+  sizeBytes: number | null;
+  sentBytes: number;
+  state: 'uploading' | 'converting' | 'done' | 'failed' | 'canceled';
+  /** The stored asset once `done`. */
+  asset: Asset | null;
+  /** Why it was refused (the API's message, e.g. "this .png is really a text file"). */
+  error: BridgeError | null;
+}
+
 export type StudioEvent =
+  | { type: 'upload'; profileId: string; upload: UploadStatus }
   | { type: 'job'; profileId: string; job: Job }
   | { type: 'job-removed'; profileId: string; jobId: string }
   | { type: 'jobs-stale'; profileId: string }

@@ -24,6 +24,7 @@ export function createStudioApi(ipcRenderer: IpcRendererLike): StudioApi {
       if (!r.ok) throw r.error; // a plain { code, message } survives contextBridge; an Error would not
       return r.value;
     }) as StudioApi['call'],
+    upload: () => Promise.reject({ code: 'unsupported', message: 'uploads are not built yet' }),
     subscribe(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);

@@ -19,6 +19,7 @@ export type Calls = { method: BridgeMethod; input: unknown }[];
 export function installBridge(answers: Partial<Record<BridgeMethod, (input: never) => unknown>> = {}): Calls {
   const calls: Calls = [];
   const api: StudioApi = {
+    upload: () => Promise.reject({ code: 'unsupported', message: 'upload is not answered in this test' }),
     call: (async (method: BridgeMethod, input: unknown) => {
       calls.push({ method, input });
       const answer = answers[method] as ((i: unknown) => unknown) | undefined;
