@@ -1,11 +1,33 @@
 // The render engine interface the worker queue calls. The real engine (speech → frames →
 // ffmpeg) implements it; tests may drive the queue with a controllable engine.
 import { z } from 'zod';
-import type { Job, ShortSide } from '../../shared/contract/index.js';
+import type { AssetKind, Job, Scene, ShortSide } from '../../shared/contract/index.js';
+
+/** A scene's background file as this worker reads it (resolved from the asset id by the queue). */
+export interface SceneMedia {
+  kind: Exclude<AssetKind, 'audio'>;
+  /** A local path this process may read (the asset's stored content). */
+  path: string;
+  mediaType: string;
+  width: number | null;
+  height: number | null;
+  durationSeconds: number | null;
+  pages: number | null;
+}
+
+/** A job's scene with its background resolved (null: the template's own background). */
+export interface RenderScene extends Scene {
+  media: SceneMedia | null;
+}
 
 /** The job's content (voiceId canonical, resolved from either id form) and what this attempt needs. */
 export interface RenderTask extends Pick<Job, 'text' | 'templateId' | 'voiceId' | 'params'> {
   jobId: string;
+  /**
+   * Extension `scenes`: the video as a timeline of scenes; absent for a request of the original
+   * contract, which is one scene of `text` over the template.
+   */
+  scenes?: RenderScene[];
   shortSide: ShortSide;
   /**
    * A fresh, empty directory owned by this attempt. The engine writes `video.mp4`,

@@ -277,8 +277,39 @@ const PAINTERS: Record<BackgroundKind, Painter> = {
   newsroom, chalkboard, stage, social, studio, office,
 };
 
-export function drawBackground(ctx: Ctx2D, layout: SceneLayout): void {
+/**
+ * A scene's own picture as its background: an image, a video frame or a document page, already
+ * decoded (`image` with its pixel size), placed by `fit`.
+ */
+export interface BackgroundPicture {
+  image: CanvasImageSource | object;
+  width: number;
+  height: number;
+  fit: 'cover' | 'contain';
+}
+
+/** Where a picture of `w`×`h` lands in a frame of `W`×`H`: cover fills (cropping), contain shows all (bars). */
+export function fitRect(w: number, h: number, W: number, H: number, fit: 'cover' | 'contain'): { x: number; y: number; width: number; height: number } {
+  const k = fit === 'cover' ? Math.max(W / w, H / h) : Math.min(W / w, H / h);
+  const width = w * k;
+  const height = h * k;
+  return { x: (W - width) / 2, y: (H - height) / 2, width, height };
+}
+
+/** Bars around a contained picture: near-black, as a player shows letterboxing. */
+export const LETTERBOX_COLOR = '#0b0d12';
+
+/** The frame's background: the template's painting, or the scene's own picture when it has one. */
+export function drawBackground(ctx: Ctx2D, layout: SceneLayout, picture: BackgroundPicture | null = null): void {
   ctx.save();
-  PAINTERS[layout.style.background](ctx, layout.size.width, layout.size.height);
+  const { width: W, height: H } = layout.size;
+  if (picture) {
+    ctx.fillStyle = LETTERBOX_COLOR;
+    ctx.fillRect(0, 0, W, H);
+    const r = fitRect(picture.width, picture.height, W, H, picture.fit);
+    (ctx as unknown as { drawImage(i: unknown, x: number, y: number, w: number, h: number): void }).drawImage(picture.image, r.x, r.y, r.width, r.height);
+  } else {
+    PAINTERS[layout.style.background](ctx, W, H);
+  }
   ctx.restore();
 }
