@@ -27,16 +27,16 @@ import { z } from 'zod';
 import { AspectRatio, outputSize } from '../shared/contract/index.js';
 import { fillParams } from '../shared/scene/catalog.js';
 import { createEngine, RenderResult, SpeechStats } from '../server/engine/index.js';
-import { RESOURCES_DIR } from '../server/engine/assets.js';
-import { scriptChunks } from '../server/engine/narration.js';
-import { SpeechEngines } from '../server/engine/speech-engines.js';
-import { PiperSpeaker } from '../server/engine/speech-piper.js';
+import { RESOURCES_DIR } from '../server/engine/frames/assets.js';
+import { scriptChunks } from '../server/engine/speech/narration.js';
+import { SpeechEngines } from '../server/engine/speech/speech-engines.js';
+import { PiperSpeaker } from '../server/engine/speech/speech-piper.js';
 import { servePiperPack } from '../server/engine/test/tiny-onnx.js';
-import { VoicePacks } from '../server/engine/voice-packs.js';
-import { engineVoice, VoiceFile } from '../server/engine/voices.js';
+import { VoicePacks } from '../server/engine/speech/voice-packs.js';
+import { engineVoice, VoiceFile } from '../server/engine/speech/voices.js';
 import { DEFAULT_ENCODE, EncodeSettings, x264Args } from '../server/engine/render.js';
-import { ffmpegPath } from '../server/engine/ffmpeg.js';
-import { SpeechSynth } from '../server/engine/speech.js';
+import { ffmpegPath } from '../server/engine/encode/ffmpeg.js';
+import { SpeechSynth } from '../server/engine/speech/speech.js';
 
 const SENTENCES = [
   'Welcome to this week\'s product update, where we walk through everything that changed and why it matters to you.',

@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Template, Voice } from '../shared/contract/index.js';
 import { publicTemplate, TEMPLATES } from '../shared/scene/catalog.js';
-import { catalogVoices } from './engine/voices.js';
+import { catalogVoices } from './engine/speech/voices.js';
 
 const RESOURCES = fileURLToPath(new URL('../resources/', import.meta.url));
 

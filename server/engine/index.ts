@@ -7,16 +7,16 @@ import { createCanvas } from '@napi-rs/canvas';
 import { type AspectRatio } from '../../shared/contract/index.js';
 import { drawFrame, fillParams, NEUTRAL_POSE, templateEntry } from '../../shared/scene/index.js';
 import { DEFAULT_ENCODE, headCacheNode, prepareScene, renderVideo, STALL_MS, type EncodeSettings } from './render.js';
-import { Leveler } from './loudness.js';
-import { sampleLine } from './voice-sample.js';
-import { SpeechSynth } from './speech.js';
-import { SpeechEngines, WARM_UP_TEXTS } from './speech-engines.js';
-import { PiperSpeaker } from './speech-piper.js';
+import { Leveler } from './speech/loudness.js';
+import { sampleLine } from './speech/voice-sample.js';
+import { SpeechSynth } from './speech/speech.js';
+import { SpeechEngines, WARM_UP_TEXTS } from './speech/speech-engines.js';
+import { PiperSpeaker } from './speech/speech-piper.js';
 import { rehearseRender } from './rehearsal.js';
 import { EngineError, type RenderEngine, type RenderTask } from './types.js';
-import { VoicePacks } from './voice-packs.js';
-import { espeakVoice } from './voices.js';
-import { wavBytes } from './wav.js';
+import { VoicePacks } from './speech/voice-packs.js';
+import { espeakVoice } from './speech/voices.js';
+import { wavBytes } from './encode/wav.js';
 
 export interface EngineOptions {
   /** Where the engine may keep caches (voice samples, thumbnails). */

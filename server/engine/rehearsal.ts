@@ -5,9 +5,9 @@
 // more functions. Costs ~0.1 s of the main thread at the start, in slices between which the
 // event loop turns; like the speech warm-ups it waits while a render runs (`whenIdle`).
 import { createAnimation, fillParams } from '../../shared/scene/index.js';
-import { Leveler } from './loudness.js';
+import { Leveler } from './speech/loudness.js';
 import { composedSource, FramePool, prepareScene } from './render.js';
-import { WARM_UP_TEXTS, type SpeechEngines } from './speech-engines.js';
+import { WARM_UP_TEXTS, type SpeechEngines } from './speech/speech-engines.js';
 import { EngineError } from './types.js';
 import { OUTPUT_FPS } from '../../shared/contract/index.js';
 

@@ -12,18 +12,18 @@ import {
   NEUTRAL_POSE, paginateCaptions, poseAt, spokenScript, templateEntry, type CaptionPage, type HeadCache, type PresenterAssets, type SceneLayout,
   type TimedWord, type Animation, type MeasureText, type Rect,
 } from '../../shared/scene/index.js';
-import { loadPresenterNode, registerFonts } from './assets.js';
-import { runFfmpeg, type FfmpegRun } from './ffmpeg.js';
-import { mkvFrameHeader, mkvHeader } from './mkv.js';
-import { Narration, type NarrationChunk } from './narration.js';
-import { FrameCompositor } from './frame-compositor.js';
-import { planRegions } from './regions.js';
-import { copyClip, framePlanes, yuvFrameSize } from './sprites.js';
-import type { Box } from './yuv.js';
-import { SPEECH_SAMPLE_RATE } from './speech.js';
-import type { SpeechEngines } from './speech-engines.js';
+import { loadPresenterNode, registerFonts } from './frames/assets.js';
+import { runFfmpeg, type FfmpegRun } from './encode/ffmpeg.js';
+import { mkvFrameHeader, mkvHeader } from './encode/mkv.js';
+import { Narration, type NarrationChunk } from './speech/narration.js';
+import { FrameCompositor } from './frames/frame-compositor.js';
+import { planRegions } from './frames/regions.js';
+import { copyClip, framePlanes, yuvFrameSize } from './frames/sprites.js';
+import type { Box } from './frames/yuv.js';
+import { SPEECH_SAMPLE_RATE } from './speech/speech.js';
+import type { SpeechEngines } from './speech/speech-engines.js';
 import { EngineError, type RenderResult, type RenderTask } from './types.js';
-import { toWebVtt } from './vtt.js';
+import { toWebVtt } from './encode/vtt.js';
 
 export const EncodeSettings = z.object({
   preset: z.string(),

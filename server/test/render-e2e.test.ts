@@ -11,7 +11,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { createEngine } from '../engine/index.js';
 import { childFfmpegPids, decodeFrames, diffBounds, medianPitch, probe } from '../engine/test/media.js';
 import { call, testServer, waitFor, type TestServer } from './helpers.js';
-import { registerFonts } from '../engine/assets.js';
+import { registerFonts } from '../engine/frames/assets.js';
 
 let s: TestServer;
 let key: string;

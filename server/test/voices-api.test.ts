@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job, Voice, VoicePackStatus } from '../../shared/contract/index.js';
-import { RESOURCES_DIR } from '../engine/assets.js';
+import { RESOURCES_DIR } from '../engine/frames/assets.js';
 import { createEngine } from '../engine/index.js';
 import { probe } from '../engine/test/media.js';
 import { servePiperPack, tinyPiperConfig, tinyPiperModel } from '../engine/test/tiny-onnx.js';
-import { VoiceFile } from '../engine/voices.js';
+import { VoiceFile } from '../engine/speech/voices.js';
 import { call, testServer, waitFor, type TestServer } from './helpers.js';
 
 let s: TestServer;

@@ -18,8 +18,8 @@ import { ASPECT_RATIOS, outputSize, type AspectRatio, type RenderParams, type Te
 import { createAnimation, fillParams, NEUTRAL_POSE, poseAt, publicTemplate, SCENE_FONTS, TEMPLATES, type Rect } from '../../shared/scene/index.js';
 import { composedSource, FramePool, prepareScene } from '../../server/engine/render.js';
 import { rendererDirs, rendererFile } from '../../electron/services/renderer-files.js';
-import { framePlanes, type Target } from '../../server/engine/sprites.js';
-import { rgbaToYuva } from '../../server/engine/yuv.js';
+import { framePlanes, type Target } from '../../server/engine/frames/sprites.js';
+import { rgbaToYuva } from '../../server/engine/frames/yuv.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PAGE_DIR = fileURLToPath(new URL('./preview-page/', import.meta.url));

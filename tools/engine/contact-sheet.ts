@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { createCanvas } from '@napi-rs/canvas';
 import { computeLayout, drawPresenter, NEUTRAL_POSE, PRESENTER_IDS, TEMPLATES, type Viseme } from '../../shared/scene/index.js';
-import { loadPresenterNode } from '../../server/engine/assets.js';
+import { loadPresenterNode } from '../../server/engine/frames/assets.js';
 
 const poses: { viseme: Viseme; blink: boolean }[] = [
   { viseme: 'rest', blink: false }, { viseme: 'ai', blink: false }, { viseme: 'e', blink: false },

@@ -3,7 +3,7 @@
 # part of its data the catalog's voices read. The C sources are Echogarden's espeak-ng fork
 # (https://github.com/echogarden-project/espeak-ng, branch `fork`, commit b723b62c), the same code
 # and data as the @echogarden/espeak-ng-emscripten 0.3.5 npm package this replaced; glue.c here is
-# the interface the speech worker calls (server/engine/espeak-wasm.mjs).
+# the interface the speech worker calls (server/engine/speech/espeak-wasm.mjs).
 #   tools/espeak-wasm/build.sh <espeak-ng source tree>
 # Needs Debian's clang, lld, wasi-libc and libclang-rt-dev-wasm32, and npm (for the data, taken
 # from the npm package, whose espeak-ng.data holds the compiled dictionaries of that commit).

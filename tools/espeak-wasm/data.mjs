@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { loadEspeak } from '../../server/engine/espeak-wasm.mjs';
+import { loadEspeak } from '../../server/engine/speech/espeak-wasm.mjs';
 
 const [pkg, out] = process.argv.slice(2);
 if (!pkg || !out) throw new Error('usage: node tools/espeak-wasm/data.mjs <npm package dir> <out dir>');

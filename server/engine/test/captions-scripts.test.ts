@@ -11,13 +11,13 @@ import {
   captionFont, captionTokens, captionWords, computeLayout, isCaptionWord, spokenScript, createAnimation, fontStack, SCENE_FONTS, SCRIPT_FAMILIES, styleOf, TEMPLATES, visualOrder,
   type SpeechTimeline,
 } from '../../../shared/scene/index.js';
-import { RESOURCES_DIR, registerFonts } from '../assets.js';
+import { RESOURCES_DIR, registerFonts } from '../frames/assets.js';
 import { createEngine, type RenderEngine } from '../index.js';
-import { Narration } from '../narration.js';
+import { Narration } from '../speech/narration.js';
 import { drawFullFrame, prepareScene } from '../render.js';
-import { SpeechSynth } from '../speech.js';
-import { SpeechEngines } from '../speech-engines.js';
-import { engineVoice } from '../voices.js';
+import { SpeechSynth } from '../speech/speech.js';
+import { SpeechEngines } from '../speech/speech-engines.js';
+import { engineVoice } from '../speech/voices.js';
 import { fontCodePoints } from './cmap.js';
 import { decodeFrames, regionDiff } from './media.js';
 

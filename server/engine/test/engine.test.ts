@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RenderParams } from '../../../shared/contract/index.js';
 import { createAnimation, drawFrame, poseAt, type PresenterPose, type Rect, type SpeechTimeline } from '../../../shared/scene/index.js';
 import { createEngine, EngineError, type RenderEngine, type RenderResult, type RenderTask } from '../index.js';
-import { Narration } from '../narration.js';
-import { ffmpegPath } from '../ffmpeg.js';
+import { Narration } from '../speech/narration.js';
+import { ffmpegPath } from '../encode/ffmpeg.js';
 import { headCacheNode, prepareScene } from '../render.js';
-import { SpeechSynth } from '../speech.js';
-import { SpeechEngines } from '../speech-engines.js';
-import { engineVoice } from '../voices.js';
+import { SpeechSynth } from '../speech/speech.js';
+import { SpeechEngines } from '../speech/speech-engines.js';
+import { engineVoice } from '../speech/voices.js';
 import { parseVttWords } from './vtt-words.js';
 import { childFfmpegPids, childPids, decodeFrames, diffBounds, loudness, medianPitch, probe, regionDiff } from './media.js';
 

@@ -3,7 +3,7 @@
 // as written because it is no such writing, and the way back from espeak's positions to the
 // script's. What espeak then says is checked through its phonemes in speech.test.ts.
 import { describe, expect, it } from 'vitest';
-import { espeakText } from '../espeak-text.js';
+import { espeakText } from '../speech/espeak-text.js';
 
 const given = (text: string, voice = 'en-us') => espeakText(text, voice).text;
 

@@ -4,10 +4,10 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { captionAt, createAnimation, drawCaption, poseAt, TEMPLATES, type SpeechTimeline } from '../../../shared/scene/index.js';
-import { FrameCompositor } from '../frame-compositor.js';
-import { planRegions } from '../regions.js';
+import { FrameCompositor } from '../frames/frame-compositor.js';
+import { planRegions } from '../frames/regions.js';
 import { composedSource, FramePool, prepareScene } from '../render.js';
-import { framePlanes, yuvFrameSize } from '../sprites.js';
+import { framePlanes, yuvFrameSize } from '../frames/sprites.js';
 
 /** Eight seconds of made-up speech: a word every 0.3 s, a phoneme every 40–120 ms, a pause in the middle. */
 function timeline(): SpeechTimeline {

@@ -3,9 +3,9 @@
 // number, German years and ordinal dates), and what is left as written. What espeak then says is
 // checked through its phonemes in speech.test.ts.
 import { describe, expect, it } from 'vitest';
-import { espeakText } from '../espeak-text.js';
-import { BEFORE_NUMBERS, TITLES } from '../english-text.js';
-import { LANGUAGES } from '../language-text.js';
+import { espeakText } from '../speech/espeak-text.js';
+import { BEFORE_NUMBERS, TITLES } from '../speech/english-text.js';
+import { LANGUAGES } from '../speech/language-text.js';
 import { ABBREVIATIONS } from '../../../shared/scene/index.js';
 
 describe('text for a voice in another language', () => {

@@ -1,7 +1,7 @@
 // Narration loudness: the BS.1770 meter against the standard's own calibration, the limiter's
 // ceiling, and the leveler bringing quiet and loud chunks to the same level.
 import { describe, expect, it } from 'vitest';
-import { applyGain, integratedLoudness, Leveler, NARRATION_LUFS, PEAK_CEILING_DBFS } from '../loudness.js';
+import { applyGain, integratedLoudness, Leveler, NARRATION_LUFS, PEAK_CEILING_DBFS } from '../speech/loudness.js';
 
 function sine(rate: number, seconds: number, dbfs: number, hz = 997): Int16Array {
   const a = 32767 * 10 ** (dbfs / 20);

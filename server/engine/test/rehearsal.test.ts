@@ -3,8 +3,8 @@
 // speech failure only ends it.
 import { describe, expect, it } from 'vitest';
 import { rehearseRender } from '../rehearsal.js';
-import { SpeechSynth } from '../speech.js';
-import { SpeechEngines } from '../speech-engines.js';
+import { SpeechSynth } from '../speech/speech.js';
+import { SpeechEngines } from '../speech/speech-engines.js';
 import { EngineError } from '../types.js';
 
 const idle = () => Promise.resolve();

@@ -10,9 +10,9 @@ import {
   captionAt, computeLayout, createAnimation, hitPresenter, measureWith, paginateCaptions, poseAt, PRESENTER_IDS, PRESENTER_PARTS,
   parseTemplateCatalog, TEMPLATES as templates, visemeOf, type TimedWord,
 } from '../../../shared/scene/index.js';
-import { RESOURCES_DIR, registerFonts } from '../assets.js';
-import { SpeechSynth } from '../speech.js';
-import { espeakVoice } from '../voices.js';
+import { RESOURCES_DIR, registerFonts } from '../frames/assets.js';
+import { SpeechSynth } from '../speech/speech.js';
+import { espeakVoice } from '../speech/voices.js';
 
 const inside = (r: { x: number; y: number; width: number; height: number }, o: typeof r) =>
   r.x >= o.x - 0.5 && r.y >= o.y - 0.5 && r.x + r.width <= o.x + o.width + 0.5 && r.y + r.height <= o.y + o.height + 0.5;

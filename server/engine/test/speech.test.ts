@@ -2,12 +2,12 @@
 // request answered anyway, so a render does not fail for it.
 import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { Narration, scriptChunks } from '../narration.js';
-import { SpeechSynth, type Speech } from '../speech.js';
-import { espeakText, UNSAID_SIGNS } from '../espeak-text.js';
+import { Narration, scriptChunks } from '../speech/narration.js';
+import { SpeechSynth, type Speech } from '../speech/speech.js';
+import { espeakText, UNSAID_SIGNS } from '../speech/espeak-text.js';
 import { EngineError } from '../types.js';
-import { SpeechEngines } from '../speech-engines.js';
-import { catalogVoices, engineVoice, espeakVoice } from '../voices.js';
+import { SpeechEngines } from '../speech/speech-engines.js';
+import { catalogVoices, engineVoice, espeakVoice } from '../speech/voices.js';
 import { spokenScript } from '../../../shared/scene/index.js';
 
 /** A script and the words a person would say for it, in a catalog voice. */

@@ -4,11 +4,11 @@ import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { outputSize } from '../../../shared/contract/index.js';
 import { computeLayout, drawBackground, drawFrame, VISEMES, type CaptionView, type PresenterPose } from '../../../shared/scene/index.js';
-import { loadPresenterNode } from '../assets.js';
-import { FrameCompositor } from '../frame-compositor.js';
-import { planRegions } from '../regions.js';
-import { changedBoxes, framePlanes, splitOffset, yuvFrameSize } from '../sprites.js';
-import { rgbaToYuva } from '../yuv.js';
+import { loadPresenterNode } from '../frames/assets.js';
+import { FrameCompositor } from '../frames/frame-compositor.js';
+import { planRegions } from '../frames/regions.js';
+import { changedBoxes, framePlanes, splitOffset, yuvFrameSize } from '../frames/sprites.js';
+import { rgbaToYuva } from '../frames/yuv.js';
 
 const CASES = [
   { template: 'newsroom', aspect: '16:9', avatar: { scale: 0.8, x: 0.72, y: 0.62 } },

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { EngineVoice } from '../voices.js';
+import type { EngineVoice } from '../speech/voices.js';
 
 export const TINY_HOP = 256;
 

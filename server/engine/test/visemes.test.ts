@@ -3,8 +3,8 @@
 // through a run of different sounds. Real espeak phonemes, a script none of the code was tuned on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { barePhoneme, visemeAt, visemeOf, VISEMES, type SpeechTimeline, type TimedPhoneme } from '../../../shared/scene/index.js';
-import { SpeechSynth } from '../speech.js';
-import { espeakVoice } from '../voices.js';
+import { SpeechSynth } from '../speech/speech.js';
+import { espeakVoice } from '../speech/voices.js';
 
 const SCRIPT =
   'Our quarterly numbers came in ahead of plan. Revenue grew eleven percent, and the new studio opened on time in Lisbon. ' +

@@ -10,14 +10,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpeechTimeline } from '../../../shared/scene/index.js';
 import { detectLanguage, scriptWarnings } from '../../../shared/language/detect.js';
-import { ffmpegPath } from '../ffmpeg.js';
-import { SpeechSynth, SPEECH_SAMPLE_RATE } from '../speech.js';
-import { alignTimeline } from '../speech-align.js';
-import { SpeechEngines } from '../speech-engines.js';
-import { phonemeIds, PiperSpeaker } from '../speech-piper.js';
-import { VoicePacks } from '../voice-packs.js';
-import { sampleLine } from '../voice-sample.js';
-import { catalogVoices, engineVoice, VoiceFile, type EngineVoice } from '../voices.js';
+import { ffmpegPath } from '../encode/ffmpeg.js';
+import { SpeechSynth, SPEECH_SAMPLE_RATE } from '../speech/speech.js';
+import { alignTimeline } from '../speech/speech-align.js';
+import { SpeechEngines } from '../speech/speech-engines.js';
+import { phonemeIds, PiperSpeaker } from '../speech/speech-piper.js';
+import { VoicePacks } from '../speech/voice-packs.js';
+import { sampleLine } from '../speech/voice-sample.js';
+import { catalogVoices, engineVoice, VoiceFile, type EngineVoice } from '../speech/voices.js';
 import { servePiperPack, tinyPiperConfig, tinyPiperModel } from './tiny-onnx.js';
 
 const LINES: Record<string, string> = {

@@ -3,8 +3,8 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { captionWords, computeLayout, measureWith, paginateCaptions, type TimedWord } from '../../../shared/scene/index.js';
-import { registerFonts } from '../assets.js';
-import { toWebVtt } from '../vtt.js';
+import { registerFonts } from '../frames/assets.js';
+import { toWebVtt } from '../encode/vtt.js';
 import { parseVttWords } from './vtt-words.js';
 
 /** Caption words and pages as the engine makes them, words timed 0.3 s apart (some in one breath). */

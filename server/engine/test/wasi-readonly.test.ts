@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readOnlyWasi } from '../wasi-readonly.mjs';
-import { loadEspeak } from '../espeak-wasm.mjs';
+import { readOnlyWasi } from '../speech/wasi-readonly.mjs';
+import { loadEspeak } from '../speech/espeak-wasm.mjs';
 
 /** Calls path_open(fd 3, path) the way wasi-libc does; returns [errno, fd]. */
 function open(root: string, path: string, oflags = 0): [number, number] {

@@ -3,7 +3,7 @@
 // time warping over MFCC frames (as speech toolkits such as Echogarden do). Both renderings say
 // the same phones in the same order, so the cheapest monotonic path between their spectral
 // envelopes maps every espeak time onto the other audio.
-import type { SpeechTimeline, TimedPhoneme, TimedWord } from '../../shared/scene/index.js';
+import type { SpeechTimeline, TimedPhoneme, TimedWord } from '../../../shared/scene/index.js';
 
 /** MFCC frames every 10 ms. */
 const HOP_SECONDS = 0.01;

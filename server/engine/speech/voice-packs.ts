@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { access, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { VoicePackStatus } from '../../shared/contract/index.js';
-import { EngineError } from './types.js';
+import type { VoicePackStatus } from '../../../shared/contract/index.js';
+import { EngineError } from '../types.js';
 import type { EngineVoice, PackFile } from './voices.js';
 
 /** A download that receives nothing for this long fails (a dead connection, not a slow one). */

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { Gender, VoiceEngine, VoiceQuality } from '../../shared/contract/index.js';
-import { RESOURCES_DIR } from './assets.js';
+import { Gender, VoiceEngine, VoiceQuality } from '../../../shared/contract/index.js';
+import { RESOURCES_DIR } from '../frames/assets.js';
 
 const EspeakVoice = z.strictObject({
   voice: z.string().min(1),

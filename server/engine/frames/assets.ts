@@ -4,9 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
-import { ART_HEIGHT, ART_WIDTH, loadPresenter, SCENE_FONTS, type PresenterAssets } from '../../shared/scene/index.js';
+import { ART_HEIGHT, ART_WIDTH, loadPresenter, SCENE_FONTS, type PresenterAssets } from '../../../shared/scene/index.js';
 
-export const RESOURCES_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../resources');
+export const RESOURCES_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../resources');
 
 let fontsRegistered = false;
 

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { createRequire } from 'node:module';
-import { EngineError } from './types.js';
+import { EngineError } from '../types.js';
 
 /** FFMPEG_PATH overrides the bundled @ffmpeg-installer build. */
 export function ffmpegPath(): string {

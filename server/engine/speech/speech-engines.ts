@@ -6,7 +6,7 @@
 //   the same way.
 // The espeak reference is spoken on its own worker while the other engine speaks, so the
 // alignment costs little more than the MFCC and warping path themselves.
-import { EngineError } from './types.js';
+import { EngineError } from '../types.js';
 import { alignTimeline } from './speech-align.js';
 import { SPEECH_SAMPLE_RATE, SpeechSynth, WorkerSynth, type RawSpeech, type Speech } from './speech.js';
 import { resample } from './resample.js';

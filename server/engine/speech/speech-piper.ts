@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
 import type { RawSpeech, SpeechSynth } from './speech.js';
-import { EngineError } from './types.js';
+import { EngineError } from '../types.js';
 import type { VoicePacks } from './voice-packs.js';
 import type { EngineVoice } from './voices.js';
 

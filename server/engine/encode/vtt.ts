@@ -3,7 +3,7 @@
 // editors use for karaoke-style highlighting. The first word starts with the cue itself.
 // Text is escaped per the WebVTT spec (`&`, `<`, `>`), so a script can never close a tag, open
 // one, or put `-->` in a cue.
-import { wordGap, type CaptionPage, type TimedWord } from '../../shared/scene/index.js';
+import { wordGap, type CaptionPage, type TimedWord } from '../../../shared/scene/index.js';
 
 const stamp = (ms: number) => {
   const h = Math.floor(ms / 3600000);

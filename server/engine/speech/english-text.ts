@@ -1,7 +1,7 @@
 // English writings espeak reads wrongly, rewritten as said (heard through espeak's phonemes;
 // each rule names what it used to say). A rewrite keeps to the smallest span it can, so the
 // caption words around it stay lit while their own words are said.
-import { ASPECT_RATIOS } from '../../shared/contract/index.js';
+import { ASPECT_RATIOS } from '../../../shared/contract/index.js';
 import { alternation, NUMBER, rangeRewrite, romanRewrite, unitsRewrite, type Rewrite } from './text-rules.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { readOnlyWasi } from './wasi-readonly.mjs';
 
 /** Where the module and its data ship (the same relative place in a checkout and a packaged app). */
-export const ESPEAK_DIR = fileURLToPath(new URL('../../resources/espeak-ng/', import.meta.url));
+export const ESPEAK_DIR = fileURLToPath(new URL('../../../resources/espeak-ng/', import.meta.url));
 
 /** espeak's event types, by their number in speak_lib.h. */
 const EVENT_TYPES = ['list_terminated', 'word', 'sentence', 'mark', 'play', 'end', 'msg_terminated', 'phoneme', 'samplerate'];

@@ -3,8 +3,8 @@
 // One worker per synthesiser, requests served in order; a cancel terminates the worker (neither
 // engine can be interrupted mid-call) and the next request starts a fresh one.
 import { Worker } from 'node:worker_threads';
-import { isCaptionWord, withPageEnds, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../shared/scene/index.js';
-import { EngineError } from './types.js';
+import { isCaptionWord, withPageEnds, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../../shared/scene/index.js';
+import { EngineError } from '../types.js';
 import type { EspeakVoice } from './voices.js';
 import { espeakText } from './espeak-text.js';
 

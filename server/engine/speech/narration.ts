@@ -3,7 +3,7 @@
 // chunk is asked for alone and the others all at once when it is ready, and the render takes
 // them in order as its frames reach them. Chunks end at sentence ends (or cut an over-long
 // sentence), where captions end a page anyway, so the caption pages are those of the script.
-import { endsSentence, endsSentenceBefore, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../shared/scene/index.js';
+import { endsSentence, endsSentenceBefore, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../../shared/scene/index.js';
 import type { Speech } from './speech.js';
 import { Leveler } from './loudness.js';
 import type { SpeechEngines } from './speech-engines.js';

@@ -1,7 +1,7 @@
 // Which parts of a frame change during a video (frame-compositor.ts composes only these again):
 //   - the head region: the moving layers in every pose of the idle motion (the torso never moves);
 //   - the caption box: when the caption page or the spoken word changes.
-import type { Rect, SceneLayout } from '../../shared/scene/index.js';
+import type { Rect, SceneLayout } from '../../../shared/scene/index.js';
 
 /**
  * A rectangle of whole pixels, a class of its own: V8 keeps a field of an object shape as a

@@ -6,7 +6,7 @@
 // layers under the face and a background-and-body image. ffmpeg then receives frames it can
 // hand to x264 as they are, the same work as encoding from a raw file.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
-import { drawTorso, PRESENTER_PARTS, type PresenterAssets, type PresenterPart, type PresenterPose, type Rect, type SceneLayout } from '../../shared/scene/index.js';
+import { drawTorso, PRESENTER_PARTS, type PresenterAssets, type PresenterPart, type PresenterPose, type Rect, type SceneLayout } from '../../../shared/scene/index.js';
 import type { PixelRect } from './regions.js';
 import { allocSprite, blendSprite, changedBoxes, changedBoxesIn, copyClip, copyRegion, splitOffset, spriteFromRgba, updateSprite, type Sprite, type Target } from './sprites.js';
 import { rgbaToYuva, words, type Box } from './yuv.js';
