@@ -4,19 +4,20 @@ import { useEffect, useState } from 'react';
 import { call } from '../lib/bridge.js';
 import { connectionLabel } from '../lib/connection.js';
 import { sendPendingDeletes } from '../store/jobActions.js';
-import { findTemplate, useCatalogs } from '../store/catalogs.js';
-import { useDrafts } from '../store/drafts.js';
-import { blankDraft, readBackup, useEditor } from '../store/editor.js';
+import { findTemplate } from '../store/catalogs.js';
+
+import { readBackup } from '../store/backup.js';
+import { readDraft } from '../lib/drafts.js';
 import { connectEvents } from '../store/events.js';
-import { useJobs } from '../store/jobs.js';
-import { useSettings } from '../store/settings.js';
-import { resolvedTheme, useUi, type View } from '../store/ui.js';
+
+import { resolvedTheme, type View } from '../store/ui.js';
 import { CreateView } from './CreateView.js';
 import { Downloads } from './Downloads.js';
 import { JobsView } from './JobsView.js';
 import { Notices } from './Notices.js';
 import { renderCurrent } from './RenderBar.js';
 import { SettingsView } from './SettingsView.js';
+import { redo, undo, useCatalogs, useDrafts, useJobs, useSettings, useStudio, useUi } from '../store/index.js';
 
 let booting: Promise<void> | null = null;
 /** Once per page, even under StrictMode's double effects. */
@@ -24,25 +25,28 @@ const bootOnce = () => (booting ??= boot());
 
 async function boot(): Promise<void> {
   await Promise.all([useCatalogs.getState().load(), useSettings.getState().load(), useDrafts.getState().load(), useJobs.getState().loadOutbox()]);
+  // What the render API offers decides whether scenes and media show; not waited for.
+  void useSettings.getState().loadCapabilities();
   const backup = readBackup();
-  const ed = useEditor.getState();
+  const studio = useStudio.getState();
   if (backup) {
     // Edits that never reached drafts.save (crash, closed window): bring them back and save.
-    ed.newDraft();
-    useEditor.setState({ draft: { ...blankDraft(), ...backup } });
-    ed.update({});
+    const { id, ...doc } = backup;
+    studio.loadDocument(doc, id);
+    studio.update({}); // an edit: saved like any other
     return;
   }
   const latest = useDrafts.getState().items[0];
   if (latest) {
     try {
-      ed.open(await call('drafts.get', { id: latest.id }));
-      if (findTemplate(useCatalogs.getState().templates, useEditor.getState().draft.templateId)) return;
-    } catch {
-      /* fall through to a blank draft */
+      const d = readDraft(await call('drafts.get', { id: latest.id }));
+      studio.loadDocument(d, d.id);
+      if (findTemplate(useCatalogs.getState().templates, useStudio.getState().document.templateId)) return;
+    } catch (e) {
+      console.warn(`the last draft could not be opened (${String(e)}); a new one is started`);
     }
   }
-  ed.newDraft();
+  studio.newDocument();
 }
 
 function useTheme() {
@@ -65,6 +69,25 @@ function skipToEditor(e: React.MouseEvent) {
   const focus = () => document.getElementById('script-text')?.focus();
   if (document.getElementById('script-text')) focus();
   else requestAnimationFrame(() => requestAnimationFrame(focus));
+}
+
+/** Ctrl+Z (⌘Z) undoes; Ctrl+Shift+Z (⇧⌘Z) and Ctrl+Y redo. */
+function historyKey(e: KeyboardEvent): 'undo' | 'redo' | null {
+  if (!(e.ctrlKey || e.metaKey) || e.altKey) return null;
+  const k = e.key.toLowerCase();
+  if (k === 'z') return e.shiftKey ? 'redo' : 'undo';
+  if (k === 'y' && !e.shiftKey) return 'redo';
+  return null;
+}
+
+/**
+ * A text field keeps its own undo while it has focus (the browser's, which undoes what was typed
+ * there, caret and selection included); the document's undo is everywhere else.
+ */
+function typesText(t: EventTarget | null): boolean {
+  if (!(t instanceof HTMLElement)) return false;
+  if (t.isContentEditable || t instanceof HTMLTextAreaElement) return true;
+  return t instanceof HTMLInputElement && !['button', 'checkbox', 'radio', 'range', 'color', 'file', 'submit', 'reset'].includes(t.type);
 }
 
 const VIEWS: [View, string][] = [
@@ -93,6 +116,13 @@ export function App() {
       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && useUi.getState().view === 'create' && !(e.target instanceof HTMLTextAreaElement)) {
         e.preventDefault();
         void renderCurrent();
+        return;
+      }
+      const history = historyKey(e);
+      if (history && useUi.getState().view === 'create' && !typesText(e.target)) {
+        e.preventDefault();
+        if (history === 'undo') undo();
+        else redo();
       }
     };
     window.addEventListener('keydown', onKey);

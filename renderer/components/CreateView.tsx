@@ -5,10 +5,9 @@ import { RenderBar, renderCurrent } from './RenderBar.js';
 import { ScriptEditor } from './ScriptEditor.js';
 import { TemplatePicker } from './TemplatePicker.js';
 import { VoicePicker } from './VoicePicker.js';
-import { useSettings } from '../store/settings.js';
-import { useCatalogs } from '../store/catalogs.js';
-import { useUi } from '../store/ui.js';
+
 import { connectionLabel } from '../lib/connection.js';
+import { useCatalogs, useSettings, useUi } from '../store/index.js';
 
 function OfflineBanner() {
   const online = useSettings((s) => s.online);

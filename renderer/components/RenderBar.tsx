@@ -1,8 +1,9 @@
 // The render action and what became of the last submit (a job, or waiting in the outbox).
-import { useEditor } from '../store/editor.js';
-import { STATUS_LABEL, useJobs } from '../store/jobs.js';
-import { useUi } from '../store/ui.js';
+
+import { STATUS_LABEL } from '../store/jobs.js';
+
 import { ErrorNote } from './ErrorNote.js';
+import { useEditor, useJobs, useUi } from '../store/index.js';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 export const RENDER_SHORTCUT = isMac ? '⌘↵' : 'Ctrl+Enter';
