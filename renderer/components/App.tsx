@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { call } from '../lib/bridge.js';
 import { connectionLabel } from '../lib/connection.js';
+import { bindHistoryKeys } from '../lib/history-keys.js';
 import { sendPendingDeletes } from '../store/jobActions.js';
 import { findTemplate } from '../store/catalogs.js';
 
@@ -71,25 +72,6 @@ function skipToEditor(e: React.MouseEvent) {
   else requestAnimationFrame(() => requestAnimationFrame(focus));
 }
 
-/** Ctrl+Z (⌘Z) undoes; Ctrl+Shift+Z (⇧⌘Z) and Ctrl+Y redo. */
-function historyKey(e: KeyboardEvent): 'undo' | 'redo' | null {
-  if (!(e.ctrlKey || e.metaKey) || e.altKey) return null;
-  const k = e.key.toLowerCase();
-  if (k === 'z') return e.shiftKey ? 'redo' : 'undo';
-  if (k === 'y' && !e.shiftKey) return 'redo';
-  return null;
-}
-
-/**
- * A text field keeps its own undo while it has focus (the browser's, which undoes what was typed
- * there, caret and selection included); the document's undo is everywhere else.
- */
-function typesText(t: EventTarget | null): boolean {
-  if (!(t instanceof HTMLElement)) return false;
-  if (t.isContentEditable || t instanceof HTMLTextAreaElement) return true;
-  return t instanceof HTMLInputElement && !['button', 'checkbox', 'radio', 'range', 'color', 'file', 'submit', 'reset'].includes(t.type);
-}
-
 const VIEWS: [View, string][] = [
   ['create', 'Create'],
   ['jobs', 'Jobs'],
@@ -116,17 +98,14 @@ export function App() {
       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && useUi.getState().view === 'create' && !(e.target instanceof HTMLTextAreaElement)) {
         e.preventDefault();
         void renderCurrent();
-        return;
-      }
-      const history = historyKey(e);
-      if (history && useUi.getState().view === 'create' && !typesText(e.target)) {
-        e.preventDefault();
-        if (history === 'undo') undo();
-        else redo();
       }
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    const offHistory = bindHistoryKeys((k) => (k === 'undo' ? undo() : redo()), () => useUi.getState().view === 'create');
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      offHistory();
+    };
   }, []);
 
   return (

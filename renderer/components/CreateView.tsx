@@ -1,7 +1,10 @@
-// The creator's main screen: drafts, script, voice, preview canvas, template, render.
+// The creator's main screen: drafts, the selected scene's script and settings, voice, the preview
+// canvas with the scene strip under it, template, render.
 import { DraftsSidebar } from './DraftsSidebar.js';
 import { PresenterCanvas } from './PresenterCanvas.js';
 import { RenderBar, renderCurrent } from './RenderBar.js';
+import { SceneInspector } from './SceneInspector.js';
+import { SceneStrip } from './SceneStrip.js';
 import { ScriptEditor } from './ScriptEditor.js';
 import { TemplatePicker } from './TemplatePicker.js';
 import { VoicePicker } from './VoicePicker.js';
@@ -39,10 +42,12 @@ export function CreateView() {
         <OfflineBanner />
         <div className="col col-script">
           <ScriptEditor onRender={() => void renderCurrent()} />
+          <SceneInspector />
           <VoicePicker />
         </div>
         <div className="col col-stage">
           <PresenterCanvas />
+          <SceneStrip />
           <RenderBar />
           <TemplatePicker />
         </div>
