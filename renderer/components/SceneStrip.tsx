@@ -97,7 +97,7 @@ export function SceneStrip() {
         {scenes.map((scene, i) => {
           const selected = scene.id === selectedId;
           const errors = sceneErrors[scene.id];
-          const excerpt = scriptExcerpt(scene.text, 60);
+          const excerpt = scriptExcerpt(scene.text, 160); // the card shows two lines of it
           const name = `Scene ${i + 1}`;
           return (
             <li
@@ -145,7 +145,7 @@ export function SceneStrip() {
                 <span className="scene-badges" aria-hidden="true">
                   {!scene.presenter && (
                     <span className="scene-badge" title="No presenter in this scene" data-testid="badge-no-presenter">
-                      <Icon name="noPerson" size={12} />
+                      <Icon name="noPerson" size={11} /> No presenter
                     </span>
                   )}
                   {i > 0 && scene.transition !== 'cut' && (
