@@ -2,14 +2,13 @@
 // brings it back, as Ctrl+Z does), reorder by dragging a card or with Alt+arrows on the
 // selected one. The list is one Tab stop: arrow keys move between scenes, Delete deletes.
 import { useRef, useState } from 'react';
-import { useStore } from 'zustand';
 import type { DocumentScene } from '../../shared/contract/document.js';
 import { scriptExcerpt } from '../lib/excerpt.js';
 import { offers } from '../lib/capabilities.js';
 import { formatDuration } from '../lib/speech.js';
 import { sceneParams, sceneSeconds, videoSeconds } from '../lib/scenes.js';
 import { findTemplate, findVoice } from '../store/catalogs.js';
-import { redo, undo, useCatalogs, useEditor, useStudio, useUi } from '../store/index.js';
+import { undo, useCatalogs, useEditor, useStudio, useUi } from '../store/index.js';
 import { Icon } from './Icon.js';
 import { SceneThumb } from './SceneThumb.js';
 
@@ -34,8 +33,6 @@ export function SceneStrip() {
   const voice = findVoice(useCatalogs((s) => s.voices), useStudio((s) => s.document.voiceId));
   const sceneErrors = useEditor((s) => s.sceneErrors);
   const canAdd = useStudio((s) => offers(s.settings.capabilities, 'scenes'));
-  const canUndo = useStore(useStudio.temporal, (t) => t.pastStates.length > 0);
-  const canRedo = useStore(useStudio.temporal, (t) => t.futureStates.length > 0);
   const list = useRef<HTMLOListElement>(null);
   /** Where a dragged card would land: before the card at this index. */
   const [dropAt, setDropAt] = useState<number | null>(null);
@@ -79,19 +76,11 @@ export function SceneStrip() {
         <h2 id="scenes-heading">
           Scenes <span className="muted scenes-total">{scenes.length} · ≈ {formatDuration(videoSeconds(scenes, voice))}</span>
         </h2>
-        <span className="scenes-tools">
-          <button type="button" className="icon-btn" aria-label="Undo" title="Undo (Ctrl+Z)" aria-keyshortcuts="Control+Z Meta+Z" disabled={!canUndo} onClick={undo}>
-            <Icon name="undo" size={15} />
+        {canAdd && (
+          <button type="button" className="btn small" onClick={() => act('', () => useStudio.getState().addScene())} aria-label="Add scene" title="Add a scene after the selected one">
+            <Icon name="plus" size={14} /> Add scene
           </button>
-          <button type="button" className="icon-btn" aria-label="Redo" title="Redo (Ctrl+Shift+Z)" aria-keyshortcuts="Control+Shift+Z Control+Y Meta+Shift+Z" disabled={!canRedo} onClick={redo}>
-            <Icon name="redo" size={15} />
-          </button>
-          {canAdd && (
-            <button type="button" className="btn small" onClick={() => act('', () => useStudio.getState().addScene())} aria-label="Add scene" title="Add a scene after the selected one">
-              <Icon name="plus" size={14} /> Add scene
-            </button>
-          )}
-        </span>
+        )}
       </div>
       <ol
         className="scene-strip"

@@ -101,4 +101,9 @@ test('a video of three scenes: build, reorder, undo a delete', async ({ page }) 
   await card(page, 3).click();
   await expect(page.getByTestId('presenter-off')).toBeVisible();
   await screenshot(page, 'scenes-no-presenter-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await card(page, 2).click();
+  await page.waitForTimeout(300);
+  await screenshot(page, 'scenes-dark');
 });
