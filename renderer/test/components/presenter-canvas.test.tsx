@@ -6,6 +6,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest';
 import { outputSize } from '../../../shared/contract/index.js';
 import { computeLayout } from '../../../shared/scene/index.js';
+import { blankScene } from '../../../shared/contract/document.js';
 import { PresenterCanvas } from '../../components/PresenterCanvas.js';
 
 import { livePlacement } from '../../store/placement.js';
@@ -100,6 +101,23 @@ describe('presenter canvas', () => {
     expect(livePlacement.getState().avatar?.scale).toBeGreaterThan(0.5);
     await waitFor(() => expect(avatar().scale).toBeGreaterThan(0.5));
     expect(livePlacement.getState().avatar).toBeNull();
+  });
+
+  it('drags a scene with its own placement without moving the video’s', () => {
+    const stage = mount();
+    const s = useStudio.getState();
+    const own = blankScene('Over my slide.');
+    s.insertScenes([{ ...own, avatar: { scale: 0.5, x: 0.5, y: 0.5 } }]);
+    s.setAvatar({ scale: 0.5, x: 0.3, y: 0.5 }); // the scene's own: the video keeps 0.5
+    expect(useStudio.getState().document.params.avatar).toEqual({ scale: 0.5, x: 0.5, y: 0.5 });
+    const b = box(); // the video's placement is where the scene's was: shift to the scene's
+    const dx = -0.2 * W;
+    fireEvent.pointerDown(stage, at(b.cx + dx, b.cy));
+    fireEvent.pointerMove(stage, at(b.cx + dx + 64, b.cy, { altKey: true }));
+    fireEvent.pointerUp(stage, at(b.cx + dx + 64, b.cy));
+    expect(useStudio.getState().document.scenes[1]!.avatar).toEqual({ scale: 0.5, x: 0.4, y: 0.5 });
+    expect(useStudio.getState().document.params.avatar).toEqual({ scale: 0.5, x: 0.5, y: 0.5 });
+    expect(screen.getByLabelText(/^X/)).toHaveProperty('value', '0.4');
   });
 
   it('shows the placement it drew on the scene canvas', async () => {
