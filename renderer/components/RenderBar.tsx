@@ -20,7 +20,10 @@ export async function renderCurrent(): Promise<void> {
 
 export function RenderBar() {
   const submitting = useEditor((s) => s.submitting);
-  const error = useEditor((s) => s.submitError);
+  const submitError = useEditor((s) => s.submitError);
+  // A problem with the scenes as a whole (too many, too much text in all) has no field of its own.
+  const scenesError = useEditor((s) => s.fieldErrors.scenes);
+  const error = submitError && scenesError ? `${submitError} Scenes: ${scenesError}.` : submitError;
   const last = useEditor((s) => s.lastSubmit);
   const setView = useUi((s) => s.setView);
   return (
