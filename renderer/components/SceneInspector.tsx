@@ -3,15 +3,15 @@
 // presenter on or off and its own placement, the transition in, and an optional minimum length.
 // Problems the render API named on this scene are shown here.
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { BACKGROUND_FITS, SCENE_MIN_SECONDS_MAX, TRANSITIONS, type Asset, type BackgroundFit, type Transition } from '../../shared/contract/index.js';
+import { BACKGROUND_FITS, SCENE_MIN_SECONDS_MAX, TRANSITIONS, type Asset, type BackgroundFit } from '../../shared/contract/index.js';
 import { media } from '../canvas/pictures.js';
 import { call, describeError } from '../lib/bridge.js';
 import { offers } from '../lib/capabilities.js';
+import { TRANSITION_LABEL } from '../lib/scenes.js';
 import { selectedScene } from '../store/document.js';
 import { useEditor, useStudio } from '../store/index.js';
 import { ErrorNote } from './ErrorNote.js';
 
-const TRANSITION_LABEL: Record<Transition, string> = { cut: 'Cut', fade: 'Fade', slide: 'Slide' };
 const FIT_LABEL: Record<BackgroundFit, string> = { cover: 'Fill', contain: 'Fit' };
 const FIELD_LABEL: Record<string, string> = {
   '': 'This scene',

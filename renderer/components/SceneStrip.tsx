@@ -6,7 +6,7 @@ import type { DocumentScene } from '../../shared/contract/document.js';
 import { scriptExcerpt } from '../lib/excerpt.js';
 import { offers } from '../lib/capabilities.js';
 import { formatDuration } from '../lib/speech.js';
-import { sceneParams, sceneSeconds, videoSeconds } from '../lib/scenes.js';
+import { sceneParams, sceneSeconds, TRANSITION_LABEL, videoSeconds } from '../lib/scenes.js';
 import { findTemplate, findVoice } from '../store/catalogs.js';
 import { undo, useCatalogs, useEditor, useStudio, useUi } from '../store/index.js';
 import { Icon } from './Icon.js';
@@ -14,7 +14,6 @@ import { SceneThumb } from './SceneThumb.js';
 
 /** The drag data of a scene card: other drags (files from the desktop) pass through untouched. */
 const SCENE_DRAG = 'application/x-presenter-scene';
-const TRANSITION_LABEL = { cut: 'Cut', fade: 'Fade', slide: 'Slide' } as const;
 
 /** Deletes a scene with a notice whose Undo is the document's undo. */
 export function deleteSceneWithUndo(id: string): void {

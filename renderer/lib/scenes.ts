@@ -1,8 +1,10 @@
 // Pure facts about a document's scenes: what the canvas draws for one, how long each runs, and
 // which scene an API error names. The shapes are shared/contract's document.
-import type { Avatar, RenderParams, Voice } from '../../shared/contract/index.js';
+import type { Avatar, RenderParams, Transition, Voice } from '../../shared/contract/index.js';
 import type { DocumentScene } from '../../shared/contract/document.js';
 import { estimateSeconds } from './speech.js';
+
+export const TRANSITION_LABEL: Record<Transition, string> = { cut: 'Cut', fade: 'Fade', slide: 'Slide' };
 
 /** The placement a scene is drawn with: its own, else the video's. */
 export function scenePlacement(params: RenderParams, scene: Pick<DocumentScene, 'avatar'> | undefined): Avatar {

@@ -13,6 +13,11 @@ export type Tracked = Pick<StudioState, 'document' | 'selectedSceneId'>;
 export const TYPING_STEP_MS = 1000;
 export const HISTORY_LIMIT = 200;
 
+/** True when two versions of a scene differ in their text and nothing else. */
+function onlyTextDiffers<T extends { text: string }>(x: T, y: T): boolean {
+  return x.text !== y.text && (Object.keys(x) as (keyof T)[]).every((k) => k === 'text' || x[k] === y[k]);
+}
+
 /** What a change typed into: one scene's text, or the name; '' for any other change. */
 function typingKey(past: Tracked, now: Tracked): string {
   const a = past.document;
@@ -26,9 +31,7 @@ function typingKey(past: Tracked, now: Tracked): string {
     const x = a.scenes[i]!;
     const y = b.scenes[i]!;
     if (x === y) continue;
-    const onlyText = x.id === y.id && x.text !== y.text && x.background === y.background && x.avatar === y.avatar
-      && x.presenter === y.presenter && x.transition === y.transition && x.minSeconds === y.minSeconds;
-    if (!onlyText || key) return '';
+    if (key || !onlyTextDiffers(x, y)) return '';
     key = `text:${x.id}`;
   }
   return key;
