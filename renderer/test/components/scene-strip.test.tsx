@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { blankScene } from '../../../shared/contract/document.js';
 import type { Capabilities } from '../../../shared/bridge/index.js';
 import { Notices } from '../../components/Notices.js';
+import { RenderBar, renderCurrent } from '../../components/RenderBar.js';
 import { PresenterCanvas } from '../../components/PresenterCanvas.js';
 import { SceneInspector } from '../../components/SceneInspector.js';
 import { SceneStrip } from '../../components/SceneStrip.js';
@@ -117,6 +118,27 @@ describe('scene strip', () => {
     fireEvent.change(screen.getByLabelText('Minimum length in seconds'), { target: { value: '6' } });
     expect(useStudio.getState().document.scenes[1]).toMatchObject({ transition: 'fade', minSeconds: 6 });
     expect(within(cards()[1]!).getByText('Fade')).toBeTruthy();
+  });
+
+  it('shows a problem the render API names on a scene on that scene, and keeps the draft', async () => {
+    installBridge({
+      'jobs.submit': () => {
+        throw { code: 'validation_failed', message: 'The request is not valid.', details: [{ path: 'request.scenes.1.background.assetId', message: 'names no asset of yours' }] };
+      },
+    });
+    useStudio.getState().update({ voiceId: 'en-US-Ava' });
+    render(
+      <>
+        <SceneStrip />
+        <SceneInspector />
+        <RenderBar />
+      </>,
+    );
+    await act(() => renderCurrent());
+    expect(cards()[1]!.getAttribute('aria-current')).toBe('true');
+    expect(cards()[1]!.getAttribute('aria-label')).toContain('has a problem');
+    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toContain('Background: names no asset of yours.');
+    expect(texts()).toEqual(['Welcome to the tour.', 'Here is the dashboard.']);
   });
 
   it('hides adding scenes and scene settings against an API without scenes', () => {
