@@ -2,6 +2,7 @@
 // pixels scaled to the element), then the interactive layer (box, handles, snap guides).
 import type { RenderParams, Template } from '../../shared/contract/index.js';
 import { outputSize } from '../../shared/contract/index.js';
+import type { BackgroundPicture } from '../../shared/scene/index.js';
 import { SNAP_LINES } from '../lib/placement.js';
 import { HANDLE_PX } from './gesture.js';
 import { drawScene, presenterBox } from './scene.js';
@@ -10,6 +11,10 @@ export interface PreviewState {
   template: Template | null;
   params: RenderParams;
   caption: string;
+  /** The scene's own background; null: the template's. */
+  picture: BackgroundPicture | null;
+  /** False: the scene has no presenter (nothing to place, no box). */
+  presenter: boolean;
   guidesX: number[];
   guidesY: number[];
   active: boolean;
@@ -30,12 +35,13 @@ export function drawPreview(scene: HTMLCanvasElement, overlay: HTMLCanvasElement
   const ctx = scene.getContext('2d');
   if (ctx) {
     ctx.setTransform((cssW * dpr) / out.width, 0, 0, (cssH * dpr) / out.height, 0, 0);
-    drawScene(ctx, { template: s.template, params: s.params, width: out.width, height: out.height, caption: s.caption });
+    drawScene(ctx, { template: s.template, params: s.params, width: out.width, height: out.height, caption: s.caption, picture: s.picture, presenter: s.presenter });
   }
   const o = overlay.getContext('2d');
   if (!o) return;
   o.setTransform(dpr, 0, 0, dpr, 0, 0);
   o.clearRect(0, 0, cssW, cssH);
+  if (!s.presenter) return;
   if (s.active) {
     o.strokeStyle = 'rgba(255,255,255,0.28)';
     o.lineWidth = 1;

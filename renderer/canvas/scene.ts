@@ -8,6 +8,7 @@ import {
   captionTokens,
   captionWords,
   computeLayout,
+  drawBackground,
   drawFrame,
   fontUrl,
   loadPresenter,
@@ -18,7 +19,9 @@ import {
   SCRIPT_FAMILIES,
   sceneStyle,
   templateEntry,
+  type BackgroundPicture,
   type CaptionView,
+  type FrameLayer,
   type PresenterAssets,
   type Rect,
   type SceneLayout,
@@ -137,6 +140,10 @@ export interface SceneOptions {
   height: number;
   /** Narration: the first caption page is shown as the video would show it. */
   caption?: string;
+  /** The scene's own background (its picture, clip frame or page); none: the template's. */
+  picture?: BackgroundPicture | null;
+  /** False: a scene without the presenter. */
+  presenter?: boolean;
 }
 
 export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): SceneLayout {
@@ -148,6 +155,10 @@ export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): Scene
     const page = paginateCaptions(layout, timed, measureWith(ctx, layout))[0];
     if (page) caption = { lines: page.lines.map((l) => l.map((i) => timed[i]!.text)), activeIndex: 0 };
   }
-  drawFrame(ctx, presenterAssets(layout.templateId), layout, { pose: NEUTRAL_POSE, caption });
+  const presenter = o.presenter !== false;
+  // The scene's own picture goes down through the same routine the engine uses; the rest of the frame is drawFrame's.
+  if (o.picture) drawBackground(ctx, layout, o.picture);
+  const layers: FrameLayer[] = [...(o.picture ? [] : ['background' as const]), ...(presenter ? ['presenter' as const] : []), 'caption'];
+  drawFrame(ctx, presenter ? presenterAssets(layout.templateId) : null, layout, { pose: NEUTRAL_POSE, caption }, { layers });
   return layout;
 }

@@ -3,20 +3,22 @@
 import { useEffect, useState } from 'react';
 import { call } from '../lib/bridge.js';
 import { connectionLabel } from '../lib/connection.js';
+import { bindHistoryKeys } from '../lib/history-keys.js';
 import { sendPendingDeletes } from '../store/jobActions.js';
-import { findTemplate, useCatalogs } from '../store/catalogs.js';
-import { useDrafts } from '../store/drafts.js';
-import { blankDraft, readBackup, useEditor } from '../store/editor.js';
+import { findTemplate } from '../store/catalogs.js';
+
+import { readBackup } from '../store/backup.js';
+import { readDraft } from '../lib/drafts.js';
 import { connectEvents } from '../store/events.js';
-import { useJobs } from '../store/jobs.js';
-import { useSettings } from '../store/settings.js';
-import { resolvedTheme, useUi, type View } from '../store/ui.js';
+
+import { resolvedTheme, type View } from '../store/ui.js';
 import { CreateView } from './CreateView.js';
 import { Downloads } from './Downloads.js';
 import { JobsView } from './JobsView.js';
 import { Notices } from './Notices.js';
 import { renderCurrent } from './RenderBar.js';
 import { SettingsView } from './SettingsView.js';
+import { redo, undo, useCatalogs, useDrafts, useJobs, useSettings, useStudio, useUi } from '../store/index.js';
 
 let booting: Promise<void> | null = null;
 /** Once per page, even under StrictMode's double effects. */
@@ -24,25 +26,28 @@ const bootOnce = () => (booting ??= boot());
 
 async function boot(): Promise<void> {
   await Promise.all([useCatalogs.getState().load(), useSettings.getState().load(), useDrafts.getState().load(), useJobs.getState().loadOutbox()]);
+  // What the render API offers decides whether scenes and media show; not waited for.
+  void useSettings.getState().loadCapabilities();
   const backup = readBackup();
-  const ed = useEditor.getState();
+  const studio = useStudio.getState();
   if (backup) {
     // Edits that never reached drafts.save (crash, closed window): bring them back and save.
-    ed.newDraft();
-    useEditor.setState({ draft: { ...blankDraft(), ...backup } });
-    ed.update({});
+    const { id, ...doc } = backup;
+    studio.loadDocument(doc, id);
+    studio.update({}); // an edit: saved like any other
     return;
   }
   const latest = useDrafts.getState().items[0];
   if (latest) {
     try {
-      ed.open(await call('drafts.get', { id: latest.id }));
-      if (findTemplate(useCatalogs.getState().templates, useEditor.getState().draft.templateId)) return;
-    } catch {
-      /* fall through to a blank draft */
+      const d = readDraft(await call('drafts.get', { id: latest.id }));
+      studio.loadDocument(d, d.id);
+      if (findTemplate(useCatalogs.getState().templates, useStudio.getState().document.templateId)) return;
+    } catch (e) {
+      console.warn(`the last draft could not be opened (${String(e)}); a new one is started`);
     }
   }
-  ed.newDraft();
+  studio.newDocument();
 }
 
 function useTheme() {
@@ -96,7 +101,11 @@ export function App() {
       }
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    const offHistory = bindHistoryKeys((k) => (k === 'undo' ? undo() : redo()), () => useUi.getState().view === 'create');
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      offHistory();
+    };
   }, []);
 
   return (

@@ -1,14 +1,16 @@
-// The creator's main screen: drafts, script, voice, preview canvas, template, render.
+// The creator's main screen: drafts, the selected scene's script and settings, voice, the preview
+// canvas with the scene strip under it, template, render.
 import { DraftsSidebar } from './DraftsSidebar.js';
 import { PresenterCanvas } from './PresenterCanvas.js';
 import { RenderBar, renderCurrent } from './RenderBar.js';
+import { SceneInspector } from './SceneInspector.js';
+import { SceneStrip } from './SceneStrip.js';
 import { ScriptEditor } from './ScriptEditor.js';
 import { TemplatePicker } from './TemplatePicker.js';
 import { VoicePicker } from './VoicePicker.js';
-import { useSettings } from '../store/settings.js';
-import { useCatalogs } from '../store/catalogs.js';
-import { useUi } from '../store/ui.js';
+
 import { connectionLabel } from '../lib/connection.js';
+import { useCatalogs, useSettings, useUi } from '../store/index.js';
 
 function OfflineBanner() {
   const online = useSettings((s) => s.online);
@@ -40,10 +42,12 @@ export function CreateView() {
         <OfflineBanner />
         <div className="col col-script">
           <ScriptEditor onRender={() => void renderCurrent()} />
+          <SceneInspector />
           <VoicePicker />
         </div>
         <div className="col col-stage">
           <PresenterCanvas />
+          <SceneStrip />
           <RenderBar />
           <TemplatePicker />
         </div>

@@ -3,10 +3,10 @@
 import { useState } from 'react';
 import type { CsvRowReport } from '../../shared/bridge/index.js';
 import { call, describeError } from '../lib/bridge.js';
-import { useDrafts } from '../store/drafts.js';
-import { useJobs } from '../store/jobs.js';
+
 import { Dialog } from './Dialog.js';
 import { ErrorNote } from './ErrorNote.js';
+import { useDrafts, useJobs } from '../store/index.js';
 
 const EXAMPLE = 'text,template,voice,aspect,x,y,scale\n"Welcome to the quarterly update.",newsroom,en-US-Ava,16:9,0.72,0.58,0.6\n';
 

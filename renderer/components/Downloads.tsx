@@ -2,7 +2,7 @@
 import { Icon } from './Icon.js';
 import { call } from '../lib/bridge.js';
 import type { BridgeError } from '../../shared/bridge/index.js';
-import { useDownloads } from '../store/downloads.js';
+import { useDownloads } from '../store/index.js';
 
 const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
 

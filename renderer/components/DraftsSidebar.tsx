@@ -3,19 +3,19 @@
 import { useEffect, useRef, useState } from 'react';
 import type { DraftSummary } from '../../shared/bridge/index.js';
 import { call, describeError } from '../lib/bridge.js';
+import { documentOf, draftInput, draftSummary, readDraft } from '../lib/drafts.js';
 import { relativeTime } from '../lib/time.js';
-import { useDrafts } from '../store/drafts.js';
-import { useEditor } from '../store/editor.js';
-import { useUi } from '../store/ui.js';
+
 import { ErrorNote } from './ErrorNote.js';
 import { Icon } from './Icon.js';
 import { leaveCurrentDraft, openDraft } from '../store/draftNav.js';
 import { moveFocus, tabStop } from '../lib/roving.js';
+import { useDrafts, useStudio, useUi } from '../store/index.js';
 
 export function DraftsSidebar() {
   const { items, q, error, setQuery, load } = useDrafts();
-  const currentId = useEditor((s) => s.draft.id);
-  const currentName = useEditor((s) => s.draft.name);
+  const currentId = useStudio((s) => s.draftId);
+  const currentName = useStudio((s) => s.document.name);
   const [renaming, setRenaming] = useState<string | null>(null);
   // One Tab stop for the whole list; arrow keys move between drafts.
   const [focused, setFocused] = useState<string | null>(null);
@@ -32,7 +32,7 @@ export function DraftsSidebar() {
 
   const newDraft = async () => {
     if (!(await leaveCurrentDraft())) return;
-    useEditor.getState().newDraft();
+    useStudio.getState().newDocument();
     document.getElementById('script-text')?.focus();
   };
 
@@ -76,10 +76,10 @@ export function DraftsSidebar() {
 function DraftRow({ draft, active, tabbable, onFocus, onRename }: { draft: DraftSummary; active: boolean; tabbable: boolean; onFocus(): void; onRename(): void }) {
   const remove = async () => {
     try {
-      const full = await call('drafts.get', { id: draft.id });
+      const full = readDraft(await call('drafts.get', { id: draft.id }));
       await call('drafts.remove', { id: draft.id });
       useDrafts.getState().removeLocal(draft.id);
-      if (useEditor.getState().draft.id === draft.id) useEditor.getState().newDraft();
+      if (useStudio.getState().draftId === draft.id) useStudio.getState().newDocument();
       useUi.getState().notify(
         {
           kind: 'info',
@@ -87,9 +87,8 @@ function DraftRow({ draft, active, tabbable, onFocus, onRename }: { draft: Draft
           action: {
             label: 'Undo',
             run: async () => {
-              const { id: _id, createdAt: _c, updatedAt: _u, ...input } = full;
-              const back = await call('drafts.save', input);
-              useDrafts.getState().upsertLocal({ id: back.id, name: back.name, excerpt: back.text.slice(0, 120), updatedAt: back.updatedAt });
+              const back = readDraft(await call('drafts.save', draftInput(documentOf(full))));
+              useDrafts.getState().upsertLocal(draftSummary(back));
             },
           },
         },
@@ -139,21 +138,14 @@ function RenameRow({ draft, onDone }: { draft: DraftSummary; onDone(): void }) {
   const commit = async () => {
     const trimmed = name.trim();
     if (!trimmed || trimmed === draft.name) return onDone();
-    if (useEditor.getState().draft.id === draft.id) {
-      useEditor.getState().update({ name: trimmed });
+    if (useStudio.getState().draftId === draft.id) {
+      useStudio.getState().update({ name: trimmed });
       return onDone();
     }
     try {
-      const full = await call('drafts.get', { id: draft.id });
-      const saved = await call('drafts.save', {
-        id: full.id,
-        name: trimmed,
-        text: full.text,
-        templateId: full.templateId,
-        voiceId: full.voiceId,
-        params: full.params,
-      });
-      useDrafts.getState().upsertLocal({ id: saved.id, name: saved.name, excerpt: saved.text.slice(0, 120), updatedAt: saved.updatedAt });
+      const full = readDraft(await call('drafts.get', { id: draft.id }));
+      const saved = readDraft(await call('drafts.save', draftInput({ ...documentOf(full), name: trimmed }, full.id)));
+      useDrafts.getState().upsertLocal(draftSummary(saved));
       onDone();
     } catch (e) {
       setError(describeError(e));

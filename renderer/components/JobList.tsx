@@ -3,9 +3,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Job } from '../../shared/contract/index.js';
-import { useCatalogs } from '../store/catalogs.js';
-import { useJobs } from '../store/jobs.js';
+
 import { JobRow, ROW_HEIGHT } from './JobRow.js';
+import { useCatalogs, useJobs } from '../store/index.js';
 
 export function JobList({ onPlay }: { onPlay(job: Job): void }) {
   const jobs = useJobs((s) => s.jobs);

@@ -7,13 +7,14 @@ import { Icon } from './Icon.js';
 import { call, describeError } from '../lib/bridge.js';
 import { bulk } from '../store/jobActions.js';
 import { relativeTime } from '../lib/time.js';
-import { useJobs, STATUS_LABEL } from '../store/jobs.js';
-import { useUi } from '../store/ui.js';
+import { STATUS_LABEL } from '../store/jobs.js';
+
 import { CsvImport } from './CsvImport.js';
 import { ErrorNote } from './ErrorNote.js';
 import { JobList } from './JobList.js';
 import { scriptExcerpt } from '../lib/excerpt.js';
 import { Player } from './Player.js';
+import { useJobs, useUi } from '../store/index.js';
 
 export function JobsView() {
   const counts = useJobs((s) => s.counts);

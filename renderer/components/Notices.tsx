@@ -1,6 +1,7 @@
 // Transient notices (bottom right), each with an optional action such as Undo.
-import { useUi } from '../store/ui.js';
+
 import { Icon } from './Icon.js';
+import { useUi } from '../store/index.js';
 
 export function Notices() {
   const notices = useUi((s) => s.notices);

@@ -1,10 +1,14 @@
-// Numeric x / y / scale, held to the contract's ranges. During a drag the fields follow the
+// Numeric x / y / scale of the placement the canvas edits (the selected scene's own, else the
+// video's), held to the contract's ranges. During a drag the fields follow the
 // live value through the DOM (no React render); typing commits on Enter or when leaving.
 import { useEffect, useRef, useState } from 'react';
 import { AVATAR_RANGES, type Avatar } from '../../shared/contract/index.js';
 import { clampAvatar } from '../lib/placement.js';
-import { useEditor } from '../store/editor.js';
+import { scenePlacement } from '../lib/scenes.js';
+import { selectedScene } from '../store/document.js';
+
 import { livePlacement } from '../store/placement.js';
+import { useEditor, useStudio } from '../store/index.js';
 
 const FIELDS = [
   { key: 'x', label: 'X', hint: 'centre, 0 = left edge, 1 = right edge' },
@@ -13,13 +17,15 @@ const FIELDS = [
 ] as const;
 
 export function PlacementFields() {
-  const avatar = useEditor((s) => s.draft.params.avatar);
-  const resetPlacement = useEditor((s) => s.resetPlacement);
+  const avatar = useStudio((s) => scenePlacement(s.document.params, selectedScene(s)));
+  const sceneId = useStudio((s) => s.selectedSceneId);
+  const resetPlacement = useStudio((s) => s.resetPlacement);
   const fieldErrors = useEditor((s) => s.fieldErrors);
+  const sceneErrors = useEditor((s) => s.sceneErrors[sceneId]);
   return (
     <div className="placement">
       {FIELDS.map((f) => (
-        <NumberField key={f.key} name={f.key} label={f.label} hint={f.hint} avatar={avatar} error={fieldErrors[`params.avatar.${f.key}`]} />
+        <NumberField key={f.key} name={f.key} label={f.label} hint={f.hint} avatar={avatar} error={sceneErrors?.[`avatar.${f.key}`] ?? fieldErrors[`params.avatar.${f.key}`]} />
       ))}
       <button type="button" className="btn" onClick={resetPlacement} title="Put the presenter back where the template places it">
         Reset
@@ -51,7 +57,7 @@ function NumberField({ name, label, hint, avatar, error }: { name: keyof Avatar;
     const next = clampAvatar({ ...avatar, [name]: v });
     setNote(next[name] !== v ? `Held to ${range.min}–${range.max}.` : null);
     setText(String(next[name]));
-    if (next[name] !== avatar[name]) useEditor.getState().setAvatar(next);
+    if (next[name] !== avatar[name]) useStudio.getState().setAvatar(next);
   };
   const id = `placement-${name}`;
   return (
@@ -74,7 +80,7 @@ function NumberField({ name, label, hint, avatar, error }: { name: keyof Avatar;
           // Valid, in-range values apply at once (spinner, typing); others wait for Enter or blur.
           if (e.target.value.trim() !== '' && Number.isFinite(v) && v >= range.min && v <= range.max && v !== avatar[name]) {
             setNote(null);
-            useEditor.getState().setAvatar({ ...avatar, [name]: v });
+            useStudio.getState().setAvatar({ ...avatar, [name]: v });
           }
         }}
         onBlur={commit}

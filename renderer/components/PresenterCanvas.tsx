@@ -1,4 +1,6 @@
-// WYSIWYG presenter placement. Pointer, wheel and drag work writes to the transient
+// The selected scene as the video shows it (its background, its presenter or none), and WYSIWYG
+// presenter placement: a drag edits the placement PlacementFields shows (the scene's own when it
+// has one, else the video's). Pointer, wheel and drag work writes to the transient
 // `livePlacement` store; a subscription redraws at most once per animation frame; the editor
 // store (and so React) only hears the final value when the gesture ends. What a gesture does
 // is decided by the pure reducer in canvas/gesture.ts; this component only wires DOM events to it.
@@ -7,10 +9,14 @@ import { ASPECT_RATIOS, type AspectRatio, outputSize } from '../../shared/contra
 import { drawPreview } from '../canvas/drawPreview.js';
 import { reduceGesture, type GestureEvent, type GestureState } from '../canvas/gesture.js';
 import { onSceneAssets } from '../canvas/scene.js';
-import { findTemplate, useCatalogs } from '../store/catalogs.js';
-import { useEditor } from '../store/editor.js';
+import { media } from '../canvas/pictures.js';
+import { sceneParams } from '../lib/scenes.js';
+import { selectedScene } from '../store/document.js';
+import { findTemplate } from '../store/catalogs.js';
+
 import { commitLiveLater, dropLive, livePlacement } from '../store/placement.js';
 import { PlacementFields } from './PlacementFields.js';
+import { useCatalogs, useStudio } from '../store/index.js';
 
 const STAGE_MAX_HEIGHT = 440;
 
@@ -21,11 +27,14 @@ export function PresenterCanvas() {
   const frame = useRef<HTMLDivElement>(null);
   const sceneRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
-  const aspectRatio = useEditor((s) => s.draft.params.aspectRatio);
-  const templateId = useEditor((s) => s.draft.templateId);
+  const aspectRatio = useStudio((s) => s.document.params.aspectRatio);
+  const templateId = useStudio((s) => s.document.templateId);
   const templates = useCatalogs((s) => s.templates);
   const template = findTemplate(templates, templateId);
-  const setAspectRatio = useEditor((s) => s.setAspectRatio);
+  const setAspectRatio = useStudio((s) => s.setAspectRatio);
+  const presenter = useStudio((s) => selectedScene(s).presenter);
+  const sceneCount = useStudio((s) => s.document.scenes.length);
+  const sceneIndex = useStudio((s) => s.document.scenes.indexOf(selectedScene(s)));
   const out = outputSize(aspectRatio);
 
   useEffect(() => {
@@ -40,17 +49,23 @@ export function PresenterCanvas() {
     let focused = false;
 
     const current = () => {
-      const ed = useEditor.getState();
+      const st = useStudio.getState();
+      const sc = selectedScene(st);
       const live = livePlacement.getState();
-      const params = live.avatar ? { ...ed.draft.params, avatar: live.avatar } : ed.draft.params;
-      return { ed, live, params, template: findTemplate(useCatalogs.getState().templates, ed.draft.templateId) };
+      const committed = sceneParams(st.document.params, sc);
+      const params = live.avatar ? { ...committed, avatar: live.avatar } : committed;
+      return { scene: sc, committed, live, params, template: findTemplate(st.catalogs.templates, st.document.templateId) };
     };
     const draw = () => {
       raf = 0;
-      const { ed, live, params, template } = current();
-      const caption = ed.draft.text;
+      const { scene: sc, live, params, template } = current();
+      const bg = sc.background;
+      const loaded = bg ? media.picture(bg) : undefined;
+      const picture = bg && loaded?.value ? { ...loaded.value, fit: bg.fit } : null;
       const accent = getComputedStyle(box).getPropertyValue('--accent').trim() || '#6c5ce7';
-      drawPreview(scene, overlay, cssW, cssH, { template, params, caption, guidesX: live.guidesX, guidesY: live.guidesY, active: gesture !== null, focused }, accent);
+      drawPreview(scene, overlay, cssW, cssH, { template, params, caption: sc.text, picture, presenter: sc.presenter, guidesX: live.guidesX, guidesY: live.guidesY, active: gesture !== null, focused }, accent);
+      scene.dataset.presenter = String(sc.presenter);
+      scene.dataset.background = bg ? (picture ? 'asset' : loaded?.error ? 'failed' : 'loading') : 'template';
       // What the canvas shows, for people using assistive tech and for tests.
       scene.dataset.x = String(params.avatar.x);
       scene.dataset.y = String(params.avatar.y);
@@ -63,9 +78,10 @@ export function PresenterCanvas() {
 
     // DOM events become gesture events; the reducer decides, this applies its output.
     const dispatch = (e: Event, event: GestureEvent, r: DOMRect = overlay.getBoundingClientRect()): void => {
-      const { ed, params, template } = current();
+      const { scene: sc, committed, params, template } = current();
+      if (!sc.presenter) return; // nothing to place in a scene without the presenter
       const was = gesture;
-      const out = reduceGesture(gesture, event, { templateId: template?.id ?? '', params, committed: ed.draft.params.avatar, width: r.width, height: r.height });
+      const out = reduceGesture(gesture, event, { templateId: template?.id ?? '', params, committed: committed.avatar, width: r.width, height: r.height });
       gesture = out.state;
       if (out.handled) e.preventDefault();
       if (out.focus) overlay.focus();
@@ -78,7 +94,7 @@ export function PresenterCanvas() {
       }
       if (out.cursor) overlay.style.cursor = out.cursor;
       if (out.live) livePlacement.setState(out.live);
-      if (out.commit) useEditor.getState().setAvatar(out.commit); // clears the live value too
+      if (out.commit) useStudio.getState().setAvatar(out.commit); // clears the live value too
       if (out.dropLive) dropLive();
       if (out.commitLive) commit();
       if (out.commitLiveLater) commitLiveLater(commit, WHEEL_COMMIT_MS);
@@ -86,7 +102,7 @@ export function PresenterCanvas() {
     };
     const commit = () => {
       const a = livePlacement.getState().avatar;
-      if (a) useEditor.getState().setAvatar(a); // clears the live value too
+      if (a) useStudio.getState().setAvatar(a); // clears the live value too
     };
     /** A pointer event's position from the canvas's top-left, CSS px. */
     const pointer = (e: PointerEvent, handle: (p: { pointerId: number; x: number; y: number }) => GestureEvent) => {
@@ -124,24 +140,24 @@ export function PresenterCanvas() {
     });
     ro.observe(box);
     const offLive = livePlacement.subscribe(schedule);
-    const offEditor = useEditor.subscribe((s, prev) => {
-      if (s.draft.params !== prev.draft.params || s.draft.templateId !== prev.draft.templateId || s.draft.text !== prev.draft.text) schedule();
+    const offStudio = useStudio.subscribe((s, prev) => {
+      if (s.document !== prev.document || s.selectedSceneId !== prev.selectedSceneId || s.catalogs.templates !== prev.catalogs.templates) schedule();
     });
-    const offCatalog = useCatalogs.subscribe(schedule);
     const offAssets = onSceneAssets(schedule);
+    const offMedia = media.subscribe(schedule);
     schedule();
     return () => {
       cancelAnimationFrame(raf);
       ro.disconnect();
       offLive();
-      offEditor();
-      offCatalog();
+      offStudio();
       offAssets();
+      offMedia();
       overlay.removeEventListener('pointerdown', onDown);
       overlay.removeEventListener('pointermove', onMove);
       overlay.removeEventListener('pointerup', onUp);
       overlay.removeEventListener('pointercancel', onCancel);
-    overlay.removeEventListener('lostpointercapture', onCancel);
+      overlay.removeEventListener('lostpointercapture', onCancel);
       overlay.removeEventListener('wheel', onWheel);
       overlay.removeEventListener('keydown', onKey);
       overlay.removeEventListener('focus', onFocus);
@@ -152,7 +168,9 @@ export function PresenterCanvas() {
   return (
     <section className="panel stage" aria-labelledby="stage-heading">
       <div className="panel-head">
-        <h2 id="stage-heading">Preview</h2>
+        <h2 id="stage-heading">
+          Preview{sceneCount > 1 && <span className="muted small"> · scene {sceneIndex + 1} of {sceneCount}</span>}
+        </h2>
         <div className="segmented" role="radiogroup" aria-label="Aspect ratio">
           {ASPECT_RATIOS.map((a: AspectRatio) => {
             const supported = !template || template.aspectRatios.includes(a);
@@ -178,7 +196,7 @@ export function PresenterCanvas() {
           <canvas
             ref={overlayRef}
             className="stage-overlay"
-            tabIndex={0}
+            tabIndex={presenter ? 0 : -1}
             role="application"
             aria-roledescription="presenter placement"
             aria-label="Presenter placement: drag to move, drag a corner or use the wheel to resize, arrow keys nudge (Shift for 10×), + and − resize, hold Alt to turn snapping off"
@@ -186,7 +204,13 @@ export function PresenterCanvas() {
           />
         </div>
       </div>
-      <PlacementFields />
+      {presenter ? (
+        <PlacementFields />
+      ) : (
+        <p className="muted small placement-off" data-testid="presenter-off">
+          No presenter in this scene: the background and captions fill the frame.
+        </p>
+      )}
     </section>
   );
 }

@@ -1,8 +1,9 @@
 // The render action and what became of the last submit (a job, or waiting in the outbox).
-import { useEditor } from '../store/editor.js';
-import { STATUS_LABEL, useJobs } from '../store/jobs.js';
-import { useUi } from '../store/ui.js';
+
+import { STATUS_LABEL } from '../store/jobs.js';
+
 import { ErrorNote } from './ErrorNote.js';
+import { useEditor, useJobs, useUi } from '../store/index.js';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 export const RENDER_SHORTCUT = isMac ? '⌘↵' : 'Ctrl+Enter';
@@ -19,7 +20,10 @@ export async function renderCurrent(): Promise<void> {
 
 export function RenderBar() {
   const submitting = useEditor((s) => s.submitting);
-  const error = useEditor((s) => s.submitError);
+  const submitError = useEditor((s) => s.submitError);
+  // A problem with the scenes as a whole (too many, too much text in all) has no field of its own.
+  const scenesError = useEditor((s) => s.fieldErrors.scenes);
+  const error = submitError && scenesError ? `${submitError} Scenes: ${scenesError}.` : submitError;
   const last = useEditor((s) => s.lastSubmit);
   const setView = useUi((s) => s.setView);
   return (

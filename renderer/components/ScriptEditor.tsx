@@ -1,13 +1,17 @@
-// The script: name, text, character count against the limit, estimated spoken duration for
-// the chosen voice, and a preview of the caption lines. Ctrl/Cmd+Enter renders.
+// The script: the video's name, the selected scene's narration, its character count against the
+// limit, the estimated spoken length of the scene and of the whole video for the chosen voice,
+// and a preview of the scene's caption lines. Ctrl/Cmd+Enter renders.
 import { useDeferredValue, useMemo } from 'react';
 import { LIMITS } from '../../shared/contract/index.js';
 import { scriptWarnings } from '../../shared/language/detect.js';
 import { captionPages } from '../lib/captions.js';
-import { estimateSeconds, formatDuration, wordsPerMinute, countWords } from '../lib/speech.js';
-import { findTemplate, findVoice, useCatalogs } from '../store/catalogs.js';
-import { useEditor, type SaveState } from '../store/editor.js';
+import { formatDuration, wordsPerMinute, countWords } from '../lib/speech.js';
+import { sceneParams, sceneSeconds, videoSeconds } from '../lib/scenes.js';
+import { findTemplate, findVoice } from '../store/catalogs.js';
+import type { SaveState } from '../store/editor.js';
+import { selectedScene } from '../store/document.js';
 import { ErrorNote } from './ErrorNote.js';
+import { useCatalogs, useEditor, useStudio } from '../store/index.js';
 
 const SAVE_LABEL: Record<SaveState, string> = {
   saved: 'Saved',
@@ -28,25 +32,33 @@ export function SaveIndicator() {
 }
 
 export function ScriptEditor({ onRender }: { onRender(): void }) {
-  const name = useEditor((s) => s.draft.name);
-  const text = useEditor((s) => s.draft.text);
-  const voiceId = useEditor((s) => s.draft.voiceId);
-  const params = useEditor((s) => s.draft.params);
-  const templateId = useEditor((s) => s.draft.templateId);
+  const name = useStudio((s) => s.document.name);
+  const scenes = useStudio((s) => s.document.scenes);
+  const scene = useStudio(selectedScene);
+  const sceneIndex = scenes.indexOf(scene);
+  const text = scene.text;
+  const voiceId = useStudio((s) => s.document.voiceId);
+  const videoParams = useStudio((s) => s.document.params);
+  const params = useMemo(() => sceneParams(videoParams, scene), [videoParams, scene]);
+  const templateId = useStudio((s) => s.document.templateId);
   const template = findTemplate(useCatalogs((s) => s.templates), templateId);
-  const textError = useEditor((s) => s.fieldErrors.text);
+  const textError = useEditor((s) => s.sceneErrors[scene.id]?.text);
   const saveError = useEditor((s) => s.saveError);
   const saveState = useEditor((s) => s.saveState);
-  const update = useEditor((s) => s.update);
+  const update = useStudio((s) => s.update);
+  const updateScene = useStudio((s) => s.updateScene);
   const voices = useCatalogs((s) => s.voices);
   const voice = findVoice(voices, voiceId);
 
   const deferred = useDeferredValue(text);
+  const deferredScenes = useDeferredValue(scenes);
   const length = text.trim().length;
   const over = length > LIMITS.textMaxChars;
-  const seconds = useMemo(() => estimateSeconds(deferred, voice), [deferred, voice]);
+  const seconds = useMemo(() => sceneSeconds({ text: deferred, minSeconds: scene.minSeconds }, voice), [deferred, scene.minSeconds, voice]);
+  const total = useMemo(() => videoSeconds(deferredScenes, voice), [deferredScenes, voice]);
   const words = useMemo(() => countWords(deferred), [deferred]);
   const pages = useMemo(() => captionPages(deferred, template, params), [deferred, template, params]);
+  const many = scenes.length > 1;
   const lineCount = pages.reduce((n, p) => n + p.length, 0);
   // The same check the server stores on the job: a warning, never a block.
   const warnings = useMemo(() => (voice ? scriptWarnings(deferred, voice) : []), [deferred, voice]);
@@ -62,18 +74,18 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
         <input className="input" value={name} maxLength={200} onChange={(e) => update({ name: e.target.value })} aria-label="Script name" />
       </label>
       <label className="field grow">
-        <span className="label">Narration</span>
+        <span className="label">{many ? `Narration · scene ${sceneIndex + 1} of ${scenes.length}` : 'Narration'}</span>
         <textarea
           id="script-text"
           className={`input script-text${textError ? ' invalid' : ''}`}
           value={text}
           placeholder="Write what your presenter says…"
-          aria-label="Narration script"
+          aria-label={many ? `Narration of scene ${sceneIndex + 1}` : 'Narration script'}
           aria-invalid={textError ? true : undefined}
           aria-describedby="script-stats"
           dir="auto"
           spellCheck
-          onChange={(e) => update({ text: e.target.value })}
+          onChange={(e) => updateScene(scene.id, { text: e.target.value })}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
               e.preventDefault();
@@ -87,16 +99,21 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
           {length.toLocaleString()} / {LIMITS.textMaxChars.toLocaleString()} characters
         </span>
         <span>{words.toLocaleString()} words</span>
-        <span data-testid="duration" title={`${wordsPerMinute(voice)} words per minute${voice ? ` (${voice.name})` : ''}`}>
-          ≈ {formatDuration(seconds)} spoken
+        <span data-testid="duration" title={`${wordsPerMinute(voice)} words per minute${voice ? ` (${voice.name})` : ''}${scene.minSeconds ? `; this scene lasts at least ${scene.minSeconds} s` : ''}`}>
+          ≈ {formatDuration(seconds)} {many ? 'this scene' : 'spoken'}
         </span>
+        {many && (
+          <span data-testid="video-duration" title="The sum of every scene's estimate">
+            ≈ {formatDuration(total)} video
+          </span>
+        )}
       </div>
       {warnings.map((w) => (
         <p key={w.code} className="warn-note" role="status" data-testid="language-warning">
           {w.message}
         </p>
       ))}
-      {textError && <ErrorNote message={`Script ${textError}.`} />}
+      {textError && <ErrorNote message={`${many ? `Scene ${sceneIndex + 1}'s narration` : 'Script'} ${textError}.`} />}
       {saveState === 'error' && <ErrorNote message={`Not saved yet (${saveError}). Your text is kept and saving is retried.`} />}
       <div className="captions-preview">
         <h3 className="label">

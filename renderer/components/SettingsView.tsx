@@ -3,11 +3,10 @@
 import { useEffect, useState } from 'react';
 import type { KeyHeader, Profile } from '../../shared/bridge/index.js';
 import { call, describeError, toBridgeError } from '../lib/bridge.js';
-import { useCatalogs } from '../store/catalogs.js';
-import { useJobs } from '../store/jobs.js';
-import { useSettings } from '../store/settings.js';
-import { useUi, type Theme } from '../store/ui.js';
+
+import { type Theme } from '../store/ui.js';
 import { ErrorNote } from './ErrorNote.js';
+import { useCatalogs, useJobs, useSettings, useUi } from '../store/index.js';
 
 export function SettingsView() {
   const { profiles, activeId, error, load } = useSettings();
@@ -40,7 +39,8 @@ export function SettingsView() {
 const switchTo = async (id: string) => {
   try {
     const s = await call('profiles.select', { id });
-    useSettings.setState({ profiles: s.profiles, activeId: s.activeId });
+    useSettings.setState({ profiles: s.profiles, activeId: s.activeId, capabilities: null });
+    void useSettings.getState().loadCapabilities();
     void useCatalogs.getState().load();
     void useJobs.getState().load();
   } catch (e) {

@@ -2,22 +2,21 @@
 // A radio group: Tab enters it at the chosen template, arrow keys move and choose.
 import { useRef } from 'react';
 import type { Template } from '../../shared/contract/index.js';
-import { useCatalogs } from '../store/catalogs.js';
-import { useEditor } from '../store/editor.js';
-import { useUi } from '../store/ui.js';
+
 import { ErrorNote } from './ErrorNote.js';
 import { TemplateThumb } from './TemplateThumb.js';
+import { useCatalogs, useEditor, useStudio, useUi } from '../store/index.js';
 
 /** Switches template; an aspect ratio the new template lacks is changed with a notice and Undo. */
 function chooseTemplate(t: Template) {
-  const r = useEditor.getState().setTemplate(t);
+  const r = useStudio.getState().setTemplate(t);
   if (!r.aspectRatioFrom) return;
-  const to = useEditor.getState().draft.params.aspectRatio;
+  const to = useStudio.getState().document.params.aspectRatio;
   useUi.getState().notify(
     {
       kind: 'info',
       text: `${t.name} has no ${r.aspectRatioFrom}: the video is now ${to}.`,
-      action: { label: 'Undo', run: () => useEditor.getState().restoreScene(r.templateId, r.params) },
+      action: { label: 'Undo', run: () => useStudio.getState().restoreTemplate(r.templateId, r.params) },
     },
     10_000,
   );
@@ -27,7 +26,7 @@ export function TemplatePicker() {
   const templates = useCatalogs((s) => s.templates);
   const error = useCatalogs((s) => s.error);
   const fromCache = useCatalogs((s) => s.fromCache);
-  const selectedId = useEditor((s) => s.draft.templateId);
+  const selectedId = useStudio((s) => s.document.templateId);
   const fieldError = useEditor((s) => s.fieldErrors.templateId);
   const choose = chooseTemplate;
   const grid = useRef<HTMLDivElement>(null);

@@ -4,11 +4,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { VoiceEngine, VoicePackStatus, VoiceQuality } from '../../shared/contract/index.js';
 import { call, describeError } from '../lib/bridge.js';
-import { findVoice, useCatalogs, voiceIds, type CatalogVoice } from '../store/catalogs.js';
-import { useEditor } from '../store/editor.js';
+import { findVoice, voiceIds, type CatalogVoice } from '../store/catalogs.js';
+
 import { ErrorNote } from './ErrorNote.js';
 import { Icon } from './Icon.js';
 import { moveFocus, tabStop } from '../lib/roving.js';
+import { useCatalogs, useEditor, useStudio } from '../store/index.js';
 
 const QUALITY_LABEL: Record<VoiceQuality, string> = { basic: 'Basic', standard: 'Standard', natural: 'Natural' };
 const QUALITY_ORDER: VoiceQuality[] = ['natural', 'standard', 'basic'];
@@ -68,9 +69,9 @@ const localeName = (() => {
 export function VoicePicker() {
   const voices = useCatalogs((s) => s.voices);
   const catalogError = useCatalogs((s) => s.error);
-  const voiceId = useEditor((s) => s.draft.voiceId);
+  const voiceId = useStudio((s) => s.document.voiceId);
   const fieldError = useEditor((s) => s.fieldErrors.voiceId);
-  const update = useEditor((s) => s.update);
+  const update = useStudio((s) => s.update);
   const [q, setQ] = useState('');
   const [locale, setLocale] = useState('');
   const [gender, setGender] = useState('');

@@ -1,12 +1,12 @@
 // Templates and voices from the active render API (or its last cache when offline).
-import { create } from 'zustand';
 import { VoiceQuality, type Template, type Voice } from '../../shared/contract/index.js';
 import { call, describeError } from '../lib/bridge.js';
+import type { SliceApi } from './slice.js';
 
 /** Voices may carry their other id form(s), e.g. the numeric "101" for "en-US-Ava". */
 export type CatalogVoice = Voice & { aliases?: string[]; numericId?: string };
 
-interface CatalogsState {
+export interface CatalogsState {
   templates: Template[];
   voices: CatalogVoice[];
   fromCache: boolean;
@@ -15,7 +15,7 @@ interface CatalogsState {
   load(): Promise<void>;
 }
 
-export const useCatalogs = create<CatalogsState>((set) => ({
+export const createCatalogsSlice = ({ set }: SliceApi<CatalogsState>): CatalogsState => ({
   templates: [],
   voices: [],
   fromCache: false,
@@ -29,7 +29,7 @@ export const useCatalogs = create<CatalogsState>((set) => ({
       set({ loaded: true, error: describeError(e) });
     }
   },
-}));
+});
 
 export function voiceIds(v: CatalogVoice): string[] {
   return [v.id, ...(v.aliases ?? []), ...(v.numericId ? [v.numericId] : [])];

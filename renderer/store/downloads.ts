@@ -1,6 +1,6 @@
 // Downloads started from the job list, with progress from bridge events.
-import { create } from 'zustand';
 import type { BridgeError, MediaKind, StudioEvent } from '../../shared/bridge/index.js';
+import type { SliceApi } from './slice.js';
 
 export interface DownloadItem {
   id: string;
@@ -13,7 +13,7 @@ export interface DownloadItem {
   error: BridgeError | null;
 }
 
-interface DownloadsState {
+export interface DownloadsState {
   items: DownloadItem[];
   add(d: Pick<DownloadItem, 'id' | 'label' | 'kind' | 'path'>): void;
   progress(e: Extract<StudioEvent, { type: 'download' }>): void;
@@ -22,7 +22,7 @@ interface DownloadsState {
   fail(id: string, error: BridgeError): void;
 }
 
-export const useDownloads = create<DownloadsState>((set, get) => ({
+export const createDownloadsSlice = ({ set, get }: SliceApi<DownloadsState>): DownloadsState => ({
   items: [],
   add(d) {
     if (get().items.some((i) => i.id === d.id)) return;
@@ -42,4 +42,4 @@ export const useDownloads = create<DownloadsState>((set, get) => ({
   fail(id, error) {
     set({ items: get().items.map((i) => (i.id === id ? { ...i, error } : i)) });
   },
-}));
+});

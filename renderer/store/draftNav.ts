@@ -1,8 +1,8 @@
 // Moving between drafts without losing edits: pending changes are saved first, and a draft
 // that cannot be saved stays open (its text is kept).
 import { call, describeError } from '../lib/bridge.js';
-import { useEditor } from './editor.js';
-import { useUi } from './ui.js';
+import { readDraft } from '../lib/drafts.js';
+import { useEditor, useStudio, useUi } from './index.js';
 
 /** Saves pending edits before leaving a draft; refuses to leave if they cannot be saved. */
 export async function leaveCurrentDraft(): Promise<boolean> {
@@ -16,10 +16,11 @@ export async function leaveCurrentDraft(): Promise<boolean> {
 }
 
 export async function openDraft(id: string): Promise<void> {
-  if (useEditor.getState().draft.id === id) return;
+  if (useStudio.getState().draftId === id) return;
   if (!(await leaveCurrentDraft())) return;
   try {
-    useEditor.getState().open(await call('drafts.get', { id }));
+    const d = readDraft(await call('drafts.get', { id }));
+    useStudio.getState().loadDocument(d, d.id);
   } catch (e) {
     useUi.getState().notify({ kind: 'error', text: `Could not open the draft: ${describeError(e)}` });
   }

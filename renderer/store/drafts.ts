@@ -1,10 +1,10 @@
 // The drafts sidebar: summaries, search, rename and delete. Drafts live on the privileged
 // side (local files), so all of this works offline.
-import { create } from 'zustand';
 import type { DraftSummary } from '../../shared/bridge/index.js';
 import { call, describeError } from '../lib/bridge.js';
+import type { SliceApi } from './slice.js';
 
-interface DraftsState {
+export interface DraftsState {
   items: DraftSummary[];
   q: string;
   loading: boolean;
@@ -14,39 +14,44 @@ interface DraftsState {
   /** Keeps the sidebar in step with the open draft without a round trip. */
   upsertLocal(d: DraftSummary): void;
   removeLocal(id: string): void;
+  dispose(): void;
 }
 
-let queryTimer: ReturnType<typeof setTimeout> | undefined;
-let seq = 0;
-
-export const useDrafts = create<DraftsState>((set, get) => ({
-  items: [],
-  q: '',
-  loading: false,
-  error: null,
-  async load() {
-    const mine = ++seq;
-    set({ loading: true });
-    try {
-      const q = get().q.trim();
-      const items = await call('drafts.list', q ? { q } : {});
-      if (mine === seq) set({ items, loading: false, error: null });
-    } catch (e) {
-      if (mine === seq) set({ loading: false, error: describeError(e) });
-    }
-  },
-  setQuery(q) {
-    set({ q });
-    clearTimeout(queryTimer);
-    queryTimer = setTimeout(() => void get().load(), 150);
-  },
-  upsertLocal(d) {
-    const q = get().q.trim().toLowerCase();
-    const rest = get().items.filter((i) => i.id !== d.id);
-    if (q && !`${d.name} ${d.excerpt}`.toLowerCase().includes(q)) return set({ items: rest });
-    set({ items: [d, ...rest] });
-  },
-  removeLocal(id) {
-    set({ items: get().items.filter((i) => i.id !== id) });
-  },
-}));
+export function createDraftsSlice({ set, get }: SliceApi<DraftsState>): DraftsState {
+  let queryTimer: ReturnType<typeof setTimeout> | undefined;
+  let seq = 0;
+  return {
+    items: [],
+    q: '',
+    loading: false,
+    error: null,
+    async load() {
+      const mine = ++seq;
+      set({ loading: true });
+      try {
+        const q = get().q.trim();
+        const items = await call('drafts.list', q ? { q } : {});
+        if (mine === seq) set({ items, loading: false, error: null });
+      } catch (e) {
+        if (mine === seq) set({ loading: false, error: describeError(e) });
+      }
+    },
+    setQuery(q) {
+      set({ q });
+      clearTimeout(queryTimer);
+      queryTimer = setTimeout(() => void get().load(), 150);
+    },
+    upsertLocal(d) {
+      const q = get().q.trim().toLowerCase();
+      const rest = get().items.filter((i) => i.id !== d.id);
+      if (q && !`${d.name} ${d.excerpt}`.toLowerCase().includes(q)) return set({ items: rest });
+      set({ items: [d, ...rest] });
+    },
+    removeLocal(id) {
+      set({ items: get().items.filter((i) => i.id !== id) });
+    },
+    dispose() {
+      clearTimeout(queryTimer);
+    },
+  };
+}

@@ -3,11 +3,7 @@
 import type { StudioEvent } from '../../shared/bridge/index.js';
 import { subscribe } from '../lib/bridge.js';
 import { frameBatcher } from '../lib/frame.js';
-import { useCatalogs } from './catalogs.js';
-import { useDownloads } from './downloads.js';
-import { useEditor } from './editor.js';
-import { useJobs } from './jobs.js';
-import { useSettings } from './settings.js';
+import { useCatalogs, useDownloads, useEditor, useJobs, useSettings } from './index.js';
 
 export function connectEvents(): () => void {
   const jobs = frameBatcher<StudioEvent>((batch) => {
@@ -40,6 +36,7 @@ export function connectEvents(): () => void {
         if (e.online && !wasOnline) {
           void useJobs.getState().load();
           if (useCatalogs.getState().fromCache || useCatalogs.getState().error) void useCatalogs.getState().load();
+          void useSettings.getState().loadCapabilities();
         }
         break;
       }

@@ -2,13 +2,14 @@
 import type { MediaKind } from '../../shared/bridge/index.js';
 import { isTerminal, type Job } from '../../shared/contract/index.js';
 import { call, describeError } from '../lib/bridge.js';
-import { useDownloads } from './downloads.js';
-import { useEditor } from './editor.js';
-import { forgetHidden, hideJobs, showJobs, useJobs } from './jobs.js';
-import { useUi } from './ui.js';
 import { leaveCurrentDraft } from './draftNav.js';
 import { scriptExcerpt } from '../lib/excerpt.js';
-import { useDrafts } from './drafts.js';
+import { draftSummary, readDraft } from '../lib/drafts.js';
+import { useDownloads, useDrafts, useJobs, useStudio, useUi } from './index.js';
+
+const hideJobs = (jobs: Job[]): void => useJobs.getState().hide(jobs);
+const showJobs = (jobs: Job[]): void => useJobs.getState().show(jobs);
+const forgetHidden = (id: string): void => useJobs.getState().forgetHidden(id);
 
 const fail = (what: string, e: unknown) => useUi.getState().notify({ kind: 'error', text: `${what}: ${describeError(e)}` }, 8000);
 const excerpt = (job: Job) => job.title || scriptExcerpt(job.text, 40);
@@ -124,9 +125,9 @@ export async function retryJob(job: Job): Promise<void> {
 export async function duplicateJob(job: Job): Promise<void> {
   try {
     if (!(await leaveCurrentDraft())) return;
-    const d = await call('jobs.duplicate', { id: job.id });
-    useEditor.getState().open(d);
-    useDrafts.getState().upsertLocal({ id: d.id, name: d.name, excerpt: d.text.slice(0, 120), updatedAt: d.updatedAt });
+    const d = readDraft(await call('jobs.duplicate', { id: job.id }));
+    useStudio.getState().loadDocument(d, d.id);
+    useDrafts.getState().upsertLocal(draftSummary(d));
     useUi.getState().setView('create');
     useUi.getState().notify({ kind: 'success', text: 'Copied into a new draft.' });
   } catch (e) {

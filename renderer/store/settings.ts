@@ -1,10 +1,10 @@
 // Profiles (local studio, remote render APIs), key status per profile, local studio status.
 // Keys go in through key.set / profiles.save and are never read back.
-import { create } from 'zustand';
-import type { AppInfo, BridgeError, ConnectionTest, KeyStatus, Profile, StudioStatus } from '../../shared/bridge/index.js';
+import type { AppInfo, BridgeError, Capabilities, ConnectionTest, KeyStatus, Profile, StudioStatus } from '../../shared/bridge/index.js';
 import { call, describeError } from '../lib/bridge.js';
+import type { SliceApi } from './slice.js';
 
-interface SettingsState {
+export interface SettingsState {
   profiles: Profile[];
   activeId: string | null;
   keys: Record<string, KeyStatus>;
@@ -15,12 +15,16 @@ interface SettingsState {
   /** Why the render API cannot be used (offline, key refused, …); null while online. */
   problem: BridgeError | null;
   error: string | null;
+  /** What the active render API offers (from its health); null while not known (offline, not asked yet). */
+  capabilities: Capabilities | null;
   load(): Promise<void>;
+  /** Asks the active render API what it offers. */
+  loadCapabilities(): Promise<void>;
   loadKey(profileId: string): Promise<void>;
   test(profileId: string): Promise<void>;
 }
 
-export const useSettings = create<SettingsState>((set, get) => ({
+export const createSettingsSlice = ({ set, get }: SliceApi<SettingsState>): SettingsState => ({
   profiles: [],
   activeId: null,
   keys: {},
@@ -30,6 +34,7 @@ export const useSettings = create<SettingsState>((set, get) => ({
   online: true,
   problem: null,
   error: null,
+  capabilities: null,
   async load() {
     const [profiles, studio, info] = await Promise.allSettled([
       call('profiles.list', undefined),
@@ -52,6 +57,14 @@ export const useSettings = create<SettingsState>((set, get) => ({
       /* shown as "unknown" */
     }
   },
+  async loadCapabilities() {
+    const id = get().activeId;
+    if (!id) return;
+    await get().test(id);
+    const t = get().tests[id];
+    // A failed test says nothing about the API: its capabilities stay unknown.
+    if (get().activeId === id) set({ capabilities: t && 'ok' in t && t.ok ? t.capabilities : null });
+  },
   async test(profileId) {
     set({ tests: { ...get().tests, [profileId]: { pending: true } } });
     try {
@@ -71,4 +84,4 @@ export const useSettings = create<SettingsState>((set, get) => ({
       });
     }
   },
-}));
+});

@@ -1,6 +1,6 @@
 // Which screen is showing, transient notices, and the theme (kept in localStorage: it is a
 // preference of this browser/app window, not of a render API).
-import { create } from 'zustand';
+import type { SliceApi } from './slice.js';
 
 export type View = 'create' | 'jobs' | 'settings';
 export type Theme = 'light' | 'dark' | 'system';
@@ -14,7 +14,7 @@ export interface Notice {
   onExpire?: () => void;
 }
 
-interface UiState {
+export interface UiState {
   view: View;
   theme: Theme;
   notices: Notice[];
@@ -35,34 +35,36 @@ function storedTheme(): Theme {
   }
 }
 
-let nextId = 1;
-export const useUi = create<UiState>((set, get) => ({
-  view: 'create',
-  theme: storedTheme(),
-  notices: [],
-  setView: (view) => set({ view }),
-  setTheme(theme) {
-    try {
-      localStorage.setItem(THEME_KEY, theme);
-    } catch {
-      /* private mode: the choice lasts for this session */
-    }
-    set({ theme });
-  },
-  notify(n, ms = 5000) {
-    const id = nextId++;
-    const all = get().notices;
-    set({ notices: [...all.slice(-3), { ...n, id }] });
-    for (const old of all.slice(0, -3)) old.onExpire?.(); // pushed out: as if it timed out
-    if (ms > 0) setTimeout(() => get().dismiss(id), ms);
-  },
-  dismiss(id, acted = false) {
-    const n = get().notices.find((x) => x.id === id);
-    if (!n) return;
-    set({ notices: get().notices.filter((x) => x.id !== id) });
-    if (!acted) n.onExpire?.();
-  },
-}));
+export function createUiSlice({ set, get }: SliceApi<UiState>): UiState {
+  let nextId = 1;
+  return {
+    view: 'create',
+    theme: storedTheme(),
+    notices: [],
+    setView: (view) => set({ view }),
+    setTheme(theme) {
+      try {
+        localStorage.setItem(THEME_KEY, theme);
+      } catch {
+        /* private mode: the choice lasts for this session */
+      }
+      set({ theme });
+    },
+    notify(n, ms = 5000) {
+      const id = nextId++;
+      const all = get().notices;
+      set({ notices: [...all.slice(-3), { ...n, id }] });
+      for (const old of all.slice(0, -3)) old.onExpire?.(); // pushed out: as if it timed out
+      if (ms > 0) setTimeout(() => get().dismiss(id), ms);
+    },
+    dismiss(id, acted = false) {
+      const n = get().notices.find((x) => x.id === id);
+      if (!n) return;
+      set({ notices: get().notices.filter((x) => x.id !== id) });
+      if (!acted) n.onExpire?.();
+    },
+  };
+}
 
 export function resolvedTheme(t: Theme): 'light' | 'dark' {
   if (t !== 'system') return t;

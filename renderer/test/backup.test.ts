@@ -14,8 +14,12 @@ const storage = () =>
   }) as Storage;
 const KEY = 'presenter-studio.unsaved-draft';
 const draft: EditorDraft = {
-  id: null, name: 'Untitled script', text: 'x'.repeat(30_000), templateId: 'newsroom', voiceId: null,
+  id: null, version: 2, name: 'Untitled script', templateId: 'newsroom', voiceId: null,
   params: { aspectRatio: '9:16', avatar: { scale: 0.6, x: 0.5, y: 0.58 } },
+  scenes: [
+    { id: 's_1', text: 'x'.repeat(30_000), background: null, presenter: true, avatar: null, transition: 'cut', minSeconds: null },
+    { id: 's_2', text: 'Over my slide.', background: { assetId: 'ast_1', fit: 'contain', page: 2 }, presenter: false, avatar: null, transition: 'fade', minSeconds: 4 },
+  ],
 };
 
 let warn: ReturnType<typeof vi.spyOn>;
@@ -33,10 +37,19 @@ it('brings a backup back whole, and none once cleared', () => {
   expect(warn).not.toHaveBeenCalled();
 });
 
+it('brings back a backup written before scenes as one scene', () => {
+  const { scenes: _s, version: _v, ...v1 } = draft;
+  map.set(KEY, JSON.stringify({ ...v1, text: 'Written before scenes.' }));
+  const back = readBackup(storage);
+  expect(back).toMatchObject({ version: 2, name: 'Untitled script', templateId: 'newsroom' });
+  expect(back?.scenes).toEqual([expect.objectContaining({ text: 'Written before scenes.', background: null, presenter: true })]);
+});
+
 it.each([
   ['not JSON', '{"text": "half'],
   ['not a draft', JSON.stringify({ ...draft, params: 'wide' })],
-  ['of the wrong types', JSON.stringify({ ...draft, text: 42 })],
+  ['of the wrong types', JSON.stringify({ ...draft, scenes: [{ ...draft.scenes[0], text: 42 }] })],
+  ['without scenes', JSON.stringify({ ...draft, scenes: [] })],
 ])('leaves out a backup that is %s, with a warning', (_, raw) => {
   map.set(KEY, raw);
   expect(readBackup(storage)).toBeNull();

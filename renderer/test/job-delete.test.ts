@@ -7,8 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StudioApi } from '../../shared/bridge/index.js';
 import type { Job } from '../../shared/contract/index.js';
 import { deleteJobs, sendPendingDeletes } from '../store/jobActions.js';
-import { useJobs } from '../store/jobs.js';
-import { useUi } from '../store/ui.js';
+import { useJobs, useUi } from '../store/index.js';
 import { makeJob } from './job-fixture.js';
 
 /** The ids of the jobs.delete calls made so far; none is answered (a slow network). */

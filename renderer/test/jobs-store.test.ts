@@ -1,7 +1,8 @@
 // The job list store: live events applied in batches keep counts, order and filters right.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Job, JobStatus } from '../../shared/contract/index.js';
-import { createJobsStore, EMPTY_COUNTS, type JobsStore } from '../store/jobs.js';
+import { createStudioStore, sliceView, type StudioStore } from '../store/index.js';
+import { EMPTY_COUNTS } from '../store/jobs.js';
 import { makeJob } from './job-fixture.js';
 
 let clock = Date.parse('2026-11-21T09:00:00.000Z');
@@ -9,10 +10,12 @@ const job = (id: string, status: JobStatus, extra: Partial<Job> = {}): Job => ma
 const ev = (j: Job) => ({ type: 'job' as const, profileId: 'p', job: j });
 
 // A store per test: nothing one test saw or hid reaches the next.
-let useJobs: JobsStore;
+let store: StudioStore | undefined;
+let useJobs: ReturnType<typeof sliceView<'jobs'>>;
 beforeEach(() => {
-  useJobs?.getState().dispose();
-  useJobs = createJobsStore();
+  store?.dispose();
+  store = createStudioStore();
+  useJobs = sliceView(store, 'jobs');
 });
 
 describe('job list events', () => {
@@ -75,12 +78,13 @@ describe('job list events', () => {
     const h = job('job_I', 'rendering');
     useJobs.getState().applyEvents([ev({ ...h, status: 'queued' }), ev(h)]);
     useJobs.getState().hide([h]);
-    const other = createJobsStore();
+    const fresh = createStudioStore();
+    const other = sliceView(fresh, 'jobs');
     // Unknown to the fresh store: shown, and not counted as a queued job moving on (an older job not loaded here).
     other.getState().applyEvents([ev(h)]);
     expect(other.getState().jobs.map((j) => j.id)).toEqual(['job_I']);
     expect(other.getState().counts.rendering).toBe(0);
-    other.getState().dispose();
+    fresh.dispose();
   });
 
   it('a list answer that raced events does not step jobs or counts back', async () => {

@@ -7,10 +7,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { Job, JobStatus } from '../../../shared/contract/index.js';
 import { JobList } from '../../components/JobList.js';
 import { ROW_HEIGHT } from '../../components/JobRow.js';
-import { useCatalogs } from '../../store/catalogs.js';
-import { EMPTY_COUNTS, useJobs } from '../../store/jobs.js';
+
+import { EMPTY_COUNTS } from '../../store/jobs.js';
 import { makeJob } from '../job-fixture.js';
 import { installBridge, TEMPLATES, type Calls } from './support.js';
+import { useCatalogs, useJobs } from '../../store/index.js';
 
 const VIEWPORT = 10 * ROW_HEIGHT;
 const clientHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight')!;

@@ -6,10 +6,12 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest';
 import { outputSize } from '../../../shared/contract/index.js';
 import { computeLayout } from '../../../shared/scene/index.js';
+import { blankScene } from '../../../shared/contract/document.js';
 import { PresenterCanvas } from '../../components/PresenterCanvas.js';
-import { useEditor } from '../../store/editor.js';
+
 import { livePlacement } from '../../store/placement.js';
 import { installBridge, startEditor } from './support.js';
+import { useStudio } from '../../store/index.js';
 
 const W = 640;
 const H = 360;
@@ -20,7 +22,7 @@ const TOP = 50;
 function mount() {
   installBridge({ 'drafts.save': (d: object) => ({ ...d, id: 'd1', createdAt: '', updatedAt: '' }) });
   startEditor('newsroom');
-  useEditor.getState().setAvatar({ scale: 0.5, x: 0.5, y: 0.5 });
+  useStudio.getState().setAvatar({ scale: 0.5, x: 0.5, y: 0.5 });
   render(<PresenterCanvas />);
   const stage = screen.getByTestId('stage');
   stage.getBoundingClientRect = () => ({ x: LEFT, y: TOP, left: LEFT, top: TOP, width: W, height: H, right: LEFT + W, bottom: TOP + H, toJSON: () => ({}) });
@@ -28,13 +30,13 @@ function mount() {
 }
 /** The presenter's painted box on the canvas (CSS px from its top-left), from the scene layout the video uses. */
 function box() {
-  const params = useEditor.getState().draft.params;
+  const params = useStudio.getState().document.params;
   const f = outputSize(params.aspectRatio);
   const b = computeLayout('newsroom', params, f).presenterBounds;
   const k = W / f.width;
   return { left: b.x * k, top: b.y * k, right: (b.x + b.width) * k, bottom: (b.y + b.height) * k, cx: (b.x + b.width / 2) * k, cy: (b.y + b.height / 2) * k };
 }
-const avatar = () => useEditor.getState().draft.params.avatar;
+const avatar = () => useStudio.getState().document.params.avatar;
 /** A pointer at (x, y) on the canvas, in window coordinates. */
 const at = (x: number, y: number, extra: object = {}) => ({ pointerId: 1, button: 0, clientX: LEFT + x, clientY: TOP + y, ...extra });
 
@@ -101,9 +103,26 @@ describe('presenter canvas', () => {
     expect(livePlacement.getState().avatar).toBeNull();
   });
 
+  it('drags a scene with its own placement without moving the video’s', () => {
+    const stage = mount();
+    const s = useStudio.getState();
+    const own = blankScene('Over my slide.');
+    s.insertScenes([{ ...own, avatar: { scale: 0.5, x: 0.5, y: 0.5 } }]);
+    s.setAvatar({ scale: 0.5, x: 0.3, y: 0.5 }); // the scene's own: the video keeps 0.5
+    expect(useStudio.getState().document.params.avatar).toEqual({ scale: 0.5, x: 0.5, y: 0.5 });
+    const b = box(); // the video's placement is where the scene's was: shift to the scene's
+    const dx = -0.2 * W;
+    fireEvent.pointerDown(stage, at(b.cx + dx, b.cy));
+    fireEvent.pointerMove(stage, at(b.cx + dx + 64, b.cy, { altKey: true }));
+    fireEvent.pointerUp(stage, at(b.cx + dx + 64, b.cy));
+    expect(useStudio.getState().document.scenes[1]!.avatar).toEqual({ scale: 0.5, x: 0.4, y: 0.5 });
+    expect(useStudio.getState().document.params.avatar).toEqual({ scale: 0.5, x: 0.5, y: 0.5 });
+    expect(screen.getByLabelText(/^X/)).toHaveProperty('value', '0.4');
+  });
+
   it('shows the placement it drew on the scene canvas', async () => {
     const stage = mount();
-    act(() => useEditor.getState().setAvatar({ scale: 0.7, x: 0.25, y: 0.5 }));
+    act(() => useStudio.getState().setAvatar({ scale: 0.7, x: 0.25, y: 0.5 }));
     await waitFor(() => expect(screen.getByTestId('stage-scene').dataset).toMatchObject({ x: '0.25', y: '0.5', scale: '0.7', aspectRatio: '16:9' }));
     expect(stage.getAttribute('aria-roledescription')).toBe('presenter placement');
   });

@@ -6,8 +6,9 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '../../../shared/contract/index.js';
 import { ScriptEditor } from '../../components/ScriptEditor.js';
-import { useEditor } from '../../store/editor.js';
+
 import { installBridge, startEditor, type Calls } from './support.js';
+import { useEditor } from '../../store/index.js';
 
 let calls: Calls;
 let saveFails = false;
@@ -58,7 +59,7 @@ describe('script editor', () => {
     type('Saved by itself.');
     expect(screen.getByTestId('save-state').textContent).toBe('Unsaved changes');
     await waitFor(() => expect(screen.getByTestId('save-state').textContent).toBe('Saved'));
-    expect(calls.filter((c) => c.method === 'drafts.save').at(-1)?.input).toMatchObject({ text: 'Saved by itself.', templateId: 'newsroom' });
+    expect(calls.filter((c) => c.method === 'drafts.save').at(-1)?.input).toMatchObject({ version: 2, scenes: [{ text: 'Saved by itself.' }], templateId: 'newsroom' });
   });
 
   it('keeps the text when a save fails, and says it retries', async () => {
@@ -69,7 +70,7 @@ describe('script editor', () => {
     expect(screen.getByRole('alert').textContent).toContain('Your text is kept');
     expect(screen.getByRole('alert').textContent).toContain('Disk full');
     expect(script()).toHaveProperty('value', 'Do not lose me.');
-    expect(JSON.parse(localStorage.getItem('presenter-studio.unsaved-draft') ?? '{}')).toMatchObject({ text: 'Do not lose me.' });
+    expect(JSON.parse(localStorage.getItem('presenter-studio.unsaved-draft') ?? '{}')).toMatchObject({ scenes: [{ text: 'Do not lose me.' }] });
     saveFails = false;
     await act(() => useEditor.getState().saveNow());
     expect(screen.getByTestId('save-state').textContent).toBe('Saved');

@@ -7,8 +7,8 @@ import { afterEach } from 'vitest';
 import catalog from '../../../resources/templates.json' with { type: 'json' };
 import type { BridgeMethod, StudioApi } from '../../../shared/bridge/index.js';
 import { Template } from '../../../shared/contract/index.js';
-import { useCatalogs } from '../../store/catalogs.js';
-import { blankDraft, useEditor } from '../../store/editor.js';
+import { blankDocument } from '../../store/document.js';
+import { useCatalogs, useStudio } from '../../store/index.js';
 
 /** The shipped templates, checked against the contract. */
 export const TEMPLATES: Template[] = Template.array().parse(catalog.templates.map((t) => ({ ...t, thumbnailUrl: '' })));
@@ -32,11 +32,13 @@ export function installBridge(answers: Partial<Record<BridgeMethod, (input: neve
   return calls;
 }
 
-/** Catalog loaded and a blank draft on the first template, as after the app starts. */
+/** Catalog loaded and a blank draft on the given template, as after the app starts (no undo history, nothing unsaved). */
 export function startEditor(templateId = TEMPLATES[0]!.id): void {
   useCatalogs.setState({ templates: TEMPLATES, voices: [], loaded: true, error: null, fromCache: false });
   const t = TEMPLATES.find((x) => x.id === templateId)!;
-  useEditor.setState({ draft: { ...blankDraft(), templateId: t.id, params: structuredClone(t.defaults) }, saveState: 'saved', fieldErrors: {} });
+  const s = useStudio.getState();
+  s.loadDocument({ ...blankDocument(s), templateId: t.id, params: structuredClone(t.defaults) }, null);
+  useStudio.setState({ settings: { ...useStudio.getState().settings, capabilities: null } });
 }
 
 afterEach(() => {

@@ -6,10 +6,11 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Notices } from '../../components/Notices.js';
 import { TemplatePicker } from '../../components/TemplatePicker.js';
-import { useCatalogs } from '../../store/catalogs.js';
-import { useEditor } from '../../store/editor.js';
-import { useUi } from '../../store/ui.js';
+
+
+
 import { installBridge, startEditor, TEMPLATES, type Calls } from './support.js';
+import { useCatalogs, useStudio, useUi } from '../../store/index.js';
 
 let calls: Calls;
 beforeEach(() => {
@@ -19,7 +20,7 @@ beforeEach(() => {
 });
 const radio = (name: string) => screen.getByRole('radio', { name: new RegExp(`^${name},`) });
 const checked = () => screen.getAllByRole('radio').filter((r) => r.getAttribute('aria-checked') === 'true');
-const draft = () => useEditor.getState().draft;
+const draft = () => useStudio.getState().document;
 
 describe('template picker', () => {
   it('offers every shipped template with its presenter and aspect ratios, the draft’s checked', () => {
@@ -56,8 +57,8 @@ describe('template picker', () => {
   });
 
   it('says when the new template lacks the aspect ratio, and Undo brings the old scene back', () => {
-    useEditor.getState().setAspectRatio('9:16');
-    useEditor.getState().setAvatar({ scale: 0.8, x: 0.4, y: 0.6 });
+    useStudio.getState().setAspectRatio('9:16');
+    useStudio.getState().setAvatar({ scale: 0.8, x: 0.4, y: 0.6 });
     render(
       <>
         <TemplatePicker />
