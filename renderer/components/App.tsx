@@ -14,6 +14,7 @@ import { resolvedTheme, useUi, type View } from '../store/ui.js';
 import { CreateView } from './CreateView.js';
 import { Downloads } from './Downloads.js';
 import { JobsView } from './JobsView.js';
+import { MediaDrop } from './MediaDrop.js';
 import { Notices } from './Notices.js';
 import { renderCurrent } from './RenderBar.js';
 import { SettingsView } from './SettingsView.js';
@@ -126,6 +127,7 @@ export function App() {
       </main>
       <Notices />
       <Downloads />
+      <MediaDrop />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 // The creator's main screen: drafts, script, voice, preview canvas, template, render.
 import { DraftsSidebar } from './DraftsSidebar.js';
+import { MediaLibrary } from './MediaLibrary.js';
 import { PresenterCanvas } from './PresenterCanvas.js';
 import { RenderBar, renderCurrent } from './RenderBar.js';
 import { ScriptEditor } from './ScriptEditor.js';
@@ -46,6 +47,7 @@ export function CreateView() {
           <PresenterCanvas />
           <RenderBar />
           <TemplatePicker />
+          <MediaLibrary />
         </div>
       </div>
     </div>
