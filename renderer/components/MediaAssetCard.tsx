@@ -61,29 +61,28 @@ export function MediaAssetCard({ asset, sceneId }: { asset: Asset; sceneId: stri
             Keep
           </button>
         </div>
-      ) : (
+      ) : canBackground ? (
         <div className="asset-actions">
-          {canBackground && (
-            <button
-              type="button"
-              className="btn small"
-              disabled={!sceneId}
-              title={sceneId ? 'Show this behind the selected scene' : 'Select a scene first'}
-              onClick={() => sceneId && applyAsBackground(asset, sceneId)}
-            >
-              Use as background
-            </button>
-          )}
+          <button
+            type="button"
+            className="btn small"
+            disabled={!sceneId}
+            title={sceneId ? 'Show this behind the selected scene' : 'Select a scene first'}
+            onClick={() => sceneId && applyAsBackground(asset, sceneId)}
+          >
+            Use as background
+          </button>
           {asset.kind === 'document' && (
             <button type="button" className="btn small" disabled={!!importing} onClick={() => void makeScenesFromPages(asset)}>
               {importing === asset.id ? 'Making scenes…' : 'Make scenes from pages'}
             </button>
           )}
-          <span className="spacer" />
-          <button type="button" className="icon-btn danger" aria-label={`Delete ${asset.name}`} title="Delete" onClick={() => setConfirming(true)}>
-            <Icon name="trash" size={15} />
-          </button>
         </div>
+      ) : null}
+      {!confirming && (
+        <button type="button" className="icon-btn danger asset-delete" aria-label={`Delete ${asset.name}`} title="Delete" onClick={() => setConfirming(true)}>
+          <Icon name="trash" size={15} />
+        </button>
       )}
     </li>
   );
