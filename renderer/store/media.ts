@@ -1,8 +1,9 @@
 // The media library: the creator's files (one page of the API's list at a time, filtered by
 // kind and a search), the uploads on their way in, and what a file becomes in the video (a
-// scene's background, or a scene per page of a slide deck). A slice of the app's one store;
-// `useMedia` holds it on its own until that store is on this branch.
-import { create, type StateCreator } from 'zustand';
+// scene's background, or a scene per page of a slide deck). A slice of the app's one store, under
+// its own key (`createMediaSlice` takes that key's set/get, as every slice there does); until
+// that store is on this branch, `useMedia` holds it on its own.
+import { create } from 'zustand';
 import type { UploadStatus } from '../../shared/bridge/index.js';
 import { ASSET_MEDIA_TYPES, type Asset, type AssetKind, type SceneBackground } from '../../shared/contract/index.js';
 import { call, describeError, studio, subscribe, toBridgeError } from '../lib/bridge.js';
@@ -28,7 +29,7 @@ export type UploadRow = UploadStatus & { sceneId: string | null };
 const FINISHED: readonly UploadStatus['state'][] = ['done', 'failed', 'canceled'];
 const PAGE_SIZE = 60;
 
-export interface MediaSlice {
+export interface MediaState {
   assets: Asset[];
   assetsCursor: string | null;
   assetsLoading: boolean;
@@ -44,7 +45,7 @@ export interface MediaSlice {
   importingAssetId: string | null;
 
   loadAssets(more?: boolean): Promise<void>;
-  setAssetQuery(patch: Partial<MediaSlice['assetQuery']>): Promise<void>;
+  setAssetQuery(patch: Partial<MediaState['assetQuery']>): Promise<void>;
   selectAsset(id: string | null): void;
   deleteAsset(id: string): Promise<boolean>;
   uploadFiles(files: readonly File[], sceneId?: string | null): Promise<void>;
@@ -57,7 +58,13 @@ export interface MediaSlice {
   dismissMediaNotice(): void;
 }
 
-export const createMediaSlice: StateCreator<MediaSlice, [], [], MediaSlice> = (set, get) => {
+/** The slice's own part of the store: what a bound store's slice helper hands every slice. */
+export interface MediaSliceApi {
+  set(patch: Partial<MediaState> | ((s: MediaState) => Partial<MediaState>)): void;
+  get(): MediaState;
+}
+
+export function createMediaSlice({ set, get }: MediaSliceApi): MediaState {
   // Answers to an older query are dropped: typing a search sends one list call per pause.
   let listSeq = 0;
 
@@ -207,10 +214,10 @@ export const createMediaSlice: StateCreator<MediaSlice, [], [], MediaSlice> = (s
 
     dismissMediaNotice: () => set({ mediaNotice: null }),
   };
-};
+}
 
-/** A fresh media store (tests take one each); the app uses `useMedia`. */
-export const createMediaStore = () => create<MediaSlice>()(createMediaSlice);
+/** A media store of its own (the stand-in for the app's one store). */
+export const createMediaStore = () => create<MediaState>()((set, get) => createMediaSlice({ set, get }));
 
 export const useMedia = createMediaStore();
 

@@ -8,6 +8,7 @@ import { blankScene, type DocumentScene, type VideoDocument } from '../../shared
 export interface SceneState {
   document: Pick<VideoDocument, 'scenes'>;
   selectedSceneId: string | null;
+  /** Inserts at `index` (the end when absent) and selects the first inserted. */
   insertScenes(scenes: DocumentScene[], index?: number): void;
   updateScene(id: string, patch: Partial<Omit<DocumentScene, 'id'>>): void;
   selectScene(id: string): void;
@@ -23,7 +24,7 @@ export function createSceneStandIn() {
       set((s) => {
         const all = [...s.document.scenes];
         all.splice(index ?? all.length, 0, ...scenes);
-        return { document: { ...s.document, scenes: all } };
+        return { document: { ...s.document, scenes: all }, selectedSceneId: scenes[0]?.id ?? s.selectedSceneId };
       }),
     updateScene: (id, patch) =>
       set((s) => ({ document: { ...s.document, scenes: s.document.scenes.map((sc) => (sc.id === id ? { ...sc, ...patch } : sc)) } })),
@@ -52,7 +53,7 @@ export function selectedIsEmpty(): boolean {
 }
 
 /**
- * Places new scenes after the selected one (at the end when none is) and selects the first.
+ * Places new scenes after the selected one (at the end when none is), the first selected.
  * A selected scene that is still empty takes the first new scene's content, so importing into a
  * fresh draft leaves no blank scene in front.
  */
@@ -63,10 +64,11 @@ export function placeScenes(scenes: DocumentScene[]): void {
   if (at >= 0 && selectedIsEmpty()) {
     const [first, ...rest] = scenes;
     const { id: _id, ...content } = first!;
-    s.updateScene(s.selectedSceneId!, content);
-    s.insertScenes(rest, at + 1);
+    const kept = s.selectedSceneId!;
+    s.updateScene(kept, content);
+    if (rest.length) s.insertScenes(rest, at + 1);
+    s.selectScene(kept);
     return;
   }
   s.insertScenes(scenes, at < 0 ? s.document.scenes.length : at + 1);
-  s.selectScene(scenes[0]!.id);
 }
