@@ -73,8 +73,15 @@ export function MediaAssetCard({ asset, sceneId }: { asset: Asset; sceneId: stri
             Use as background
           </button>
           {asset.kind === 'document' && (
-            <button type="button" className="btn small" disabled={!!importing} onClick={() => void makeScenesFromPages(asset)}>
-              {importing === asset.id ? 'Making scenes…' : 'Make scenes from pages'}
+            <button
+              type="button"
+              className="btn small"
+              disabled={!!importing}
+              aria-label="Make scenes from pages"
+              title="One scene per page, the page as its background and its text as the narration"
+              onClick={() => void makeScenesFromPages(asset)}
+            >
+              {importing === asset.id ? 'Making scenes…' : 'Scenes from pages'}
             </button>
           )}
         </div>

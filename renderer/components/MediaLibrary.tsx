@@ -73,9 +73,8 @@ function MediaNotice() {
   const notice = useMedia((s) => s.mediaNotice);
   const dismiss = useMedia((s) => s.dismissMediaNotice);
   if (!notice) return null;
-  if (notice.tone === 'error') return <ErrorNote message={notice.text} />;
   return (
-    <div className="media-notice" role="status">
+    <div className={`media-notice ${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
       <span>{notice.text}</span>
       <button type="button" className="icon-btn" aria-label="Dismiss" onClick={dismiss}>
         <Icon name="close" size={14} />

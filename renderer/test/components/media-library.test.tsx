@@ -115,6 +115,8 @@ describe('media library', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(ASSET_IN_USE_MESSAGE);
     expect(ASSET_IN_USE_MESSAGE).toMatch(/a queued render still uses this file/i);
     expect(cardNames()).toContain('demo.mp4');
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).toBeNull();
 
     // "Keep" leaves the file alone.
     fireEvent.click(within(card('intro.mp3')).getByRole('button', { name: 'Delete intro.mp3' }));
