@@ -228,8 +228,8 @@ export const dropOnScene = (sceneId: string, files: readonly File[]): Promise<vo
 export function connectMedia(): () => void {
   const off = subscribe((e) => {
     if (e.type === 'upload') useMedia.getState().applyUpload(e.upload);
-    // Back online: an API that could not be asked before may have a library.
-    if (e.type === 'connection' && e.online && useMedia.getState().assetsSupported !== true) void useMedia.getState().loadAssets();
+    // Back online or another profile: the library may have changed, or may exist only now.
+    if (e.type === 'connection' && e.online) void useMedia.getState().loadAssets();
   });
   call('assets.uploads', undefined).then(
     (rows) => rows.forEach((u) => useMedia.getState().applyUpload(u)),
