@@ -39,13 +39,36 @@ export function MediaAssetCard({ asset, sceneId }: { asset: Asset; sceneId: stri
 
   return (
     <li className={`asset-card${selected ? ' selected' : ''}`} data-asset-id={asset.id} data-kind={asset.kind} aria-label={asset.name}>
-      <button type="button" className="asset-select" aria-pressed={selected} aria-describedby={`facts-${asset.id}`} onClick={() => selectAsset(selected ? null : asset.id)}>
+      <button
+        type="button"
+        className="asset-select"
+        aria-pressed={selected}
+        aria-describedby={`facts-${asset.id}`}
+        aria-keyshortcuts="Delete" onClick={() => selectAsset(selected ? null : asset.id)}
+        onKeyDown={(e) => {
+          if (e.key === 'Delete') {
+            e.preventDefault();
+            e.stopPropagation(); // the file's Delete, not the selected scene's
+            setConfirming(true);
+          }
+        }}
+      >
         <AssetThumb asset={asset} />
         <span className="asset-name" title={asset.name}>{asset.name}</span>
         <span className="asset-facts" id={`facts-${asset.id}`}>{facts}</span>
       </button>
       {confirming ? (
-        <div className="asset-actions confirm" role="group" aria-label={`Delete ${asset.name}?`}>
+        <div
+          className="asset-actions confirm"
+          role="group"
+          aria-label={`Delete ${asset.name}?`}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              setConfirming(false);
+            }
+          }}
+        >
           <span className="small">Delete this file?</span>
           <button
             type="button"
@@ -57,7 +80,8 @@ export function MediaAssetCard({ asset, sceneId }: { asset: Asset; sceneId: stri
           >
             Delete
           </button>
-          <button type="button" className="btn small ghost" onClick={() => setConfirming(false)}>
+          {/* Focus lands on the harmless choice: Enter twice does not delete. */}
+          <button type="button" className="btn small ghost" autoFocus onClick={() => setConfirming(false)}>
             Keep
           </button>
         </div>

@@ -118,6 +118,12 @@ describe('media library', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByRole('alert')).toBeNull();
 
+    // The Delete key asks too; the question takes the focus on "Keep", and Escape keeps the file.
+    fireEvent.keyDown(within(card('Q3 review.pdf')).getByRole('button', { pressed: false, name: /Q3 review\.pdf/ }), { key: 'Delete' });
+    expect(document.activeElement).toBe(within(card('Q3 review.pdf')).getByRole('button', { name: 'Keep' }));
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(within(card('Q3 review.pdf')).queryByRole('button', { name: 'Keep' })).toBeNull();
+
     // "Keep" leaves the file alone.
     fireEvent.click(within(card('intro.mp3')).getByRole('button', { name: 'Delete intro.mp3' }));
     fireEvent.click(within(card('intro.mp3')).getByRole('button', { name: 'Keep' }));
