@@ -5,7 +5,6 @@ import { useEffect, useRef, useState } from 'react';
 import { ASSET_KINDS, type AssetKind } from '../../shared/contract/index.js';
 import { UPLOAD_ACCEPT, useMedia } from '../store/media.js';
 import { useSelectedSceneId } from '../store/scene-actions.js';
-import { useSettings } from '../store/settings.js';
 import { ErrorNote } from './ErrorNote.js';
 import { Icon } from './Icon.js';
 import { MediaAssetCard } from './MediaAssetCard.js';
@@ -18,7 +17,7 @@ const SEARCH_PAUSE_MS = 250;
 
 /** Add files: the OS dialog on the desktop, a file input in the browser. */
 function AddFiles() {
-  const shell = useSettings((s) => s.info?.shell);
+  const shell = useMedia((s) => s.shell);
   const input = useRef<HTMLInputElement>(null);
   const { pickFiles, uploadFiles } = useMedia.getState();
   return (

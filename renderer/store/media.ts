@@ -43,6 +43,8 @@ export interface MediaState {
   mediaNotice: { text: string; tone: 'error' | 'info' } | null;
   /** A document being turned into scenes. */
   importingAssetId: string | null;
+  /** Which shell the app runs in: the desktop picks files with the OS dialog, a browser with a file input. */
+  shell: 'electron' | 'web' | null;
 
   loadAssets(more?: boolean): Promise<void>;
   setAssetQuery(patch: Partial<MediaState['assetQuery']>): Promise<void>;
@@ -105,6 +107,7 @@ export function createMediaSlice({ set, get }: MediaSliceApi): MediaState {
     uploads: [],
     mediaNotice: null,
     importingAssetId: null,
+    shell: null,
 
     async loadAssets(more = false) {
       const seq = ++listSeq;
@@ -231,6 +234,10 @@ export function connectMedia(): () => void {
     // Back online or another profile: the library may have changed, or may exist only now.
     if (e.type === 'connection' && e.online) void useMedia.getState().loadAssets();
   });
+  call('app.info', undefined).then(
+    (info) => useMedia.setState({ shell: info.shell }),
+    () => undefined, // unknown: the file input works in both shells
+  );
   call('assets.uploads', undefined).then(
     (rows) => rows.forEach((u) => useMedia.getState().applyUpload(u)),
     () => undefined, // an API without the library has no uploads either

@@ -80,10 +80,12 @@ async function dropFiles(page: Page, target: Locator, files: DroppedFile[]): Pro
   await expect(page.getByTestId('drop-overlay')).toBeHidden();
 }
 
-// The scene strip: its cards carry `data-scene-id`, in the video's order.
-const cards = (page: Page) => page.locator('[data-scene-id]');
+// The scene strip (SceneStrip.tsx): a region named "Scenes …" whose items carry `data-scene-id`,
+// in the video's order; each holds the card ("Scene 2: …") and its "Delete scene 2" button.
+const strip = (page: Page) => page.getByRole('region', { name: /^Scenes/ });
+const cards = (page: Page) => strip(page).locator('[data-scene-id]');
 const sceneIds = (page: Page) => cards(page).evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.sceneId!));
-const strip = (page: Page) => page.locator(':has(> [data-scene-id])').first();
+const selectScene = (page: Page, i: number) => cards(page).nth(i).getByRole('button', { name: new RegExp(`^Scene ${i + 1}\\b`) }).click();
 
 test('drop a picture and a PDF, build three scenes, reorder, undo a delete, render', async ({ page }) => {
   test.setTimeout(300_000);
@@ -108,23 +110,23 @@ test('drop a picture and a PDF, build three scenes, reorder, undo a delete, rend
   await expect(page.locator('#script-text')).toHaveValue('Quarterly review. Revenue grew twelve percent. Two new markets opened.');
 
   // A third scene, after the last, over the picture.
-  await cards(page).nth(1).click();
-  await page.getByRole('button', { name: /^Add scene/ }).click();
+  await selectScene(page, 1);
+  await strip(page).getByRole('button', { name: 'Add scene' }).click();
   await expect(cards(page)).toHaveCount(3);
   await page.locator('#script-text').fill('Thank you for watching. See you next quarter.');
   await card('office.png').getByRole('button', { name: 'Use as background' }).click();
   const [page1, page2, closing] = await sceneIds(page);
 
   // Reorder by keyboard: the closing scene moves up one place.
-  await cards(page).nth(2).click();
+  await selectScene(page, 2);
   await page.keyboard.press('Alt+ArrowUp');
   await expect.poll(() => sceneIds(page)).toEqual([page1, closing, page2]);
 
   // Delete a scene; Undo brings it back where it was.
-  await cards(page).nth(1).click();
-  await cards(page).nth(1).getByRole('button', { name: /^Delete scene/ }).click();
+  await selectScene(page, 1);
+  await cards(page).nth(1).getByRole('button', { name: 'Delete scene 2' }).click();
   await expect.poll(() => sceneIds(page)).toEqual([page1, page2]);
-  await page.locator('body').press('Control+z');
+  await page.keyboard.press('Control+z');
   await expect.poll(() => sceneIds(page)).toEqual([page1, closing, page2]);
 
   mkdirSync('docs/img', { recursive: true });

@@ -199,6 +199,16 @@ describe('media library', () => {
     expect(selectedScene().background).toEqual({ assetId: 'ast_stage', fit: 'cover' });
   });
 
+  it('adds files with the OS dialog on the desktop, its uploads shown as they start', async () => {
+    bridge({ 'app.info': () => ({ version: '1', shell: 'electron', platform: 'linux' }), 'assets.pick': () => ({ uploads: [status({ uploadId: 'up_9', name: 'keynote.pptx', state: 'converting' })] }) });
+    await open();
+    await waitFor(() => expect(useMedia.getState().shell).toBe('electron'));
+    fireEvent.click(screen.getByRole('button', { name: 'Add files' }));
+    expect(await screen.findByRole('progressbar', { name: 'Uploading keynote.pptx' })).toBeTruthy();
+    expect(screen.getByText('Converting…')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'assets.pick')).toBe(true);
+  });
+
   it('is hidden when the render API has no media library', async () => {
     bridge({ 'assets.list': () => Promise.reject({ code: 'unsupported', message: 'this render API does not support a media library' }) });
     render(<MediaLibrary />);
