@@ -10,8 +10,8 @@ import { call, describeError, studio, subscribe, toBridgeError } from '../lib/br
 import { documentNarrations, pagesToImport, slideScenes } from '../lib/pdf-import.js';
 import { placeScenes, sceneCount, selectedIsEmpty, updateScene } from './scene-actions.js';
 
-/** What a file picker and a drop accept: the contract's media types, and slide decks the app converts. */
-export const UPLOAD_ACCEPT = [...Object.keys(ASSET_MEDIA_TYPES), '.pptx'].join(',');
+/** What the file input offers: the contract's media types, and slide decks the app converts to PDF. */
+export const UPLOAD_ACCEPT = [...Object.keys(ASSET_MEDIA_TYPES), '.pptx', '.ppt', '.odp'].join(',');
 
 /** Kinds a scene can stand on (audio is heard, not seen). */
 export const BACKGROUND_KINDS: readonly AssetKind[] = ['image', 'video', 'document'];
