@@ -18,7 +18,20 @@ export function MediaDrop() {
   useEffect(() => connectMedia(), []);
 
   useEffect(() => {
-    if (supported !== true) return;
+    if (supported !== true) {
+      // No library to take them: a file dropped anyway must not replace the app in the window.
+      const refuse = (e: DragEvent) => {
+        if (!carriesFiles(e)) return;
+        e.preventDefault();
+        if (e.dataTransfer) e.dataTransfer.dropEffect = 'none';
+      };
+      window.addEventListener('dragover', refuse);
+      window.addEventListener('drop', refuse);
+      return () => {
+        window.removeEventListener('dragover', refuse);
+        window.removeEventListener('drop', refuse);
+      };
+    }
     // dragenter/dragleave fire for every child crossed: count them to know when the window is left.
     let depth = 0;
     // The card a drop would land on carries `data-drop-target` (styled by MediaLibrary.css).

@@ -71,6 +71,18 @@ describe('dropping files on the window', () => {
     await waitFor(() => expect(useMedia.getState().uploads.map((u) => [u.name, u.sceneId])).toEqual([['clip.mp4', 's_intro']]));
   });
 
+  it('keeps a dropped file from replacing the app when the render API has no media library', async () => {
+    installBridge({ 'assets.list': () => Promise.reject({ code: 'unsupported', message: 'no media library' }) });
+    await mount();
+    expect(useMedia.getState().assetsSupported).toBe(false);
+    const photo = new File(['p'], 'photo.png', { type: 'image/png' });
+    drag('dragenter', screen.getByText('Elsewhere'), [photo]);
+    expect(drag('dragover', screen.getByText('Elsewhere'), [photo]).defaultPrevented).toBe(true);
+    expect(screen.queryByTestId('drop-overlay')).toBeNull();
+    expect(drag('drop', screen.getByText('Elsewhere'), [photo]).defaultPrevented).toBe(true);
+    expect(uploaded).toEqual([]);
+  });
+
   it('leaves drags without files alone, and hides the overlay when the files leave the window', async () => {
     await mount();
     const text = drag('dragover', screen.getByText('Elsewhere'), [], ['text/plain']);
