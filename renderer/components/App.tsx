@@ -15,6 +15,7 @@ import { resolvedTheme, type View } from '../store/ui.js';
 import { CreateView } from './CreateView.js';
 import { Downloads } from './Downloads.js';
 import { JobsView } from './JobsView.js';
+import { MediaDrop } from './MediaDrop.js';
 import { Notices } from './Notices.js';
 import { renderCurrent } from './RenderBar.js';
 import { SettingsView } from './SettingsView.js';
@@ -135,6 +136,7 @@ export function App() {
       </main>
       <Notices />
       <Downloads />
+      <MediaDrop />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 // The creator's main screen: drafts, the selected scene's script and settings, voice, the preview
 // canvas with the scene strip under it, template, render.
 import { DraftsSidebar } from './DraftsSidebar.js';
+import { MediaLibrary } from './MediaLibrary.js';
 import { PresenterCanvas } from './PresenterCanvas.js';
 import { RenderBar, renderCurrent } from './RenderBar.js';
 import { SceneInspector } from './SceneInspector.js';
@@ -50,6 +51,7 @@ export function CreateView() {
           <SceneStrip />
           <RenderBar />
           <TemplatePicker />
+          <MediaLibrary />
         </div>
       </div>
     </div>
