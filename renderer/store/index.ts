@@ -11,6 +11,7 @@ import { createDraftsSlice, type DraftsState } from './drafts.js';
 import { createEditorSlice, type EditorState } from './editor.js';
 import { historyOptions, type Tracked } from './history.js';
 import { createJobsSlice, type JobsState } from './jobs.js';
+import { createMediaSlice, type MediaState } from './media.js';
 import { createSettingsSlice, type SettingsState } from './settings.js';
 import { sliceApi, type SliceKey } from './slice.js';
 import { createUiSlice, type UiState } from './ui.js';
@@ -21,6 +22,7 @@ export interface StudioState extends DocumentSlice {
   drafts: DraftsState;
   editor: EditorState;
   jobs: JobsState;
+  media: MediaState;
   settings: SettingsState;
   ui: UiState;
 }
@@ -41,6 +43,7 @@ export function createStudioStore() {
           drafts: createDraftsSlice(slice('drafts')),
           editor: createEditorSlice(slice('editor')),
           jobs: createJobsSlice(slice('jobs')),
+          media: createMediaSlice(slice('media')),
           settings: createSettingsSlice(slice('settings')),
           ui: createUiSlice(slice('ui')),
         };
@@ -86,5 +89,6 @@ export const useDownloads = sliceView(useStudio, 'downloads');
 export const useDrafts = sliceView(useStudio, 'drafts');
 export const useEditor = sliceView(useStudio, 'editor');
 export const useJobs = sliceView(useStudio, 'jobs');
+export const useMedia = sliceView(useStudio, 'media');
 export const useSettings = sliceView(useStudio, 'settings');
 export const useUi = sliceView(useStudio, 'ui');

@@ -1,13 +1,12 @@
 // The media library: the creator's files (one page of the API's list at a time, filtered by
 // kind and a search), the uploads on their way in, and what a file becomes in the video (a
 // scene's background, or a scene per page of a slide deck). A slice of the app's one store, under
-// its own key (`createMediaSlice` takes that key's set/get, as every slice there does); until
-// that store is on this branch, `useMedia` holds it on its own.
-import { create } from 'zustand';
+// its own key (`createMediaSlice` takes that key's set/get, as every slice there does).
 import type { UploadStatus } from '../../shared/bridge/index.js';
 import { ASSET_MEDIA_TYPES, type Asset, type AssetKind, type SceneBackground } from '../../shared/contract/index.js';
 import { call, describeError, studio, subscribe, toBridgeError } from '../lib/bridge.js';
 import { documentNarrations, pagesToImport, slideScenes } from '../lib/pdf-import.js';
+import { useMedia } from './index.js';
 import { placeScenes, sceneCount, selectedIsEmpty, updateScene } from './scene-actions.js';
 
 /** What the file input offers: the contract's media types, and slide decks the app converts to PDF. */
@@ -219,10 +218,7 @@ export function createMediaSlice({ set, get }: MediaSliceApi): MediaState {
   };
 }
 
-/** A media store of its own (the stand-in for the app's one store). */
-export const createMediaStore = () => create<MediaState>()((set, get) => createMediaSlice({ set, get }));
-
-export const useMedia = createMediaStore();
+export { useMedia };
 
 /** Files dropped on a scene card: uploaded, then each becomes that scene's background. */
 export const dropOnScene = (sceneId: string, files: readonly File[]): Promise<void> => useMedia.getState().uploadFiles(files, sceneId);

@@ -1,38 +1,9 @@
-// The scene actions the media library uses, in one place. They belong to the document store
-// (`useStudio`: the document, undo, the selected scene); until that store is on this branch a
-// stand-in with the same names and shape plays its part, so pointing `sceneStore` at
-// `useStudio` is the whole change when they meet.
-import { create } from 'zustand';
-import { blankScene, type DocumentScene, type VideoDocument } from '../../shared/contract/index.js';
+// The scene actions the media library uses, in one place: the document store's
+// (`useStudio`: the document, undo, the selected scene).
+import type { DocumentScene } from '../../shared/contract/index.js';
+import { useStudio } from './index.js';
 
-export interface SceneState {
-  document: Pick<VideoDocument, 'scenes'>;
-  selectedSceneId: string | null;
-  /** Inserts at `index` (the end when absent) and selects the first inserted. */
-  insertScenes(scenes: DocumentScene[], index?: number): void;
-  updateScene(id: string, patch: Partial<Omit<DocumentScene, 'id'>>): void;
-  selectScene(id: string): void;
-}
-
-/** The stand-in: one blank scene, selected. */
-export function createSceneStandIn() {
-  const first = blankScene();
-  return create<SceneState>()((set) => ({
-    document: { scenes: [first] },
-    selectedSceneId: first.id,
-    insertScenes: (scenes, index) =>
-      set((s) => {
-        const all = [...s.document.scenes];
-        all.splice(index ?? all.length, 0, ...scenes);
-        return { document: { ...s.document, scenes: all }, selectedSceneId: scenes[0]?.id ?? s.selectedSceneId };
-      }),
-    updateScene: (id, patch) =>
-      set((s) => ({ document: { ...s.document, scenes: s.document.scenes.map((sc) => (sc.id === id ? { ...sc, ...patch } : sc)) } })),
-    selectScene: (id) => set({ selectedSceneId: id }),
-  }));
-}
-
-export const sceneStore = createSceneStandIn();
+export const sceneStore = useStudio;
 
 export const useSelectedSceneId = (): string | null => sceneStore((s) => s.selectedSceneId);
 

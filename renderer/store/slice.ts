@@ -4,7 +4,7 @@
 import type { StoreApi } from 'zustand';
 import type { StudioState } from './index.js';
 
-export type SliceKey = 'catalogs' | 'downloads' | 'drafts' | 'editor' | 'jobs' | 'settings' | 'ui';
+export type SliceKey = 'catalogs' | 'downloads' | 'drafts' | 'editor' | 'jobs' | 'media' | 'settings' | 'ui';
 
 export interface SliceApi<T> {
   set(patch: Partial<T> | ((s: T) => Partial<T>)): void;

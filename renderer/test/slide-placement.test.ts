@@ -21,7 +21,7 @@ describe('placing slide scenes', () => {
 
   it('goes right after a selected scene that has something in it', () => {
     const [a, b] = [blankScene('Hello.'), blankScene('Bye.')];
-    sceneStore.setState({ document: { scenes: [a, b] }, selectedSceneId: a.id });
+    sceneStore.setState({ document: { ...sceneStore.getState().document, scenes: [a, b] }, selectedSceneId: a.id });
     const made = slideScenes('ast_deck', ['One.', 'Two.']);
     placeScenes(made);
     expect(texts()).toEqual(['Hello.', 'One.', 'Two.', 'Bye.']);

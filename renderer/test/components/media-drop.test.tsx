@@ -11,7 +11,7 @@ import { installBridge } from './support.js';
 
 let uploaded: File[];
 beforeEach(() => {
-  useMedia.setState(useMedia.getInitialState(), true);
+  useMedia.setState(useMedia.getInitialState());
   installBridge({ 'assets.uploads': () => [], 'assets.list': () => ({ assets: [], nextCursor: null }) });
   uploaded = [];
   (window as unknown as { studio: StudioApi }).studio.upload = async (file): Promise<UploadStatus> => {

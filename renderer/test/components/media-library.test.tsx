@@ -69,7 +69,7 @@ async function open() {
 }
 
 beforeEach(() => {
-  useMedia.setState(useMedia.getInitialState(), true);
+  useMedia.setState(useMedia.getInitialState());
   sceneStore.setState(sceneStore.getInitialState(), true);
   bridge();
 });
