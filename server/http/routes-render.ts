@@ -39,18 +39,20 @@ async function validate(ctx: ServerContext, body: unknown, userId: string): Prom
       });
     }
   }
-  if (details.length || !template || !voice || !params) throw invalid(details);
+  if (!template || !voice || !params) throw invalid(details);
+  // The scenes are checked even when the top level has a problem: one answer names them all.
+  const resolved = req.scenes
+    ? await resolveScenes(
+        req.scenes,
+        { template, voice, presenterId: req.presenterId, params },
+        { catalog: ctx.catalog, assets: ctx.assets?.store ?? null, userId },
+        details,
+      )
+    : null;
+  if (details.length) throw invalid(details);
   const text = requestText(req).trim();
   const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params };
-  if (!req.scenes) return { ...base, warnings: scriptWarnings(text, voice) };
-  const resolved = await resolveScenes(
-    req.scenes,
-    { template, voice, presenterId: req.presenterId, params },
-    { catalog: ctx.catalog, assets: ctx.assets?.store ?? null, userId },
-    details,
-  );
-  if (!resolved) throw invalid(details);
-  return { ...base, scenes: resolved.scenes, warnings: resolved.warnings };
+  return resolved ? { ...base, scenes: resolved.scenes, warnings: resolved.warnings } : { ...base, warnings: scriptWarnings(text, voice) };
 }
 
 function idempotencyKey(request: FastifyRequest): string | undefined {
