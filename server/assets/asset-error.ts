@@ -4,7 +4,7 @@ import type { ErrorCode } from '../../shared/contract/index.js';
 
 export class AssetError extends Error {
   constructor(
-    readonly code: Extract<ErrorCode, 'unsupported_media_type' | 'validation_failed' | 'payload_too_large' | 'quota_exceeded' | 'bad_request'>,
+    readonly code: Extract<ErrorCode, 'unsupported_media_type' | 'validation_failed' | 'payload_too_large' | 'quota_exceeded' | 'bad_request' | 'unavailable'>,
     message: string,
   ) {
     super(message);

@@ -56,3 +56,29 @@ function webpSize(b: Buffer) {
   if (chunk === 'VP8X') return { width: b.readUIntLE(24, 3) + 1, height: b.readUIntLE(27, 3) + 1 };
   return null;
 }
+
+/** How far from the end an image's end marker may sit (some writers append a little data after it). */
+const TAIL_BYTES = 64 * 1024;
+
+/**
+ * Whether the file holds the whole image: a PNG's IEND chunk, a JPEG's end-of-image marker, a
+ * WebP's RIFF length. Skia decodes a cut-off image without complaint (the rest left blank), so
+ * this is what tells a truncated upload.
+ */
+export async function imageComplete(path: string, format: ImageFormat): Promise<boolean> {
+  const f = await open(path, 'r');
+  try {
+    const { size } = await f.stat();
+    if (format === 'webp') {
+      const head = Buffer.alloc(8);
+      await f.read(head, 0, 8, 0);
+      return head.readUInt32LE(4) + 8 <= size;
+    }
+    const n = Math.min(size, TAIL_BYTES);
+    const tail = Buffer.alloc(n);
+    await f.read(tail, 0, n, size - n);
+    return format === 'png' ? tail.includes('IEND', 0, 'latin1') : tail.includes(Buffer.from([0xff, 0xd9]));
+  } finally {
+    await f.close();
+  }
+}

@@ -6,7 +6,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { ASSET_LIMITS, type AssetKind, type AssetMediaType } from '../../shared/contract/index.js';
 import { AssetError } from './asset-error.js';
-import { imageHeaderSize, type ImageFormat } from './image-header.js';
+import { imageComplete, imageHeaderSize, type ImageFormat } from './image-header.js';
+import { isoBoxesComplete } from './iso-media.js';
 import { ffmpegBin, ffprobeBin, runTool, SAFE_INPUT } from './media-tools.js';
 import { PdfError, pdfInfo, renderPdfPage } from './pdf.js';
 
@@ -22,6 +23,8 @@ export const THUMBNAIL_SIDE = 320;
 const PROBE_MS = 20_000;
 /** Decoding a whole sound for its waveform may take a while for an hour of audio. */
 const DECODE_MS = 60_000;
+
+const ISO_MEDIA_TYPES = new Set<AssetMediaType>(['video/mp4', 'video/quicktime', 'audio/mp4']);
 
 const refuse = (message: string) => new AssetError('validation_failed', message);
 
@@ -59,6 +62,7 @@ async function probeImage(path: string, mediaType: AssetMediaType, thumbnailPath
       `the image is ${width}×${height} pixels; at most ${ASSET_LIMITS.maxPixels / 1e6} megapixels and ${ASSET_LIMITS.maxSide} pixels a side`,
     );
   }
+  if (!(await imageComplete(path, format))) throw refuse(`truncated ${LABEL[mediaType]} image (its end is missing)`);
   let image: Awaited<ReturnType<typeof loadImage>>;
   try {
     image = await loadImage(await readFile(path));
@@ -77,15 +81,14 @@ async function probeImage(path: string, mediaType: AssetMediaType, thumbnailPath
 }
 
 async function probeDocument(path: string, thumbnailPath: string): Promise<Probed> {
-  let info: Awaited<ReturnType<typeof pdfInfo>>;
-  try {
-    info = await pdfInfo(path);
-    const page = await renderPdfPage(path, 1, THUMBNAIL_SIDE, THUMBNAIL_SIDE);
-    await writeFile(thumbnailPath, await page.encode('jpeg', 85));
-  } catch (err) {
-    if (err instanceof PdfError) throw refuse(err.message);
-    throw err;
-  }
+  const info = await pdfInfo(path).catch((err: unknown) => {
+    throw refuse(err instanceof PdfError ? err.message : `the PDF cannot be read (${(err as Error).message})`);
+  });
+  // A page pdf.js cannot draw is a document the engine could not show either.
+  const page = await renderPdfPage(path, 1, THUMBNAIL_SIDE, THUMBNAIL_SIDE).catch((err: unknown) => {
+    throw refuse(`the PDF's first page cannot be drawn (${(err as Error).message})`);
+  });
+  await writeFile(thumbnailPath, await page.encode('jpeg', 85));
   return { width: info.width, height: info.height, durationSeconds: null, pages: info.pages };
 }
 
@@ -99,8 +102,15 @@ interface FfStream {
 }
 
 /** ffprobe's reading of the file; its complaint as a reason the creator understands. */
+/** Runs a media tool; one that is not installed makes uploads of sound and video unavailable (503). */
+async function tool(bin: string, args: string[], ms: number) {
+  return runTool(bin, args, ms).catch((err: NodeJS.ErrnoException) => {
+    throw new AssetError('unavailable', `${bin} cannot be started (${err.code ?? err.message}); install ffmpeg or set FFMPEG_PATH and FFPROBE_PATH`);
+  });
+}
+
 async function ffprobe(path: string, mediaType: AssetMediaType): Promise<{ streams: FfStream[]; duration: number | null }> {
-  const r = await runTool(ffprobeBin(), ['-v', 'error', ...SAFE_INPUT, '-print_format', 'json', '-show_format', '-show_streams', path], PROBE_MS);
+  const r = await tool(ffprobeBin(), ['-v', 'error', ...SAFE_INPUT, '-print_format', 'json', '-show_format', '-show_streams', path], PROBE_MS);
   if (r.timedOut) throw refuse(`the ${LABEL[mediaType]} could not be read within ${PROBE_MS / 1000} s`);
   let parsed: { streams?: FfStream[]; format?: { duration?: string } } = {};
   try {
@@ -122,6 +132,7 @@ async function ffprobe(path: string, mediaType: AssetMediaType): Promise<{ strea
 const firstLine = (s: string) => s.split('\n').map((l) => l.trim()).find(Boolean)?.slice(0, 200) ?? '';
 
 async function probeTimed(path: string, kind: 'video' | 'audio', mediaType: AssetMediaType, thumbnailPath: string): Promise<Probed> {
+  if (ISO_MEDIA_TYPES.has(mediaType) && !(await isoBoxesComplete(path))) throw refuse(`truncated ${LABEL[mediaType]} (the file ends inside its data)`);
   const { streams, duration } = await ffprobe(path, mediaType);
   const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
   const audio = streams.find((s) => s.codec_type === 'audio');
@@ -135,7 +146,7 @@ async function probeTimed(path: string, kind: 'video' | 'audio', mediaType: Asse
       ? ['-ss', String(Math.min(1, duration / 2)), ...SAFE_INPUT, '-i', path, '-map', '0:v:0', '-frames:v', '1',
           '-vf', `scale=${THUMBNAIL_SIDE}:${THUMBNAIL_SIDE}:force_original_aspect_ratio=decrease`]
       : [...SAFE_INPUT, '-i', path, '-filter_complex', `[0:a:0]showwavespic=s=${THUMBNAIL_SIDE}x${Math.round(THUMBNAIL_SIDE * 0.5625)}:colors=#3b82f6,pad=iw:ih:0:0:white[w]`, '-map', '[w]', '-frames:v', '1'];
-  const r = await runTool(ffmpegBin(), ['-nostdin', '-v', 'error', '-threads', '2', ...args, '-q:v', '4', '-f', 'image2', '-y', thumbnailPath], DECODE_MS);
+  const r = await tool(ffmpegBin(), ['-nostdin', '-v', 'error', '-threads', '2', ...args, '-q:v', '4', '-f', 'image2', '-y', thumbnailPath], DECODE_MS);
   if (r.timedOut) throw refuse(`the ${LABEL[mediaType]} could not be decoded within ${DECODE_MS / 1000} s`);
   if (r.code !== 0) {
     const why = firstLine(r.stderr);

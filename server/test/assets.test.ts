@@ -81,7 +81,9 @@ function leftovers(): { stored: string[]; uploads: string[] } {
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'ps-assets-media-'));
-  [media.mp4, media.webm, media.mp3] = await Promise.all([ffmpegMedia(scratch, 'mp4'), ffmpegMedia(scratch, 'webm'), ffmpegMedia(scratch, 'mp3')]);
+  [media.mp4, media.webm, media.mp3, media.faststart] = await Promise.all([
+    ffmpegMedia(scratch, 'mp4'), ffmpegMedia(scratch, 'webm'), ffmpegMedia(scratch, 'mp3'), ffmpegMedia(scratch, 'mp4', 2, true),
+  ]);
   media.png = picture(640, 360, 'png');
   media.jpeg = picture(400, 300, 'jpeg');
   media.pdf = pdf(2);
@@ -190,8 +192,15 @@ describe('refused uploads keep nothing', () => {
     expect(r.body.error.details[0].path).toBe('name');
   });
 
-  it('a truncated MP4: 422', () =>
-    refuses(upload(server.url, alice, 'cut.mp4', 'video/mp4', media.mp4!.subarray(0, Math.floor(media.mp4!.length / 2))), 422, 'validation_failed', /truncated/i));
+  it('a truncated MP4, its index at the end or (fast start) at the front: 422', async () => {
+    await refuses(upload(server.url, alice, 'cut.mp4', 'video/mp4', media.mp4!.subarray(0, Math.floor(media.mp4!.length / 2))), 422, 'validation_failed', /truncated MP4/);
+    await refuses(upload(server.url, alice, 'cut.mp4', 'video/mp4', media.faststart!.subarray(0, Math.floor(media.faststart!.length * 0.8))), 422, 'validation_failed', /truncated MP4/);
+  });
+
+  it('a truncated PNG and JPEG (which Skia would decode with the rest blank): 422', async () => {
+    await refuses(upload(server.url, alice, 'cut.png', 'image/png', media.png!.subarray(0, Math.floor(media.png!.length * 0.9))), 422, 'validation_failed', /truncated PNG/);
+    await refuses(upload(server.url, alice, 'cut.jpg', 'image/jpeg', media.jpeg!.subarray(0, Math.floor(media.jpeg!.length * 0.9))), 422, 'validation_failed', /truncated JPEG/);
+  });
 
   it('a PDF that is not one: 422', () => {
     const fake = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from('this is no document at all\n'.repeat(30))]);
