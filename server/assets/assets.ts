@@ -37,8 +37,13 @@ export interface Upload {
 
 export const mib = (n: number): string => (n >= 1024 ** 3 ? `${+(n / 1024 ** 3).toFixed(2)} GiB` : n >= 1024 ** 2 ? `${+(n / 1024 ** 2).toFixed(1)} MiB` : `${+(n / 1024).toFixed(1)} KiB`);
 
+/** Uploads probed at once (each may run ffmpeg or pdf.js on both cores); the others wait their turn. */
+const PROBES_AT_ONCE = 2;
+
 export class Assets {
   private readonly ids = new IdGenerator('ast_');
+  private probing = 0;
+  private readonly probeQueue: (() => void)[] = [];
 
   constructor(
     readonly store: AssetStore,
@@ -76,7 +81,7 @@ export class Assets {
       }
       if (size === 0) throw new AssetError('validation_failed', 'the file is empty');
       await checkSniffedType(content, u.mediaType, u.name);
-      const probed = await probeAsset(content, u.kind, u.mediaType, thumbnail);
+      const probed = await this.inTurn(() => probeAsset(content, u.kind, u.mediaType, thumbnail));
       const id = this.ids.next();
       const asset: StoredAsset = {
         id,
@@ -114,6 +119,17 @@ export class Assets {
     const r = await this.store.remove(id, userId);
     if (r.ok) await this.files.remove(id);
     return r;
+  }
+
+  private async inTurn<T>(work: () => Promise<T>): Promise<T> {
+    if (this.probing >= PROBES_AT_ONCE) await new Promise<void>((resolve) => this.probeQueue.push(resolve));
+    this.probing++;
+    try {
+      return await work();
+    } finally {
+      this.probing--;
+      this.probeQueue.shift()?.();
+    }
   }
 
   private tooLarge(kind: AssetKind): AssetError {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Asset, AssetList } from '../../shared/contract/index.js';
 import { ffmpegMedia, pdf, picture } from './fixtures/media.js';
-import { call, errorCode, testServer, validRequest, type TestServer } from './helpers.js';
+import { call, errorCode, testServer, validRequest, waitFor, type TestServer } from './helpers.js';
 
 interface Answer {
   status: number;
@@ -186,6 +186,12 @@ describe('refused uploads keep nothing', () => {
     await refuses(upload(server.url, alice, 'x.gif', 'image/gif', media.png!), 415, 'unsupported_media_type', /image\/gif/);
   });
 
+  it('another method on an asset path: 405 with Allow', async () => {
+    const r = await call(`${server.url}/api/assets/ast_00000000000000000000000000`, { key: alice, method: 'PUT' });
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('GET, HEAD, DELETE');
+  });
+
   it('no name: 422', async () => {
     const r = await upload(server.url, alice, null, 'image/png', media.png!);
     expect(r.status).toBe(422);
@@ -224,8 +230,8 @@ describe('refused uploads keep nothing', () => {
     const before = AssetList.parse((await call(`${server.url}/api/assets?limit=100`, { key: alice })).body).assets.length;
     const storedBefore = leftovers().stored.length;
     await upload(server.url, alice, 'half.mp4', 'video/mp4', media.mp4!, { abortAfter: 4000 });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(leftovers()).toEqual({ stored: leftovers().stored.slice(0, storedBefore), uploads: [] });
+    await waitFor(async () => leftovers().uploads.length === 0, 3000);
+    expect(leftovers().stored.length).toBe(storedBefore);
     expect(AssetList.parse((await call(`${server.url}/api/assets?limit=100`, { key: alice })).body).assets.length).toBe(before);
   });
 });
