@@ -1,7 +1,9 @@
 // ffprobe and ffmpeg on untrusted files: the newest on the machine (FFPROBE_PATH / FFMPEG_PATH,
 // else the system's on PATH), each run in a child process with `-nostdin`, reading nothing but
-// local files (`-protocol_whitelist file`), with a time limit after which it is killed.
+// local files (`-protocol_whitelist file`), with a time limit after which it is killed and, on
+// Linux, a memory limit (util-linux `prlimit`, which sets it and then becomes the tool).
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 export const ffmpegBin = (): string => process.env.FFMPEG_PATH || 'ffmpeg';
 /** ffprobe beside FFMPEG_PATH's ffmpeg, unless FFPROBE_PATH names one. */
@@ -23,10 +25,16 @@ export interface ToolResult {
 
 const MAX_OUTPUT = 1 << 20;
 
+/** Heap a media tool may take: a decoder fed a hostile file fails instead of eating the machine. */
+export const TOOL_MEMORY_BYTES = 2 * 1024 ** 3;
+const PRLIMIT = process.platform === 'linux' && existsSync('/usr/bin/prlimit') ? '/usr/bin/prlimit' : null;
+
 /** Runs a tool to its end (or its time limit), collecting at most 1 MiB of each output. */
 export function runTool(bin: string, args: string[], timeoutMs: number): Promise<ToolResult> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = PRLIMIT
+      ? spawn(PRLIMIT, [`--data=${TOOL_MEMORY_BYTES}`, '--', bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -42,6 +50,10 @@ export function runTool(bin: string, args: string[], timeoutMs: number): Promise
     });
     proc.on('close', (code) => {
       clearTimeout(timer);
+      // prlimit could not start the tool: the same failure as a spawn that finds nothing.
+      if (PRLIMIT && code === 127 && /^prlimit: failed to execute/m.test(stderr)) {
+        return reject(Object.assign(new Error(`${bin} was not found`), { code: 'ENOENT' }));
+      }
       resolve({ code, stdout, stderr, timedOut });
     });
   });
