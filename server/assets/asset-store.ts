@@ -9,7 +9,7 @@ import type { SqliteDatabase } from '../jobs/sqlite-db.js';
 /** An asset as stored: the contract's Asset plus its owner. */
 export type StoredAsset = Asset & { userId: string };
 
-export interface AssetListQuery {
+export interface AssetPageQuery {
   userId: string;
   kind?: AssetKind;
   /** Case-insensitive "contains" on the name. */
@@ -27,7 +27,7 @@ export interface AssetStore {
   insert(asset: StoredAsset, quotaBytes: number): Promise<InsertResult>;
   /** The asset if it belongs to `userId`. */
   get(id: string, userId: string): Promise<StoredAsset | null>;
-  list(query: AssetListQuery): Promise<{ assets: StoredAsset[]; nextBeforeId: string | null }>;
+  list(query: AssetPageQuery): Promise<{ assets: StoredAsset[]; nextBeforeId: string | null }>;
   /** Bytes of all the user's assets. */
   usedBytes(userId: string): Promise<number>;
   /** Removes the row, unless a queued or rendering job of the user names the asset in its scenes. */
@@ -89,7 +89,7 @@ export class SqliteAssetStore implements AssetStore {
     return row ? fromRow(row) : null;
   }
 
-  async list(query: AssetListQuery) {
+  async list(query: AssetPageQuery) {
     const where = ['user_id = ?'];
     const args: unknown[] = [query.userId];
     const and = (clause: string, value: unknown) => {
@@ -145,7 +145,7 @@ export class PgAssetStore implements AssetStore {
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
-  async list(query: AssetListQuery) {
+  async list(query: AssetPageQuery) {
     const args: unknown[] = [query.userId];
     const where = ['user_id = $1'];
     const and = (clause: (n: string) => string, value: unknown) => {

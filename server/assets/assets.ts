@@ -35,7 +35,7 @@ export interface Upload {
   declaredBytes: number | null;
 }
 
-export const mib = (n: number): string => (n >= 1024 ** 3 ? `${+(n / 1024 ** 3).toFixed(2)} GiB` : n >= 1024 ** 2 ? `${+(n / 1024 ** 2).toFixed(1)} MiB` : `${+(n / 1024).toFixed(1)} KiB`);
+const mib = (n: number): string => (n >= 1024 ** 3 ? `${+(n / 1024 ** 3).toFixed(2)} GiB` : n >= 1024 ** 2 ? `${+(n / 1024 ** 2).toFixed(1)} MiB` : `${+(n / 1024).toFixed(1)} KiB`);
 
 /** Uploads probed at once (each may run ffmpeg or pdf.js on both cores); the others wait their turn. */
 const PROBES_AT_ONCE = 2;

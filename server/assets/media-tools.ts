@@ -16,7 +16,7 @@ export function ffprobeBin(): string {
 /** Options every run puts before its input. */
 export const SAFE_INPUT = ['-protocol_whitelist', 'file'];
 
-export interface ToolResult {
+interface ToolResult {
   code: number | null;
   stdout: string;
   stderr: string;
@@ -26,7 +26,7 @@ export interface ToolResult {
 const MAX_OUTPUT = 1 << 20;
 
 /** Heap a media tool may take: a decoder fed a hostile file fails instead of eating the machine. */
-export const TOOL_MEMORY_BYTES = 2 * 1024 ** 3;
+const TOOL_MEMORY_BYTES = 2 * 1024 ** 3;
 const PRLIMIT = process.platform === 'linux' && existsSync('/usr/bin/prlimit') ? '/usr/bin/prlimit' : null;
 
 /** Runs a tool to its end (or its time limit), collecting at most 1 MiB of each output. */

@@ -19,7 +19,7 @@ export interface Probed {
 }
 
 /** Thumbnails fit inside this square. */
-export const THUMBNAIL_SIDE = 320;
+const THUMBNAIL_SIDE = 320;
 const PROBE_MS = 20_000;
 /** Decoding a whole sound for its waveform may take a while for an hour of audio. */
 const DECODE_MS = 60_000;

@@ -11,7 +11,7 @@ export interface AssetAccess {
   files: AssetStorage;
 }
 
-export async function resolveScenes(scenes: Scene[], userId: string, assets: AssetAccess | null): Promise<RenderScene[]> {
+export async function resolveSceneMedia(scenes: Scene[], userId: string, assets: AssetAccess | null): Promise<RenderScene[]> {
   return Promise.all(
     scenes.map(async (scene, i): Promise<RenderScene> => {
       const bg = scene.background;

@@ -8,7 +8,7 @@ import type { Catalog } from '../catalog.js';
 
 type SceneInput = NonNullable<RenderRequest['scenes']>[number];
 
-export interface ResolvedScenes {
+export interface NormalisedScenes {
   scenes: Scene[];
   warnings: JobWarning[];
 }
@@ -27,12 +27,12 @@ export function checkPresenter(catalog: Catalog, id: string | undefined, path: s
  * Checks and normalises the scenes. `top` is the request's own template, voice and filled
  * parameters (already checked). Problems are added to `details`; the result is null then.
  */
-export async function resolveScenes(
+export async function normaliseScenes(
   inputs: SceneInput[],
   top: { template: Template; voice: Voice; presenterId: string | undefined; params: RenderParams },
   ctx: { catalog: Catalog; assets: AssetStore | null; userId: string },
   details: ErrorDetail[],
-): Promise<ResolvedScenes | null> {
+): Promise<NormalisedScenes | null> {
   const before = details.length;
   const scenes: Scene[] = [];
   const warnings: JobWarning[] = [];

@@ -12,7 +12,7 @@ import { bodyHash } from './canonical-json.js';
 import type { ServerContext } from './context.js';
 import { ApiError } from './errors.js';
 import { userOf } from './principal.js';
-import { checkPresenter, resolveScenes } from './render-scenes.js';
+import { checkPresenter, normaliseScenes } from './render-scenes.js';
 
 const QUOTA_RETRY_SECONDS = 30;
 
@@ -42,7 +42,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string): Prom
   if (!template || !voice || !params) throw invalid(details);
   // The scenes are checked even when the top level has a problem: one answer names them all.
   const resolved = req.scenes
-    ? await resolveScenes(
+    ? await normaliseScenes(
         req.scenes,
         { template, voice, presenterId: req.presenterId, params },
         { catalog: ctx.catalog, assets: ctx.assets?.store ?? null, userId },

@@ -10,7 +10,7 @@ import type { JobOutput, ShortSide } from '../../shared/contract/index.js';
 import { EngineError } from '../engine/types.js';
 import type { RenderEngine } from '../engine/types.js';
 import type { OutputStorage } from '../storage/output-storage.js';
-import { resolveScenes, type AssetAccess } from '../assets/scene-media.js';
+import { resolveSceneMedia, type AssetAccess } from '../assets/scene-media.js';
 import type { JobStore, StoredJob } from './store.js';
 
 export interface QueueLog {
@@ -176,7 +176,7 @@ export class WorkerQueue {
     try {
       await mkdir(workDir, { recursive: true });
       // A job of the original contract passes no scenes: the engine's single-scene path.
-      const scenes = job.scenes ? await resolveScenes(job.scenes, job.userId, this.o.assets ?? null) : undefined;
+      const scenes = job.scenes ? await resolveSceneMedia(job.scenes, job.userId, this.o.assets ?? null) : undefined;
       const result = await engine.render({
         jobId: job.id,
         text: job.text,
