@@ -95,6 +95,8 @@ async function probeDocument(path: string, thumbnailPath: string): Promise<Probe
 interface FfStream {
   codec_type?: string;
   codec_name?: string;
+  /** The container's name for the codec (what is left to say when ffmpeg knows no such codec). */
+  codec_tag_string?: string;
   width?: number;
   height?: number;
   duration?: string;
@@ -150,7 +152,8 @@ async function probeTimed(path: string, kind: 'video' | 'audio', mediaType: Asse
   if (r.timedOut) throw refuse(`the ${LABEL[mediaType]} could not be decoded within ${DECODE_MS / 1000} s`);
   if (r.code !== 0) {
     const why = firstLine(r.stderr);
-    const codec = kind === 'video' ? video?.codec_name : audio?.codec_name;
+    const stream = kind === 'video' ? video : audio;
+    const codec = stream?.codec_name ?? stream?.codec_tag_string;
     if (/decoder .*not found|unsupported codec|no decoder/i.test(r.stderr)) throw refuse(`${kind} codec not supported (${codec ?? 'unknown'})`);
     throw refuse(`the ${LABEL[mediaType]} does not decode (${why || `ffmpeg exited with ${r.code}`})`);
   }

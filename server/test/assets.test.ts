@@ -208,6 +208,12 @@ describe('refused uploads keep nothing', () => {
     await refuses(upload(server.url, alice, 'cut.jpg', 'image/jpeg', media.jpeg!.subarray(0, Math.floor(media.jpeg!.length * 0.9))), 422, 'validation_failed', /truncated JPEG/);
   });
 
+  it('a video in a codec no decoder here knows: 422 naming it', () => {
+    const odd = Buffer.from(media.mp4!);
+    odd.write('xyz1', odd.lastIndexOf('avc1'), 'latin1'); // the sample entry's codec
+    return refuses(upload(server.url, alice, 'odd.mp4', 'video/mp4', odd), 422, 'validation_failed', /video codec not supported \(xyz1\)/);
+  });
+
   it('a PDF that is not one: 422', () => {
     const fake = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from('this is no document at all\n'.repeat(30))]);
     return refuses(upload(server.url, alice, 'fake.pdf', 'application/pdf', fake), 422, 'validation_failed', /PDF/);
