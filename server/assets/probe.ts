@@ -8,6 +8,7 @@ import { ASSET_LIMITS, type AssetKind, type AssetMediaType } from '../../shared/
 import { AssetError } from './asset-error.js';
 import { imageComplete, imageHeaderSize, type ImageFormat } from './image-header.js';
 import { isoBoxesComplete } from './iso-media.js';
+import { matroskaComplete } from './matroska.js';
 import { ffmpegBin, ffprobeBin, runTool, SAFE_INPUT } from './media-tools.js';
 import { PdfError, pdfInfo, renderPdfPage } from './pdf.js';
 
@@ -134,7 +135,8 @@ async function ffprobe(path: string, mediaType: AssetMediaType): Promise<{ strea
 const firstLine = (s: string) => s.split('\n').map((l) => l.trim()).find(Boolean)?.slice(0, 200) ?? '';
 
 async function probeTimed(path: string, kind: 'video' | 'audio', mediaType: AssetMediaType, thumbnailPath: string): Promise<Probed> {
-  if (ISO_MEDIA_TYPES.has(mediaType) && !(await isoBoxesComplete(path))) throw refuse(`truncated ${LABEL[mediaType]} (the file ends inside its data)`);
+  const complete = ISO_MEDIA_TYPES.has(mediaType) ? isoBoxesComplete : mediaType === 'video/webm' ? matroskaComplete : null;
+  if (complete && !(await complete(path))) throw refuse(`truncated ${LABEL[mediaType]} (the file ends inside its data)`);
   const { streams, duration } = await ffprobe(path, mediaType);
   const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
   const audio = streams.find((s) => s.codec_type === 'audio');

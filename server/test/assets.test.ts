@@ -208,6 +208,9 @@ describe('refused uploads keep nothing', () => {
     await refuses(upload(server.url, alice, 'cut.jpg', 'image/jpeg', media.jpeg!.subarray(0, Math.floor(media.jpeg!.length * 0.9))), 422, 'validation_failed', /truncated JPEG/);
   });
 
+  it('a truncated WebM: 422', () =>
+    refuses(upload(server.url, alice, 'cut.webm', 'video/webm', media.webm!.subarray(0, Math.floor(media.webm!.length * 0.7))), 422, 'validation_failed', /truncated WebM/));
+
   it('a video in a codec no decoder here knows: 422 naming it', () => {
     const odd = Buffer.from(media.mp4!);
     odd.write('xyz1', odd.lastIndexOf('avc1'), 'latin1'); // the sample entry's codec
