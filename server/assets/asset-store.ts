@@ -3,7 +3,7 @@
 // are in storage, and the quota is checked in the same transaction as the insert. Deleting
 // checks the user's queued and rendering jobs: one whose scenes name the asset keeps it.
 import type pg from 'pg';
-import { Asset, Job, type AssetKind } from '../../shared/contract/index.js';
+import { Asset, ASSET_ID_PATTERN, Job, type AssetKind } from '../../shared/contract/index.js';
 import type { SqliteDatabase } from '../jobs/sqlite-db.js';
 
 /** An asset as stored: the contract's Asset plus its owner. */
@@ -85,6 +85,7 @@ export class SqliteAssetStore implements AssetStore {
   }
 
   async get(id: string, userId: string): Promise<StoredAsset | null> {
+    if (!ASSET_ID_PATTERN.test(id)) return null;
     const row = this.s.get.get(id, userId) as AssetRow | undefined;
     return row ? fromRow(row) : null;
   }
@@ -141,6 +142,7 @@ export class PgAssetStore implements AssetStore {
   }
 
   async get(id: string, userId: string): Promise<StoredAsset | null> {
+    if (!ASSET_ID_PATTERN.test(id)) return null; // names no asset (and keeps U+0000, which PostgreSQL text refuses, out of queries)
     const { rows } = await this.pool.query<AssetRow>('SELECT user_id, doc FROM assets WHERE id = $1 AND user_id = $2', [id, userId]);
     return rows[0] ? fromRow(rows[0]) : null;
   }
@@ -153,7 +155,8 @@ export class PgAssetStore implements AssetStore {
       where.push(clause(`$${args.length}`));
     };
     if (query.kind) and((n) => `kind = ${n}`, query.kind);
-    if (query.q) and((n) => `strpos(search, ${n}) > 0`, query.q.toLowerCase());
+    // Names never hold U+0000 (cleaned), and PostgreSQL text cannot: such a q matches nothing.
+    if (query.q) and((n) => `strpos(search, ${n}) > 0`, query.q.toLowerCase().replaceAll('\0', '\uFFFF'));
     if (query.beforeId) and((n) => `id < ${n}`, query.beforeId);
     args.push(query.limit + 1);
     const { rows } = await this.pool.query<AssetRow>(

@@ -71,8 +71,9 @@ describe('scene requests that are refused name the field', () => {
       { text: 'One.' },
       { text: 'Two.', background: { assetId: 'ast_00000000000000000000000000' } },
       { text: 'Three.', background: { assetId: ids.bobs } },
+      { text: 'Four.', background: { assetId: 'ast_\u0000' } },
     ] }));
-    expect(Object.keys(d).sort()).toEqual(['scenes[1].background.assetId', 'scenes[2].background.assetId']);
+    expect(Object.keys(d).sort()).toEqual(['scenes[1].background.assetId', 'scenes[2].background.assetId', 'scenes[3].background.assetId']);
   });
 
   it('the wrong kind: a sound as background, a page of a picture, a start offset of a document, a loop of a picture', async () => {
