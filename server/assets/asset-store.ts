@@ -60,6 +60,12 @@ function jobsUsing(assetId: string, docs: string[]): string[] {
 
 const ACTIVE = "status IN ('queued', 'rendering')";
 
+/**
+ * What `q` looks for in the lower-cased names. Names never hold U+0000 (cleaned); a q with one
+ * matches nothing, as U+FFFF (PostgreSQL text cannot hold U+0000, SQLite's instr stops at it).
+ */
+const searchTerm = (q: string) => q.toLowerCase().replaceAll('\0', '\uFFFF');
+
 export class SqliteAssetStore implements AssetStore {
   private readonly s;
   private readonly lists = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
@@ -98,7 +104,7 @@ export class SqliteAssetStore implements AssetStore {
       args.push(value);
     };
     if (query.kind) and('kind = ?', query.kind);
-    if (query.q) and('instr(search, ?) > 0', query.q.toLowerCase());
+    if (query.q) and('instr(search, ?) > 0', searchTerm(query.q));
     if (query.beforeId) and('id < ?', query.beforeId);
     const sql = `SELECT user_id, doc FROM assets WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`;
     let stmt = this.lists.get(sql);
@@ -155,8 +161,7 @@ export class PgAssetStore implements AssetStore {
       where.push(clause(`$${args.length}`));
     };
     if (query.kind) and((n) => `kind = ${n}`, query.kind);
-    // Names never hold U+0000 (cleaned), and PostgreSQL text cannot: such a q matches nothing.
-    if (query.q) and((n) => `strpos(search, ${n}) > 0`, query.q.toLowerCase().replaceAll('\0', '\uFFFF'));
+    if (query.q) and((n) => `strpos(search, ${n}) > 0`, searchTerm(query.q));
     if (query.beforeId) and((n) => `id < ${n}`, query.beforeId);
     args.push(query.limit + 1);
     const { rows } = await this.pool.query<AssetRow>(
