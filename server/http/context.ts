@@ -20,8 +20,8 @@ export interface ServerContext {
   keys: KeyStore;
   storage: OutputStorage;
   catalog: Catalog;
-  /** Extension `assets`: the creator's files (null where a server keeps none). */
-  assets: Assets | null;
+  /** Extension `assets`: the creator's files. */
+  assets: Assets;
   engine: RenderEngine | null;
   limits: Limits;
   limiter: SlidingWindowLimiter;

@@ -30,7 +30,7 @@ export function checkPresenter(catalog: Catalog, id: string | undefined, path: s
 export async function normaliseScenes(
   inputs: SceneInput[],
   top: { template: Template; voice: Voice; presenterId: string | undefined; params: RenderParams },
-  ctx: { catalog: Catalog; assets: AssetStore | null; userId: string },
+  ctx: { catalog: Catalog; assets: AssetStore; userId: string },
   details: ErrorDetail[],
 ): Promise<NormalisedScenes | null> {
   const before = details.length;
@@ -70,13 +70,13 @@ export async function normaliseScenes(
 async function resolveBackground(
   input: SceneInput,
   at: string,
-  ctx: { assets: AssetStore | null; userId: string },
+  ctx: { assets: AssetStore; userId: string },
   details: ErrorDetail[],
 ): Promise<Scene['background'] | undefined> {
   const bg = input.background;
   if (!bg) return null;
   const path = `${at}.background`;
-  const asset = ctx.assets ? await ctx.assets.get(bg.assetId, ctx.userId) : null;
+  const asset = await ctx.assets.get(bg.assetId, ctx.userId);
   if (!asset) {
     details.push({ path: `${path}.assetId`, message: `no asset "${bg.assetId}" of yours; see GET /api/assets` });
     return undefined;

@@ -9,7 +9,6 @@ import {
 } from '../../shared/contract/index.js';
 import { AssetError } from '../assets/asset-error.js';
 import { cleanAssetName } from '../assets/asset-name.js';
-import type { Assets } from '../assets/assets.js';
 import type { StoredAsset } from '../assets/asset-store.js';
 import { UploadAbortedError } from '../assets/receive.js';
 import type { AssetFile } from '../storage/asset-storage.js';
@@ -50,8 +49,7 @@ function uploadHead(request: FastifyRequest): { name: string; mediaType: AssetMe
 }
 
 export function assetRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const assets: Assets | null = ctx.assets;
-  if (!assets) return;
+  const { assets } = ctx;
 
   // Its own scope: the upload body is the file, read by the route (no parser, no body limit).
   void app.register(async (scope) => {

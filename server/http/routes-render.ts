@@ -45,7 +45,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string): Prom
     ? await normaliseScenes(
         req.scenes,
         { template, voice, presenterId: req.presenterId, params },
-        { catalog: ctx.catalog, assets: ctx.assets?.store ?? null, userId },
+        { catalog: ctx.catalog, assets: ctx.assets.store, userId },
         details,
       )
     : null;
