@@ -61,8 +61,8 @@ function vitest(name, files, env = {}) {
 
 if (!only || only === 'vitest') {
   vitest('vitest', rest);
-  // The API suite a second time, unchanged, against the PostgreSQL store (TEST_STORE in server/test/helpers.ts).
-  const pgSuites = ['server/test/api.test.ts', 'server/test/property.test.ts'].filter(
+  // The API suites a second time, unchanged, against the PostgreSQL store (TEST_STORE in server/test/helpers.ts).
+  const pgSuites = ['server/test/api.test.ts', 'server/test/property.test.ts', 'server/test/assets.test.ts', 'server/test/scenes.test.ts'].filter(
     (f) => rest.length === 0 || rest.some((r) => f.startsWith(r) || r.startsWith(f)),
   );
   if (pgSuites.length && process.env.TEST_DATABASE_URL) vitest('vitest-postgres', pgSuites, { TEST_STORE: 'postgres' });

@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { int, isUsageError, UsageError } from '../shared/cli-args.js';
-import { LIMITS } from '../shared/contract/index.js';
+import { ASSET_KINDS, LIMITS, type AssetKind } from '../shared/contract/index.js';
 import type { RenderEngine } from './engine/types.js';
 import { databaseUrl, openPostgres } from './jobs/pg-backend.js';
 import { openKeyStore, startServer } from './start.js';
@@ -16,6 +16,7 @@ const USAGE = `usage:
                           [--heartbeat-ms 15000] [--grace-ms 30000] [--short-side 720|1080]
                           [--database postgres://…] [--storage DIR] [--workers N]
                           [--event-streams-per-user 10] [--event-streams 1000] [--exit-with-parent]
+                          [--asset-quota-mib 5120] [--asset-max-mib image=25,audio=100,document=100,video=1024]
   npm run server -- worker --database postgres://… --storage DIR [--concurrency 1] [--lease-ms 30000]
                           [--work DIR] [--grace-ms 30000] [--short-side 720|1080]
   (--database defaults to DATABASE_URL; without either, jobs and keys live in SQLite under --data)
@@ -28,6 +29,19 @@ const USAGE = `usage:
     closes, i.e. when the app that started this studio quits or dies, on every OS
   --replace: revoke every other active key with the same --label (an app replacing its own key)
   One server per --data folder: a second one exits 1 naming the first (studio.lock in the folder).`;
+
+/** --asset-quota-mib N and --asset-max-mib kind=N,…: upload limits in MiB (the contract's defaults otherwise). */
+function assetLimits(quota: string | undefined, max: string | undefined): { quotaBytes?: number; maxBytes?: Partial<Record<AssetKind, number>> } {
+  const MiB = 1024 * 1024;
+  const quotaMib = int(quota, 'asset-quota-mib', 1, 100_000_000);
+  const maxBytes: Partial<Record<AssetKind, number>> = {};
+  for (const part of max ? max.split(',') : []) {
+    const [kind, n] = part.split('=');
+    if (!(ASSET_KINDS as readonly string[]).includes(kind ?? '')) throw new UsageError(`--asset-max-mib: unknown kind "${kind}"; one of ${ASSET_KINDS.join(', ')}`);
+    maxBytes[kind as AssetKind] = int(n ?? '', `asset-max-mib ${kind}`, 1, 1_000_000)! * MiB;
+  }
+  return { ...(quotaMib ? { quotaBytes: quotaMib * MiB } : {}), maxBytes };
+}
 
 /** Tests only: a module exporting createTestEngine(), named by PRESENTER_STUDIO_TEST_ENGINE. */
 async function testEngine(): Promise<RenderEngine | undefined> {
@@ -57,6 +71,8 @@ async function serve(args: string[]): Promise<void> {
       'event-streams-per-user': { type: 'string' },
       'event-streams': { type: 'string' },
       'exit-with-parent': { type: 'boolean' },
+      'asset-quota-mib': { type: 'string' },
+      'asset-max-mib': { type: 'string' },
     },
     strict: true,
   });
@@ -75,6 +91,7 @@ async function serve(args: string[]): Promise<void> {
     // --workers 0: no renders in this process (a fleet's workers render).
     concurrency: workers ?? int(values.concurrency, 'concurrency', 1, 64),
     logLevel: values['log-level'] ?? 'info',
+    assetLimits: assetLimits(values['asset-quota-mib'], values['asset-max-mib']),
     limits: {
       createsPerMinute: int(values['creates-per-minute'], 'creates-per-minute', 1, 1_000_000) ?? LIMITS.createsPerMinute,
       activeJobsPerUser: int(values['active-jobs'], 'active-jobs', 1, 10_000_000) ?? LIMITS.activeJobsPerUser,

@@ -6,7 +6,12 @@
 // docs/openapi.json; a test fails when the committed file drifts.
 import { z } from 'zod';
 import {
+  ASSET_KINDS,
+  ASSET_LIMITS,
+  ASSET_MEDIA_TYPES,
   AspectRatio,
+  Asset,
+  AssetList,
   ERROR_STATUS,
   ErrorBody,
   Health,
@@ -53,6 +58,7 @@ function errors(...codes: (keyof typeof ERROR_STATUS)[]): Json {
 }
 
 const jobId = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Job id (job_…)' };
+const assetId = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Asset id (ast_…)' };
 const userHeader = {
   name: 'X-User-Id',
   in: 'header',
@@ -73,14 +79,40 @@ function renderRequestSchema(catalog: Catalog): Json {
   // The examples render as they are: with voices that ship (a neural voice would download first).
   const shipped = catalog.voices.filter((v) => v.downloadBytes === undefined);
   const lastShipped = shipped[shipped.length - 1]!;
+  const templateIds = catalog.templates.map((t) => t.id);
+  const presenterIds = [...new Set(catalog.templates.map((t) => t.presenter.id))];
+  const scenes = base.properties.scenes as Json & { items: Json & { properties: Record<string, Json> } };
+  const scene = scenes.items.properties;
   return {
     ...base,
     properties: {
       ...base.properties,
-      text: { ...base.properties.text, description: `The narration: at most ${LIMITS.textMaxChars} characters after trimming, with at least one letter or digit` },
-      templateId: { ...base.properties.templateId, enum: catalog.templates.map((t) => t.id), description: 'A template id (GET /api/templates)' },
+      text: { ...base.properties.text, description: `The narration: at most ${LIMITS.textMaxChars} characters after trimming, with at least one letter or digit. Either text or scenes.` },
+      scenes: {
+        ...scenes,
+        description: `Extension "scenes": the video as 1–${LIMITS.scenesMax} scenes (instead of text), at most ${LIMITS.totalTextMaxChars} characters of text in all. A missing field of a scene comes from the request's top level, then the template.`,
+        items: {
+          ...scenes.items,
+          properties: {
+            ...scene,
+            templateId: { ...scene.templateId, enum: templateIds, description: "A template id; it must support the video's aspect ratio" },
+            voiceId: { ...scene.voiceId, enum: voiceIds },
+            presenterId: { ...scene.presenterId, enum: presenterIds, description: "A presenter id (the templates' presenters)" },
+            avatar: { ...scene.avatar, description: "The presenter's placement in this scene (missing fields from params.avatar); null: no presenter" },
+            background: {
+              ...scene.background,
+              description:
+                'One of your assets (GET /api/assets): an image, a video or a document. page only for a document (default 1, at most its pages); trimStart and loop only for a video (trimStart below its length). null: the template\'s background.',
+            },
+          },
+        },
+      },
+      templateId: { ...base.properties.templateId, enum: templateIds, description: 'A template id (GET /api/templates)' },
       voiceId: { ...base.properties.voiceId, enum: voiceIds, description: 'A voice id or alias (GET /api/voices)' },
+      presenterId: { ...base.properties.presenterId, enum: presenterIds, description: "Extension \"scenes\": the presenter of scenes that name none (default: each scene's template's)" },
     },
+    // text or scenes, never both.
+    oneOf: [{ required: ['text'] }, { required: ['scenes'] }],
     anyOf: catalog.templates.map((t) => ({
       properties: { templateId: { const: t.id }, params: { properties: { aspectRatio: { enum: t.aspectRatios } } } },
     })),
@@ -110,18 +142,20 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
     },
     { name: 'cursor', schema: { type: 'string', maxLength: 200 }, description: 'Opaque: the nextCursor of the previous page, nothing else' },
   ].map((p) => ({ ...p, in: 'query', required: false }));
-  const media = (type: string, summary: string, ranges: boolean) => ({
+  const media = (type: string, summary: string, ranges: boolean, id: Json = jobId) => ({
     get: {
       summary,
-      parameters: [jobId, userHeader, ...(ranges ? [{ name: 'Range', in: 'header', required: false, schema: { type: 'string' } }] : [])],
+      parameters: [id, userHeader, ...(ranges ? [{ name: 'Range', in: 'header', required: false, schema: { type: 'string' } }] : [])],
       responses: {
         '200': { description: summary, headers: { ETag: { schema: { type: 'string' } } }, content: { [type]: { schema: { type: 'string', format: 'binary' } } } },
         ...(ranges ? { '206': { description: 'A byte range', content: { [type]: { schema: { type: 'string', format: 'binary' } } } } } : {}),
         '304': { description: 'Not modified (If-None-Match)' },
-        ...errors('user_required', 'forbidden', 'not_found', 'not_ready', ...(ranges ? (['range_not_satisfiable'] as const) : [])),
+        ...errors('user_required', 'forbidden', 'not_found', ...(id === jobId ? (['not_ready'] as const) : []), ...(ranges ? (['range_not_satisfiable'] as const) : [])),
       },
     },
   });
+
+  const assetFile = (summary: string, type: string, ranges: boolean) => media(type, summary, ranges, assetId);
 
   return {
     openapi: '3.1.0',
@@ -129,7 +163,7 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
       title: 'Presenter Studio render API',
       version,
       description:
-        'Render jobs for AI presenter videos. Generated from shared/contract (zod) and the shipped catalog. Authenticate with either `Authorization: Bearer <key>` or `X-API-Key: <key>` (one of the two security schemes). Refinement of the contract: each voice lists its other id forms in `aliases`; SSE also sends `job_deleted` events.',
+        'Render jobs for AI presenter videos. Generated from shared/contract (zod) and the shipped catalog. Authenticate with either `Authorization: Bearer <key>` or `X-API-Key: <key>` (one of the two security schemes). Refinement of the contract: each voice lists its other id forms in `aliases`; SSE also sends `job_deleted` events. Extensions (listed in GET /api/health): title, assets, scenes.',
     },
     servers: [{ url: 'http://127.0.0.1:4510' }],
     security: [{ bearer: [] }, { apiKey: [] }],
@@ -226,6 +260,44 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
           responses: { '200': { description: 'State', content: json('VoicePackStatus') }, ...errors('not_found', 'unavailable') },
         },
       },
+      '/api/assets': {
+        post: {
+          summary: 'Extension "assets": upload a file (the body is its bytes)',
+          description: `Sniffed and probed before it is kept. Limits (defaults): ${ASSET_KINDS.map((k) => `${k} ${ASSET_LIMITS.maxBytes[k] / 1024 ** 2} MiB`).join(', ')}; ${ASSET_LIMITS.quotaBytes / 1024 ** 3} GiB per user. Images at most ${ASSET_LIMITS.maxPixels / 1e6} megapixels and ${ASSET_LIMITS.maxSide} px a side.`,
+          parameters: [userHeader, { name: 'name', in: 'query', required: true, schema: { type: 'string', minLength: 1 }, description: 'The file name (kept cleaned, at most 255 bytes)' }],
+          requestBody: {
+            required: true,
+            content: Object.fromEntries(Object.keys(ASSET_MEDIA_TYPES).map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
+          },
+          responses: {
+            '201': { description: 'Stored', headers: { Location: { schema: { type: 'string' } } }, content: json('Asset') },
+            ...errors('bad_request', 'user_required', 'forbidden', 'payload_too_large', 'unsupported_media_type', 'validation_failed', 'quota_exceeded'),
+          },
+        },
+        get: {
+          summary: 'Extension "assets": the caller\'s files, newest first',
+          parameters: [
+            userHeader,
+            ...[
+              { name: 'kind', schema: { type: 'string', enum: [...ASSET_KINDS] }, description: 'Only this kind' },
+              { name: 'q', schema: { type: 'string', maxLength: 500 }, description: 'Name contains, case-insensitive' },
+              listParams.find((p) => p.name === 'limit')!,
+              listParams.find((p) => p.name === 'cursor')!,
+            ].map((p) => ({ ...p, in: 'query', required: false })),
+          ],
+          responses: { '200': { description: 'A page of assets', content: json('AssetList') }, ...errors('user_required', 'forbidden', 'validation_failed') },
+        },
+      },
+      '/api/assets/{id}': {
+        get: { summary: 'One asset', parameters: [assetId, userHeader], responses: { '200': { description: 'The asset', content: json('Asset') }, ...errors('user_required', 'forbidden', 'not_found') } },
+        delete: {
+          summary: 'Delete an asset and its files (not while a queued or rendering job uses it)',
+          parameters: [assetId, userHeader],
+          responses: { '204': { description: 'Deleted' }, ...errors('user_required', 'forbidden', 'not_found', 'asset_in_use') },
+        },
+      },
+      '/api/assets/{id}/content': assetFile('The file as uploaded (its media type, nosniff; documents as attachment; byte ranges)', '*/*', true),
+      '/api/assets/{id}/thumbnail.jpg': assetFile('A JPEG thumbnail', 'image/jpeg', false),
       '/api/health': {
         get: { summary: 'Health (no key needed)', security: [], responses: { '200': { description: 'OK', content: json('Health') } } },
       },
@@ -243,6 +315,8 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
         TemplateList: schema(TemplateList),
         VoiceList: schema(VoiceList),
         VoicePackStatus: schema(VoicePackStatus),
+        Asset: schema(Asset),
+        AssetList: schema(AssetList),
         Health: schema(Health),
         ErrorBody: schema(ErrorBody),
       },

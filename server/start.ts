@@ -23,6 +23,10 @@ import { LocalOutputStorage } from './storage/local-storage.js';
 import { SharedDirOutputStorage } from './storage/shared-dir-storage.js';
 import { openPostgres } from './jobs/pg-backend.js';
 import { lockDataDir, type DataDirLock } from './data-lock.js';
+import { Assets, defaultAssetLimits } from './assets/assets.js';
+import { PgAssetStore, SqliteAssetStore } from './assets/asset-store.js';
+import { DirAssetStorage } from './storage/asset-storage.js';
+import type { AssetKind } from '../shared/contract/index.js';
 
 export interface ServerOptions {
   /** Holds studio.db (jobs and key hashes), media/, cache/ and work/. */
@@ -39,6 +43,8 @@ export interface ServerOptions {
   /** An engine, null for none, or undefined for the project's engine (createEngine). */
   engine?: RenderEngine | null;
   limits?: Partial<Limits>;
+  /** Upload limits per kind and the per-user quota, in bytes (ASSET_LIMITS by default). */
+  assetLimits?: { maxBytes?: Partial<Record<AssetKind, number>>; quotaBytes?: number };
   /** Cache pages of GET /api/jobs until the user's jobs change (default on; embedded store only). */
   listCache?: boolean;
   /** SSE heartbeat period (15 s by the contract; tests shorten it). */
@@ -106,6 +112,13 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   const mediaDir = options.storageDir ?? join(dataDir, 'media');
   // Shared store: another process may render the same job again, so outputs are first-wins.
   const storage = shared || options.storageDir ? new SharedDirOutputStorage(mediaDir) : new LocalOutputStorage(mediaDir);
+  // The creator's files: rows beside the jobs, files beside the outputs (a fleet's shared directory).
+  const assets = new Assets(
+    shared ? new PgAssetStore(shared.store.pool) : new SqliteAssetStore(db!),
+    new DirAssetStorage(mediaDir),
+    join(workRoot, 'uploads'),
+    defaultAssetLimits(options.assetLimits),
+  );
   const engine = options.engine === undefined ? await createEngine({ cacheDir: join(dataDir, 'cache'), catalogDir: options.catalogDir }) : options.engine;
   const limits: Limits = {
     createsPerMinute: options.limits?.createsPerMinute ?? LIMITS.createsPerMinute,
@@ -121,7 +134,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   // Page cache only where this process sees every change (not with a store shared across processes).
   const listCache = shared || options.listCache === false ? null : new ListCache(store);
   const app = buildApp(
-    { store, keys, storage, catalog: loadCatalog(options.catalogDir), engine, limits, limiter, hub, listCache, version: VERSION },
+    { store, keys, storage, catalog: loadCatalog(options.catalogDir), assets, engine, limits, limiter, hub, listCache, version: VERSION },
     logger,
   );
 
@@ -138,6 +151,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   const queue = new WorkerQueue({
     store,
     storage,
+    assets: { store: assets.store, files: assets.files },
     engine,
     workRoot,
     concurrency: options.concurrency ?? defaultConcurrency(),

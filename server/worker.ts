@@ -14,6 +14,8 @@ import { openPostgres } from './jobs/pg-backend.js';
 import { WorkerQueue } from './jobs/queue.js';
 import type { QueueLog } from './jobs/queue.js';
 import { SharedDirOutputStorage } from './storage/shared-dir-storage.js';
+import { PgAssetStore } from './assets/asset-store.js';
+import { DirAssetStorage } from './storage/asset-storage.js';
 
 export interface WorkerOptions {
   /** postgres://… shared with the API processes. */
@@ -71,6 +73,8 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   const queue = new WorkerQueue({
     store: backend.store,
     storage: new SharedDirOutputStorage(o.storageDir),
+    // Scene backgrounds: rows in the shared database, files on the shared mount (whichever node received them).
+    assets: { store: new PgAssetStore(backend.store.pool), files: new DirAssetStorage(o.storageDir) },
     engine,
     workRoot,
     concurrency: o.concurrency ?? 1,

@@ -8,6 +8,7 @@ import { authenticate } from './auth.js';
 import type { ServerContext } from './context.js';
 import { ApiError, errorBody, handleError, sendError, toApiError } from './errors.js';
 import { setKey, userOf } from './principal.js';
+import { assetRoutes } from './routes-assets.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { jobRoutes } from './routes-jobs.js';
 import { mediaRoutes } from './routes-media.js';
@@ -25,6 +26,9 @@ const PATHS: [RegExp, string[]][] = [
   [/^\/api\/templates\/[^/]+\/thumbnail\.jpg$/, ['GET', 'HEAD']],
   [/^\/api\/voices\/[^/]+\/sample$/, ['GET', 'HEAD']],
   [/^\/api\/voices\/[^/]+\/pack$/, ['GET', 'HEAD', 'POST']],
+  [/^\/api\/assets$/, ['GET', 'HEAD', 'POST']],
+  [/^\/api\/assets\/[^/]+$/, ['GET', 'HEAD', 'DELETE']],
+  [/^\/api\/assets\/[^/]+\/(content|thumbnail\.jpg)$/, ['GET', 'HEAD']],
 ];
 
 const STREAM_RETRY_SECONDS = 10;
@@ -155,5 +159,6 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
   jobRoutes(app, ctx);
   mediaRoutes(app, ctx);
   catalogRoutes(app, ctx);
+  assetRoutes(app, ctx);
   return app;
 }

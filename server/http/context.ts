@@ -1,4 +1,5 @@
 // What the routes share: stores, storage, catalog, engine, limits and the event hub.
+import type { Assets } from '../assets/assets.js';
 import type { RenderEngine } from '../engine/types.js';
 import type { Catalog } from '../catalog.js';
 import type { JobStore } from '../jobs/store.js';
@@ -19,6 +20,8 @@ export interface ServerContext {
   keys: KeyStore;
   storage: OutputStorage;
   catalog: Catalog;
+  /** Extension `assets`: the creator's files. */
+  assets: Assets;
   engine: RenderEngine | null;
   limits: Limits;
   limiter: SlidingWindowLimiter;

@@ -41,7 +41,7 @@ export function toApiError(err: FastifyError | Error): ApiError {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError('invalid_json', 'the body is not valid JSON');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('payload_too_large', 'the body is larger than 64 KiB');
+      return new ApiError('payload_too_large', 'the body is larger than the limit for this request');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'

@@ -13,9 +13,10 @@ export function encodeCursor(id: string): string {
   return Buffer.from(id, 'utf8').toString('base64url');
 }
 
-function decodeCursor(cursor: string): string {
+/** The id in a cursor of a list of jobs (or, with its pattern, of another list). */
+export function decodeCursor(cursor: string, idPattern: RegExp = JOB_ID_PATTERN): string {
   const id = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  if (!JOB_ID_PATTERN.test(id)) {
+  if (!idPattern.test(id)) {
     throw new ApiError('validation_failed', 'the cursor is not one this server handed out', [
       { path: 'cursor', message: 'must be a nextCursor value from an earlier page' },
     ]);

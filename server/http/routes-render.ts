@@ -1,4 +1,4 @@
-// POST /api/render: validate against the contract and the catalog, honour Idempotency-Key,
+// POST /api/render: validate against the contract, the catalog and (scenes) the caller's assets, honour Idempotency-Key,
 // apply the per-user rate and active-job limits, and create the job (202).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { issuesToDetails, LIMITS, RenderRequest, requestText } from '../../shared/contract/index.js';
@@ -12,21 +12,23 @@ import { bodyHash } from './canonical-json.js';
 import type { ServerContext } from './context.js';
 import { ApiError } from './errors.js';
 import { userOf } from './principal.js';
+import { checkPresenter, normaliseScenes } from './render-scenes.js';
 
 const QUOTA_RETRY_SECONDS = 30;
 
-function validate(ctx: ServerContext, body: unknown, userId: string): NewJob {
+const invalid = (details: ErrorDetail[]) =>
+  new ApiError('validation_failed', `the render request is invalid: ${details.map((d) => d.path).join(', ')}`, details);
+
+async function validate(ctx: ServerContext, body: unknown, userId: string): Promise<NewJob> {
   const parsed = RenderRequest.safeParse(body, { reportInput: true });
-  if (!parsed.success) {
-    const details = issuesToDetails(parsed.error);
-    throw new ApiError('validation_failed', `the render request is invalid: ${details.map((d) => d.path).join(', ')}`, details);
-  }
+  if (!parsed.success) throw invalid(issuesToDetails(parsed.error));
   const req = parsed.data;
   const details: ErrorDetail[] = [];
   const template = ctx.catalog.template(req.templateId);
   if (!template) details.push({ path: 'templateId', message: `unknown template "${req.templateId}"; see GET /api/templates` });
   const voice = ctx.catalog.voice(req.voiceId);
   if (!voice) details.push({ path: 'voiceId', message: `unknown voice "${req.voiceId}"; see GET /api/voices` });
+  checkPresenter(ctx.catalog, req.presenterId, 'presenterId', details);
   let params: RenderParams | null = null;
   if (template) {
     params = fillParams(template.id, req.params, ctx.catalog.templates);
@@ -37,11 +39,20 @@ function validate(ctx: ServerContext, body: unknown, userId: string): NewJob {
       });
     }
   }
-  if (details.length || !template || !voice || !params) {
-    throw new ApiError('validation_failed', `the render request is invalid: ${details.map((d) => d.path).join(', ')}`, details);
-  }
+  if (!template || !voice || !params) throw invalid(details);
+  // The scenes are checked even when the top level has a problem: one answer names them all.
+  const resolved = req.scenes
+    ? await normaliseScenes(
+        req.scenes,
+        { template, voice, presenterId: req.presenterId, params },
+        { catalog: ctx.catalog, assets: ctx.assets.store, userId },
+        details,
+      )
+    : null;
+  if (details.length) throw invalid(details);
   const text = requestText(req).trim();
-  return { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params, warnings: scriptWarnings(text, voice) };
+  const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params };
+  return resolved ? { ...base, scenes: resolved.scenes, warnings: resolved.warnings } : { ...base, warnings: scriptWarnings(text, voice) };
 }
 
 function idempotencyKey(request: FastifyRequest): string | undefined {
@@ -63,7 +74,7 @@ export function renderRoutes(app: FastifyInstance, ctx: ServerContext): void {
       throw new ApiError('unsupported_media_type', 'send the render request as Content-Type: application/json');
     }
     const key = idempotencyKey(request);
-    const input = validate(ctx, request.body, userId);
+    const input = await validate(ctx, request.body, userId);
     const requestHash = key ? bodyHash(request.body) : '';
     const ttl = LIMITS.idempotencyTtlMs;
 

@@ -10,6 +10,7 @@ import type { JobOutput, ShortSide } from '../../shared/contract/index.js';
 import { EngineError } from '../engine/types.js';
 import type { RenderEngine } from '../engine/types.js';
 import type { OutputStorage } from '../storage/output-storage.js';
+import { resolveSceneMedia, type AssetAccess } from '../assets/scene-media.js';
 import type { JobStore, StoredJob } from './store.js';
 
 export interface QueueLog {
@@ -21,6 +22,8 @@ export interface QueueLog {
 export interface QueueOptions {
   store: JobStore;
   storage: OutputStorage;
+  /** Where a scene job's backgrounds are read (null: scene jobs with backgrounds fail as invalid input). */
+  assets?: AssetAccess | null;
   engine: RenderEngine | null;
   /** Parent of the per-attempt work directories. */
   workRoot: string;
@@ -172,12 +175,15 @@ export class WorkerQueue {
     log.info({ jobId: job.id, attempt: job.attempts }, 'render started');
     try {
       await mkdir(workDir, { recursive: true });
+      // A job of the original contract passes no scenes: the engine's single-scene path.
+      const scenes = job.scenes ? await resolveSceneMedia(job.scenes, job.userId, this.o.assets ?? null) : undefined;
       const result = await engine.render({
         jobId: job.id,
         text: job.text,
         templateId: job.templateId,
         voiceId: job.voiceId,
         params: job.params,
+        ...(scenes ? { scenes } : {}),
         shortSide: this.o.shortSide,
         workDir,
         signal: r.controller.signal,

@@ -4,15 +4,18 @@
 // mid-render. Every accepted job completes exactly once, every user sees exactly their jobs
 // from either API process, and SSE clients of both see every change. Renders use the test
 // engine (a tiny real MP4 per job after a short wait): 300 real renders would take far too
-// long here; bench/fleet.ts measures the real engine.
+// long here; bench/fleet.ts measures the real engine. A scene job whose pictures one API
+// process received renders on a worker process, which reads them from the shared directory.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Job, JobList } from '../../shared/contract/index.js';
+import { Asset, AssetList, Job, JobList } from '../../shared/contract/index.js';
+import { pdf, picture } from './fixtures/media.js';
 import { openPostgres } from '../jobs/pg-backend.js';
 import type { PgBackend } from '../jobs/pg-backend.js';
 import { call, validRequest, waitFor } from './helpers.js';
@@ -293,5 +296,47 @@ describe.skipIf(!pgUrl)('a fleet on PostgreSQL', () => {
     await waitFor(async () => new RegExp(`"jobId":"${job.id}".*"render canceled"`).test(w.out), 10_000);
     expect((await db.store.get(job.id, null))?.status).toBe('canceled');
     expect(readdirSync(storage)).not.toContain(job.id);
+  });
+
+  it("renders a scene job on a worker with the assets another node received", { timeout: 60_000 }, async () => {
+    await Promise.all(procs.map(kill9));
+    const [a, b, w] = await Promise.all([api(), api(), worker(50)]);
+    const user = USERS[2]!;
+    const auth = { authorization: `Bearer ${keys.get(user)}` };
+    const files = { png: picture(320, 180, 'png'), pdf: pdf(2) };
+    const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+    // Both files arrive through API process A.
+    const upload = async (name: string, type: string, bytes: Buffer) => {
+      const r = await fetch(`${a.url}/api/assets?name=${name}`, { method: 'POST', headers: { ...auth, 'content-type': type }, body: new Uint8Array(bytes) });
+      expect(r.status).toBe(201);
+      return Asset.parse(await r.json());
+    };
+    const image = await upload('slide.png', 'image/png', files.png);
+    const deck = await upload('deck.pdf', 'application/pdf', files.pdf);
+    // B lists and serves them (one database, one shared directory).
+    const listed = AssetList.parse((await call(`${b.url}/api/assets`, { key: keys.get(user)! })).body);
+    expect(listed.assets.map((x) => x.id).sort()).toEqual([image.id, deck.id].sort());
+    const content = await fetch(`${b.url}${image.contentUrl}`, { headers: auth });
+    expect(Buffer.from(await content.arrayBuffer()).equals(files.png)).toBe(true);
+    // The job goes in through B; the worker, a third process, renders it.
+    const job = Job.parse((await call(`${b.url}/api/render`, {
+      key: keys.get(user)!,
+      json: { ...validRequest, text: undefined, scenes: [
+        { text: 'Over the picture.', background: { assetId: image.id } },
+        { text: 'Page two.', background: { assetId: deck.id, page: 2 }, transition: 'fade' },
+        { text: 'Back to the studio.' },
+      ] },
+    })).body);
+    await waitFor(async () => (await db.store.get(job.id, null))?.status === 'completed', 30_000);
+    await waitFor(async () => new RegExp(`"jobId":"${job.id}".*"render finished"`).test(w.out), 5000); // logged just after the change
+    // The worker read the very bytes A received.
+    const captions = await (await fetch(`${a.url}/api/jobs/${job.id}/captions.vtt`, { headers: auth })).text();
+    expect(captions).toContain(`image sha256:${sha(files.png)}`);
+    expect(captions).toContain(`document sha256:${sha(files.pdf)}`);
+    expect(captions).toContain('template');
+    // A job naming the asset keeps it while queued; once finished, it can be deleted through either process.
+    expect((await call(`${a.url}/api/assets/${image.id}`, { key: keys.get(user)!, method: 'DELETE' })).status).toBe(204);
+    expect(readdirSync(join(storage, 'assets'))).not.toContain(image.id);
+    expect((await call(`${b.url}/api/assets/${image.id}`, { key: keys.get(user)! })).status).toBe(404);
   });
 });

@@ -19,7 +19,11 @@ export interface Schema {
   required?: string[];
   additionalProperties?: boolean;
   anyOf?: Schema[];
+  /** Exactly one alternative holds (e.g. "text or scenes, never both" as two `required` lists). */
+  oneOf?: Schema[];
   items?: Schema;
+  minItems?: number;
+  maxItems?: number;
   examples?: unknown[];
 }
 
@@ -39,7 +43,10 @@ export const Schema: z.ZodType<Schema> = z.lazy(() =>
     required: z.array(z.string()).optional(),
     additionalProperties: z.boolean().optional(),
     anyOf: z.array(Schema).optional(),
+    oneOf: z.array(Schema).optional(),
     items: Schema.optional(),
+    minItems: z.number().optional(),
+    maxItems: z.number().optional(),
     examples: z.array(z.unknown()).optional(),
   }),
 );
@@ -59,6 +66,13 @@ export function matches(schema: Schema, value: unknown): boolean {
   if (schema.const !== undefined && value !== schema.const) return false;
   if (schema.enum && !schema.enum.includes(value)) return false;
   if (schema.anyOf && !schema.anyOf.some((s) => matches(s, value))) return false;
+  if (schema.oneOf && schema.oneOf.filter((s) => matches(s, value)).length !== 1) return false;
+  if (schema.required && value && typeof value === 'object' && schema.required.some((k) => !(k in value))) return false;
+  if (Array.isArray(value)) {
+    if (schema.minItems !== undefined && value.length < schema.minItems) return false;
+    if (schema.maxItems !== undefined && value.length > schema.maxItems) return false;
+    if (schema.items && !value.every((v) => matches(schema.items!, v))) return false;
+  }
   if (schema.type !== undefined && ![schema.type].flat().some((t) => TYPE_CHECKS[t]?.(value))) return false;
   if (schema.type === 'string' || typeof value === 'string') {
     if (typeof value !== 'string') return false;
@@ -83,7 +97,7 @@ export function matches(schema: Schema, value: unknown): boolean {
 /** An arbitrary of values the schema accepts. Strings stay short unless the schema needs them long. */
 export function arbitrary(schema: Schema): fc.Arbitrary<unknown> {
   const base = baseArbitrary(schema);
-  return schema.anyOf ? base.filter((v) => matches(schema, v)) : base;
+  return schema.anyOf || schema.oneOf ? base.filter((v) => matches(schema, v)) : base;
 }
 
 function baseArbitrary(schema: Schema): fc.Arbitrary<unknown> {
@@ -111,7 +125,7 @@ function baseArbitrary(schema: Schema): fc.Arbitrary<unknown> {
     case 'boolean':
       return fc.boolean();
     case 'array':
-      return fc.array(arbitrary(schema.items ?? {}), { maxLength: 5 });
+      return fc.array(arbitrary(schema.items ?? {}), { minLength: schema.minItems ?? 0, maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? 5, 5)) });
     case 'object': {
       const props = schema.properties ?? {};
       const model = Object.fromEntries(Object.entries(props).map(([k, s]) => [k, arbitrary(s)]));

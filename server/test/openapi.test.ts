@@ -13,6 +13,6 @@ it('describes every route of the contract', () => {
   const doc = buildOpenApi(VERSION) as { openapi: string; paths: Record<string, unknown> };
   expect(doc.openapi).toBe('3.1.0');
   expect(Object.keys(doc.paths)).toEqual(
-    expect.arrayContaining(['/api/render', '/api/jobs', '/api/jobs/{id}', '/api/jobs/{id}/cancel', '/api/jobs/{id}/video', '/api/events', '/api/voices/{id}/sample', '/api/health']),
+    expect.arrayContaining(['/api/render', '/api/jobs', '/api/jobs/{id}', '/api/jobs/{id}/cancel', '/api/jobs/{id}/video', '/api/events', '/api/voices/{id}/sample', '/api/health', '/api/assets', '/api/assets/{id}', '/api/assets/{id}/content', '/api/assets/{id}/thumbnail.jpg']),
   );
 });

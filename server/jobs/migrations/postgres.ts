@@ -54,4 +54,21 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     // The title is also in doc; the column keeps it queryable without parsing the JSON.
     sql: `ALTER TABLE jobs ADD COLUMN title text;`,
   },
+  {
+    version: 3,
+    name: 'assets (extension)',
+    // doc: the contract's Asset as JSON; size_bytes summed for the per-user quota.
+    sql: `
+      CREATE TABLE assets (
+        id text COLLATE "C" PRIMARY KEY,
+        user_id text COLLATE "C" NOT NULL,
+        kind text NOT NULL,
+        search text NOT NULL,
+        size_bytes bigint NOT NULL,
+        doc text NOT NULL
+      );
+      CREATE INDEX assets_by_user ON assets (user_id, id);
+      CREATE INDEX assets_by_user_kind ON assets (user_id, kind, id);
+    `,
+  },
 ];

@@ -58,4 +58,21 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     // The title is also in doc; the column keeps it queryable without parsing the JSON.
     sql: `ALTER TABLE jobs ADD COLUMN title TEXT;`,
   },
+  {
+    version: 4,
+    name: 'assets (extension)',
+    // doc: the contract's Asset as JSON; size_bytes summed for the per-user quota.
+    sql: `
+      CREATE TABLE assets (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        search TEXT NOT NULL,          -- lower-cased name for q
+        size_bytes INTEGER NOT NULL,
+        doc TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX assets_by_user ON assets (user_id, id);
+      CREATE INDEX assets_by_user_kind ON assets (user_id, kind, id);
+    `,
+  },
 ];
