@@ -6,6 +6,7 @@
 import { readPackageInfo } from '../services/package-info.js';
 import { join } from 'node:path';
 import type { StudioEvent } from '../../shared/bridge/index.js';
+import { excerptOf } from '../../shared/contract/index.js';
 import { createAppLog, pruneCrashReports, studioLogEntry, type AppLog } from '../services/app-log.js';
 import type { EventHub } from '../services/events.js';
 import { LocalStudio } from '../services/local-studio.js';
@@ -215,7 +216,7 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
     const { job } = event;
     if ((job.status !== 'completed' && job.status !== 'failed') || notified.has(job.id)) return;
     notified.add(job.id);
-    const excerpt = job.text.replace(/\s+/g, ' ').trim().slice(0, 80);
+    const excerpt = excerptOf(job.text, 80);
     const n = new Notification({
       title: job.status === 'completed' ? 'Video ready' : 'Render failed',
       body: job.status === 'completed' ? excerpt : `${excerpt}\n${job.error?.message ?? ''}`,

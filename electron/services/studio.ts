@@ -3,7 +3,7 @@
 // (the API client per profile), the media router, downloads and CSV import.
 // Plain Node: Electron's main process and the web shell both run it.
 import { join } from 'node:path';
-import { requestText, type Job, type RenderRequest } from '../../shared/contract/index.js';
+import { documentOfJob, documentOfRequest, excerptOf, toRenderRequest, type Job, type RenderRequest } from '../../shared/contract/index.js';
 import type { ConnectionTest, StudioHandlers, StudioStatus } from '../../shared/bridge/index.js';
 import type { ClientOptions } from './api-client.js';
 import { CatalogCache, readBundledCatalogs, type RawCatalogs } from './catalogs.js';
@@ -13,7 +13,7 @@ import { Downloads } from './downloads.js';
 import { DraftStore } from './drafts.js';
 import { BridgeFailure, toBridgeError } from './errors.js';
 import { EventHub } from './events.js';
-import { downloadFileName, firstWords } from './file-names.js';
+import { downloadFileName } from './file-names.js';
 import { JobSync } from './job-sync.js';
 import { JobsCache } from './jobs-cache.js';
 import type { LocalStudio } from './local-studio.js';
@@ -250,12 +250,14 @@ export function createStudio(deps: StudioDeps): Studio {
     },
     'jobs.retry': async ({ id }) => {
       const job = await getJob(id);
-      return submit({ text: job.text, ...(job.title ? { title: job.title } : {}), templateId: job.templateId, voiceId: job.voiceId, params: job.params });
+      // A foreign API's job may lack them; the request it came from could not have.
+      if (!job.templateId || !job.voiceId) throw new BridgeFailure('validation_failed', 'this job names no template or voice to render again with');
+      return submit(toRenderRequest(documentOfJob(job, ''), job.title ?? undefined));
     },
     'jobs.duplicate': async ({ id }) => {
       const job = await getJob(id);
-      const name = `${job.title?.trim() || firstWords(job.text, 60) || 'Untitled script'} (copy)`;
-      return drafts.save({ name, text: job.text, templateId: job.templateId || null, voiceId: job.voiceId || null, params: job.params });
+      const name = `${job.title?.trim() || excerptOf(job.text, 60, '') || 'Untitled script'} (copy)`;
+      return drafts.save(documentOfJob(job, name));
     },
     'jobs.importCsv': async (input) => {
       const cat = await catalogs().catch((e: unknown) => {
@@ -265,7 +267,7 @@ export function createStudio(deps: StudioDeps): Studio {
       });
       return importCsv(input, {
         catalog: cat && { templateIds: new Set(cat.raw.templates.map((t) => t.id)), voiceIds: new Set(cat.raw.voices.map((v) => v.id)) },
-        saveDraft: (r, name) => drafts.save({ name, text: requestText(r), templateId: r.templateId, voiceId: r.voiceId, params: r.params ?? {} }),
+        saveDraft: (r, name) => drafts.save(documentOfRequest(r, name)),
         submit,
       });
     },

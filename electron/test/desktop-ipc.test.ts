@@ -12,7 +12,7 @@ import { ProfileStore } from '../services/profiles.js';
 import { MemorySecretStore } from '../services/secrets.js';
 import { createStudio, type Studio } from '../services/studio.js';
 import { FakeElectron, LockRegistry, type FakeWindow } from './fake-electron.js';
-import { ROOT, tempDir, testLogger } from './helpers.js';
+import { draftInput, ROOT, tempDir, testLogger } from './helpers.js';
 
 const dataDir = tempDir('ps-ipc-');
 const electron = new FakeElectron({ locks: new LockRegistry(), appPath: ROOT, userData: dataDir });
@@ -51,8 +51,8 @@ describe('the bridge over IPC', () => {
 
   it('runs the handlers and returns their values', async () => {
     expect(await api.call('app.info', undefined)).toEqual({ version: '1.2.3', shell: 'electron', platform: process.platform });
-    const draft = await api.call('drafts.save', { name: 'Launch', text: 'Hello there.', templateId: 'newsroom', voiceId: null, params: {} });
-    expect(await api.call('drafts.get', { id: draft.id })).toMatchObject({ name: 'Launch', text: 'Hello there.' });
+    const draft = await api.call('drafts.save', draftInput('Launch', 'Hello there.', { templateId: 'newsroom' }));
+    expect(await api.call('drafts.get', { id: draft.id })).toMatchObject({ name: 'Launch', version: 2, scenes: [{ text: 'Hello there.' }] });
     const catalogs = await api.call('catalogs.get', undefined);
     expect(catalogs.templates.length).toBeGreaterThan(0);
   });

@@ -8,6 +8,8 @@ import { createInterface } from 'node:readline';
 import type { WebShellOptions } from '../web/server.js';
 import type { ClientOptions } from '../services/api-client.js';
 import type { Studio } from '../services/studio.js';
+import type { DraftInput } from '../../shared/bridge/index.js';
+import { blankScene, DOCUMENT_VERSION } from '../../shared/contract/index.js';
 
 export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 export const SERVER_CLI = join(ROOT, 'server/cli.ts');
@@ -148,4 +150,9 @@ export function testLogger(lines: string[] = []): import('../services/logger.js'
     warn: (m) => void lines.push(`warn: ${m}`),
     error: (m, e) => void lines.push(`error: ${m}${e === undefined ? '' : `: ${e instanceof Error ? e.message : String(e)}`}`),
   };
+}
+
+/** A draft of one plain scene, as the editor saves a fresh script. */
+export function draftInput(name: string, text: string, extra: Partial<DraftInput> = {}): DraftInput {
+  return { version: DOCUMENT_VERSION, name, templateId: null, voiceId: null, params: {}, scenes: [blankScene(text)], ...extra };
 }
