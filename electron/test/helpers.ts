@@ -124,7 +124,7 @@ export function webShellOptions(apiUrl: string, serviceKey: string, extra: Parti
 }
 
 /** The desktop's privileged side for remote render APIs only (no local studio), keys in memory. */
-export async function remoteOnlyStudio(dataDir: string, clientOptions: ClientOptions): Promise<Studio> {
+export async function remoteOnlyStudio(dataDir: string, clientOptions: ClientOptions, extra: Partial<import('../services/studio.js').StudioDeps> = {}): Promise<Studio> {
   const { createStudio } = await import('../services/studio.js');
   const { ProfileStore } = await import('../services/profiles.js');
   const { MemorySecretStore } = await import('../services/secrets.js');
@@ -140,6 +140,7 @@ export async function remoteOnlyStudio(dataDir: string, clientOptions: ClientOpt
     mediaBase: 'studio-media://app',
     log: testLogger(),
     clientOptions,
+    ...extra,
   });
 }
 

@@ -29,6 +29,9 @@ export const BRIDGE_ERROR_CODES = [
   'idempotency_conflict',
   'rate_limited',
   'quota_exceeded',
+  'payload_too_large', // a file over the render API's (or the web shell's) limit for its kind
+  'unsupported_media_type', // a file whose type the render API does not take, or that is not what it says
+  'asset_in_use', // an asset a queued or rendering job still needs
   'unsupported', // the active render API lacks this feature
   'unreadable_response', // a foreign render API answered something the normaliser cannot read
   'no_key',
