@@ -37,7 +37,7 @@ beforeAll(() => {
   unregister = registerBridge(electron.ipcMain, studio.handlers, trustedSender(APP_ORIGIN, (wc) => electron.BrowserWindow.fromWebContents(wc) !== null));
   ours = new electron.BrowserWindow({}) as FakeWindow;
   ours.webContents.mainFrame.url = `${APP_ORIGIN}/index.html`;
-  api = createStudioApi(electron.ipcMain.rendererFor(ours.webContents));
+  api = createStudioApi(electron.ipcMain.rendererFor(ours.webContents), electron.webUtils);
 });
 
 afterAll(async () => {
@@ -70,16 +70,16 @@ describe('the bridge over IPC', () => {
   });
 
   it('refuses senders that are not the top frame of our window on the app origin', async () => {
-    const iframe = createStudioApi(electron.ipcMain.rendererFor(ours.webContents, { url: `${APP_ORIGIN}/index.html` }));
+    const iframe = createStudioApi(electron.ipcMain.rendererFor(ours.webContents, { url: `${APP_ORIGIN}/index.html` }), electron.webUtils);
     await expect(iframe.call('app.info', undefined)).rejects.toMatchObject({ code: 'forbidden' });
 
     const elsewhere = new electron.BrowserWindow({}) as FakeWindow;
     elsewhere.webContents.mainFrame.url = 'https://evil.example/';
-    await expect(createStudioApi(electron.ipcMain.rendererFor(elsewhere.webContents)).call('app.info', undefined)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(createStudioApi(electron.ipcMain.rendererFor(elsewhere.webContents), electron.webUtils).call('app.info', undefined)).rejects.toMatchObject({ code: 'forbidden' });
 
     const stranger = new electron.BrowserWindow({}) as FakeWindow;
     stranger.webContents.mainFrame.url = `${APP_ORIGIN}/index.html`;
-    const strangerApi = createStudioApi(electron.ipcMain.rendererFor(stranger.webContents));
+    const strangerApi = createStudioApi(electron.ipcMain.rendererFor(stranger.webContents), electron.webUtils);
     stranger.close(); // no longer a window of ours
     await expect(strangerApi.call('app.info', undefined)).rejects.toMatchObject({ code: 'forbidden' });
     elsewhere.close();
