@@ -69,7 +69,7 @@ export async function startAssetApi(o: StandInOptions): Promise<AssetApiStandIn>
         chunks.push(c);
         size += c.length;
         // Still reading (slowly): a paused socket would not notice the client going away.
-        if (o.stallAfterBytes !== undefined && size >= o.stallAfterBytes) await new Promise((r) => setTimeout(r, 200));
+        if (o.stallAfterBytes !== undefined && size >= o.stallAfterBytes) await new Promise((r) => setTimeout(r, 50));
       }
     } catch {
       aborted.push(name);
