@@ -1,5 +1,6 @@
 // A stand-in for the render API's asset routes (extension `assets`, render-api.md) over a real
-// socket, for the privileged side's tests until the real routes are merged: it checks the key,
+// socket, for the privileged side's tests until the real routes are merged (and a render route
+// that takes scene requests, which the real one does not yet): it checks the key,
 // streams the body (never whole), refuses as the contract says (415 with the reason, 413, 429,
 // 409 asset_in_use) and keeps what it took in memory. It answers nothing else but health.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,6 +14,8 @@ export interface StandInOptions {
   maxBytes?: number;
   /** Bytes a user may keep in all (429 quota_exceeded past it). */
   quotaBytes?: number;
+  /** Listens here (a restart on the same address). */
+  port?: number;
   /** Reads a body slowly after this many bytes, so a test can cancel in the middle. */
   stallAfterBytes?: number;
 }
@@ -33,6 +36,8 @@ export interface AssetApiStandIn {
   aborted: string[];
   inUse: Set<string>;
   requests: { method: string; url: string; headers: IncomingMessage['headers'] }[];
+  /** Render requests taken (POST /api/render), with their Idempotency-Key. */
+  renders: { idempotencyKey: string; body: Record<string, unknown> }[];
   stop(): Promise<void>;
 }
 
@@ -52,6 +57,7 @@ export async function startAssetApi(o: StandInOptions): Promise<AssetApiStandIn>
   const aborted: string[] = [];
   const inUse = new Set<string>();
   const requests: AssetApiStandIn['requests'] = [];
+  const renders: AssetApiStandIn['renders'] = [];
   let seq = 0;
 
   async function upload(req: IncomingMessage, res: ServerResponse, url: URL) {
@@ -95,6 +101,23 @@ export async function startAssetApi(o: StandInOptions): Promise<AssetApiStandIn>
     res.end(JSON.stringify(asset));
   }
 
+  /** Takes a render request and answers a queued job (one per Idempotency-Key). */
+  async function render(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const c of req as AsyncIterable<Buffer>) chunks.push(c);
+    const body = JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>;
+    const idempotencyKey = String(req.headers['idempotency-key'] ?? '');
+    const n = renders.findIndex((r) => r.idempotencyKey === idempotencyKey) + 1 || renders.push({ idempotencyKey, body });
+    const now = new Date().toISOString();
+    const scenes = body.scenes as { text: string }[] | undefined;
+    res.writeHead(201, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({
+      id: `job_${String(n).padStart(26, '0')}`, status: 'queued', title: null, text: (body.text as string | undefined) ?? scenes!.map((s) => s.text).join('\n\n'),
+      templateId: body.templateId, voiceId: body.voiceId, params: { aspectRatio: '16:9', avatar: { scale: 1, x: 0.8, y: 0.9 } }, progress: 0,
+      createdAt: now, updatedAt: now, startedAt: null, finishedAt: null, output: null, error: null, warnings: [],
+    }));
+  }
+
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
@@ -104,6 +127,7 @@ export async function startAssetApi(o: StandInOptions): Promise<AssetApiStandIn>
     }
     if (req.headers.authorization !== `Bearer ${o.key}`) return fail(res, 401, 'unauthorized', 'a valid API key is required');
     if (url.pathname === '/api/assets' && req.method === 'POST') return void upload(req, res, url);
+    if (url.pathname === '/api/render' && req.method === 'POST') return void render(req, res);
     const strip = ({ bytes: _b, ...a }: Asset & { bytes: Buffer }): Asset => a;
     if (url.pathname === '/api/assets' && req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -129,10 +153,10 @@ export async function startAssetApi(o: StandInOptions): Promise<AssetApiStandIn>
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(strip(a)));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(o.port ?? 0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`, assets, received, aborted, inUse, requests,
+    url: `http://127.0.0.1:${port}`, assets, received, aborted, inUse, requests, renders,
     stop: () => new Promise<void>((r) => {
       server.closeAllConnections();
       server.close(() => r());

@@ -213,3 +213,34 @@ name=$(basename "$last"); printf '%%PDF-1.4 from %s' "$name" > "$out/\${name%.*}
     expect(existsSync(work) ? readdirSync(work) : []).toEqual([]);
   });
 });
+
+describe('a scene job while the API is away', () => {
+  it('waits in the outbox (version 2, its assets by id) and is sent once with its Idempotency-Key when the API is back', async () => {
+    const first = await startAssetApi({ key: KEY });
+    const port = Number(new URL(first.url).port);
+    const { studio } = await studioOn(first.url);
+    const up = await call<UploadStatus>(studio, 'assets.uploadPath', { path: file('slide.pdf', '%PDF-1.4 two pages') });
+    const assetId = (await waitFor(() => first.assets.size > 0 && [...first.assets.keys()][0], 'the asset')) as string;
+    expect(up.state).toBe('uploading');
+    await first.stop();
+
+    const request = {
+      templateId: 'newsroom', voiceId: 'en-US-Ava',
+      scenes: [{ text: 'Welcome.' }, { text: 'Page two.', avatar: null, background: { assetId, page: 2, fit: 'contain' }, transition: 'fade' }],
+    };
+    const r = await call<{ job: unknown; queued: { id: string; version: number; request: typeof request } }>(studio, 'jobs.submit', { request });
+    expect(r.job).toBeNull();
+    expect(r.queued).toMatchObject({ version: 2, request: { scenes: [{ text: 'Welcome.' }, { background: { assetId, page: 2 } }] } });
+
+    const back = await startAssetApi({ key: KEY, port });
+    try {
+      await call(studio, 'outbox.resend', { id: r.queued.id });
+      await waitFor(async () => (await call<unknown[]>(studio, 'outbox.list')).length === 0, 'the outbox to drain');
+      expect(back.renders).toHaveLength(1);
+      expect(back.renders[0]!.idempotencyKey).toBe(r.queued.id);
+      expect(back.renders[0]!.body).toMatchObject({ scenes: [{ text: 'Welcome.' }, { avatar: null, background: { assetId, page: 2, fit: 'contain' }, transition: 'fade' }] });
+    } finally {
+      await back.stop();
+    }
+  });
+});
