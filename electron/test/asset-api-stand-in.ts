@@ -1,6 +1,6 @@
 // A stand-in for the render API's asset routes (extension `assets`, render-api.md) over a real
-// socket, for the privileged side's tests until the real routes are merged (and a render route
-// that takes scene requests, which the real one does not yet): it checks the key,
+// socket, for the privileged side's tests until the real routes are merged (and render and job
+// routes that take scene requests, which the real ones do not yet): it checks the key,
 // streams the body (never whole), refuses as the contract says (415 with the reason, 413, 429,
 // 409 asset_in_use) and keeps what it took in memory. It answers nothing else but health.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -58,6 +58,7 @@ export async function startAssetApi(o: StandInOptions): Promise<AssetApiStandIn>
   const inUse = new Set<string>();
   const requests: AssetApiStandIn['requests'] = [];
   const renders: AssetApiStandIn['renders'] = [];
+  const jobs = new Map<string, object>();
   let seq = 0;
 
   async function upload(req: IncomingMessage, res: ServerResponse, url: URL) {
@@ -109,13 +110,21 @@ export async function startAssetApi(o: StandInOptions): Promise<AssetApiStandIn>
     const idempotencyKey = String(req.headers['idempotency-key'] ?? '');
     const n = renders.findIndex((r) => r.idempotencyKey === idempotencyKey) + 1 || renders.push({ idempotencyKey, body });
     const now = new Date().toISOString();
-    const scenes = body.scenes as { text: string }[] | undefined;
-    res.writeHead(201, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({
-      id: `job_${String(n).padStart(26, '0')}`, status: 'queued', title: null, text: (body.text as string | undefined) ?? scenes!.map((s) => s.text).join('\n\n'),
-      templateId: body.templateId, voiceId: body.voiceId, params: { aspectRatio: '16:9', avatar: { scale: 1, x: 0.8, y: 0.9 } }, progress: 0,
-      createdAt: now, updatedAt: now, startedAt: null, finishedAt: null, output: null, error: null, warnings: [],
+    const avatar = { scale: 1, x: 0.8, y: 0.9 };
+    const scenes = (body.scenes as Record<string, unknown>[] | undefined)?.map((sc) => ({
+      text: sc.text, templateId: body.templateId, voiceId: body.voiceId, presenterId: 'ava',
+      avatar: sc.avatar === null ? null : { ...avatar, ...(sc.avatar as object | undefined) },
+      background: sc.background ? { fit: 'cover', ...(sc.background as object) } : null, transition: sc.transition ?? 'cut',
+      ...(sc.minSeconds !== undefined ? { minSeconds: sc.minSeconds } : {}),
     }));
+    const job = {
+      id: `job_${String(n).padStart(26, '0')}`, status: 'queued', title: body.title ?? null, text: (body.text as string | undefined) ?? scenes!.map((sc) => sc.text).join('\n\n'),
+      templateId: body.templateId, voiceId: body.voiceId, params: { aspectRatio: '16:9', avatar }, progress: 0,
+      createdAt: now, updatedAt: now, startedAt: null, finishedAt: null, output: null, error: null, warnings: [], ...(scenes ? { scenes } : {}),
+    };
+    jobs.set(job.id, job);
+    res.writeHead(201, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(job));
   }
 
   const server = createServer((req, res) => {
@@ -128,6 +137,13 @@ export async function startAssetApi(o: StandInOptions): Promise<AssetApiStandIn>
     if (req.headers.authorization !== `Bearer ${o.key}`) return fail(res, 401, 'unauthorized', 'a valid API key is required');
     if (url.pathname === '/api/assets' && req.method === 'POST') return void upload(req, res, url);
     if (url.pathname === '/api/render' && req.method === 'POST') return void render(req, res);
+    const job = /^\/api\/jobs\/([^/]+)$/.exec(url.pathname);
+    if (job && req.method === 'GET') {
+      const j = jobs.get(decodeURIComponent(job[1]!));
+      if (!j) return fail(res, 404, 'not_found', 'no such job');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify(j));
+    }
     const strip = ({ bytes: _b, ...a }: Asset & { bytes: Buffer }): Asset => a;
     if (url.pathname === '/api/assets' && req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/json' });

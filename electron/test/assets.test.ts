@@ -244,3 +244,28 @@ describe('a scene job while the API is away', () => {
     }
   });
 });
+
+describe('a scene job', () => {
+  it('duplicates into a draft of its scenes, and retries with them', async () => {
+    const { studio } = await studioOn(api.url);
+    const request = {
+      title: 'Deck', templateId: 'newsroom', voiceId: 'en-US-Ava',
+      scenes: [
+        { text: 'Welcome.' },
+        { text: 'The numbers.', avatar: null, background: { assetId: 'ast_x', page: 2, fit: 'contain' }, transition: 'fade', minSeconds: 5 },
+        { text: 'Thanks.', avatar: { scale: 0.5, x: 0.2, y: 0.8 }, transition: 'slide' },
+      ],
+    };
+    const { job } = await call<{ job: { id: string } }>(studio, 'jobs.submit', { request });
+    const draft = await call<{ name: string; version: number; scenes: unknown[] }>(studio, 'jobs.duplicate', { id: job.id });
+    expect(draft).toMatchObject({ name: 'Deck (copy)', version: 2, templateId: 'newsroom', voiceId: 'en-US-Ava' });
+    expect(draft.scenes).toMatchObject([
+      { text: 'Welcome.', presenter: true, avatar: null, background: null, transition: 'cut', minSeconds: null },
+      { text: 'The numbers.', presenter: false, avatar: null, background: { assetId: 'ast_x', page: 2, fit: 'contain' }, transition: 'fade', minSeconds: 5 },
+      { text: 'Thanks.', presenter: true, avatar: { scale: 0.5, x: 0.2, y: 0.8 }, transition: 'slide' },
+    ]);
+    await call(studio, 'jobs.retry', { id: job.id });
+    expect(api.renders.at(-1)!.body).toMatchObject({ title: 'Deck', scenes: [{ text: 'Welcome.' }, { avatar: null, background: { page: 2 }, minSeconds: 5 }, { avatar: { scale: 0.5 } }] });
+    expect(api.renders.at(-1)!.body.text).toBeUndefined();
+  });
+});
