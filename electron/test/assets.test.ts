@@ -7,6 +7,7 @@ import { chmodSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StudioEvent, UploadStatus } from '../../shared/bridge/index.js';
 import type { AssetList } from '../../shared/contract/index.js';
+import { dialogFilters, fileTypeOf } from '../services/asset-files.js';
 import { dispatch } from '../services/dispatch.js';
 import type { Studio } from '../services/studio.js';
 import { startAssetApi, type AssetApiStandIn } from './asset-api-stand-in.js';
@@ -267,5 +268,20 @@ describe('a scene job', () => {
     await call(studio, 'jobs.retry', { id: job.id });
     expect(api.renders.at(-1)!.body).toMatchObject({ title: 'Deck', scenes: [{ text: 'Welcome.' }, { avatar: null, background: { page: 2 }, minSeconds: 5 }, { avatar: { scale: 0.5 } }] });
     expect(api.renders.at(-1)!.body.text).toBeUndefined();
+  });
+});
+
+describe('file types', () => {
+  it('by extension, whatever its case; the file dialog offers the same per kind', () => {
+    expect(fileTypeOf('A.JPEG')).toEqual({ mediaType: 'image/jpeg', kind: 'image', convert: false });
+    expect(fileTypeOf('talk.mov')?.mediaType).toBe('video/quicktime');
+    expect(fileTypeOf('deck.PPTX')).toEqual({ mediaType: 'application/pdf', kind: 'document', convert: true });
+    expect(fileTypeOf('notes.txt')).toBeNull();
+    expect(fileTypeOf('no-extension')).toBeNull();
+    expect(dialogFilters(['image'])).toEqual([{ name: 'Pictures', extensions: ['png', 'jpg', 'jpeg', 'webp'] }]);
+    const all = dialogFilters();
+    expect(all[0]!.name).toBe('All media');
+    expect(all[0]!.extensions).toEqual(expect.arrayContaining(['mp4', 'mp3', 'pdf', 'pptx']));
+    for (const f of all.slice(1)) for (const e of f.extensions) expect(fileTypeOf(`x.${e}`), e).not.toBeNull();
   });
 });

@@ -267,6 +267,12 @@ describe('a running app (macOS: it stays open without a window)', () => {
     await expect(iframe.call('app.info', undefined)).rejects.toMatchObject({ code: 'forbidden' });
   });
 
+  it('against a render API without the media library, assets.pick says so and opens no dialog', async () => {
+    const studio = createStudioApi(app.electron.ipcMain.rendererFor(win().webContents), app.electron.webUtils);
+    await expect(studio.call('assets.pick', { kinds: ['image'] })).rejects.toEqual({ code: 'unsupported', message: 'this render API does not support the media library (its health lists no "assets" extension)' });
+    expect(app.electron.openDialogs).toEqual([]);
+  });
+
   it('a closed window is forgotten and comes back on activate (dock click), with its size and place', async () => {
     const first = win();
     first.moveTo({ x: 140, y: 120, width: 1100, height: 760 });
