@@ -74,6 +74,11 @@ async function post(method: string, input: unknown): Promise<unknown> {
   return body.value;
 }
 
+/** getRandomValues, not randomUUID: a shell reached over plain HTTP on a LAN is no secure context. */
+function newUploadId(): string {
+  return `up_${Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
 /**
  * Sends a file to the shell's upload route, which streams it on to the render API. Answers at
  * once; progress and the outcome arrive as `upload` events from the shell. When the shell itself
@@ -81,7 +86,7 @@ async function post(method: string, input: unknown): Promise<unknown> {
  * failure is told here as one.
  */
 function upload(file: File): Promise<UploadStatus> {
-  const status: UploadStatus = { uploadId: `up_${crypto.randomUUID()}`, name: file.name, sizeBytes: file.size, sentBytes: 0, state: 'uploading', asset: null, error: null };
+  const status: UploadStatus = { uploadId: newUploadId(), name: file.name, sizeBytes: file.size, sentBytes: 0, state: 'uploading', asset: null, error: null };
   const failed = (error: BridgeError) => emit({ type: 'upload', profileId: '', upload: { ...status, state: 'failed', error } });
   void fetch('/bridge/upload', {
     method: 'POST',
