@@ -106,6 +106,18 @@ describe('uploads from a file', () => {
     expect(bigEnd.error!.message).toContain('limit for document files');
   });
 
+  it('a full library (429 quota_exceeded) says so, with the API message', async () => {
+    const full = await startAssetApi({ key: KEY, quotaBytes: 1000 });
+    try {
+      const { studio, events } = await studioOn(full.url);
+      const up = await call<UploadStatus>(studio, 'assets.uploadPath', { path: file('wide.png', PNG) });
+      expect((await finalOf(events, up.uploadId)).error).toEqual({ code: 'quota_exceeded', message: 'your media library is full (5 GiB); delete files you no longer need' });
+      expect(full.assets.size).toBe(0);
+    } finally {
+      await full.stop();
+    }
+  });
+
   it('refuse a file the library does not take before sending anything', async () => {
     const { studio } = await studioOn(api.url);
     const before = api.requests.length;

@@ -7,7 +7,9 @@ import type { StudioEvent, UploadStatus } from '../../shared/bridge/index.js';
 import { startWebShell, type WebShell } from '../web/server.js';
 import type { ShellLimits } from '../web/shell-limits.js';
 import { startAssetApi, type AssetApiStandIn } from './asset-api-stand-in.js';
-import { waitFor, webShellOptions } from './helpers.js';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir, waitFor, webShellOptions } from './helpers.js';
 
 const KEY = 'psk_web_uploads_service_key_42';
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200_000, 9)]);
@@ -143,6 +145,29 @@ describe('uploads through the web shell', () => {
       expect(slow.assets.size).toBe(0);
     } finally {
       await slow.stop();
+    }
+  });
+});
+
+describe('a slide deck through the web shell', () => {
+  it('is received whole, converted by LibreOffice, and uploaded as a PDF', async () => {
+    // A stand-in for soffice (LibreOffice is not installed here), found through SOFFICE_PATH.
+    const bin = tempDir();
+    const soffice = join(bin, 'soffice');
+    writeFileSync(soffice, '#!/bin/sh\nprev=""; for a in "$@"; do [ "$prev" = "--outdir" ] && out="$a"; prev="$a"; last="$a"; done\ncp "$last" "$out/converted.pdf"\n');
+    chmodSync(soffice, 0o755);
+    const saved = process.env.SOFFICE_PATH;
+    process.env.SOFFICE_PATH = soffice;
+    try {
+      const b = new Browser(await shellOn(api.url));
+      await b.req('/');
+      const deck = Buffer.concat([Buffer.from('%PDF-1.4 '), Buffer.alloc(50_000, 4)]); // what the stand-in "converts" is copied as is
+      const { value } = await b.json<{ value: UploadStatus }>(await b.upload('Pitch.pptx', deck));
+      expect(value).toMatchObject({ state: 'done', name: 'Pitch.pdf', asset: { kind: 'document', mediaType: 'application/pdf' } });
+      expect(api.received.at(-1)!.bytes.equals(deck)).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.SOFFICE_PATH;
+      else process.env.SOFFICE_PATH = saved;
     }
   });
 });
