@@ -146,13 +146,15 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
   const clientJs = await loadClientScript(o.root);
   const studios = new Map<string, Studio>();
   const listeners = new Map<string, number>();
+  /** Uploads under way per user: a long one keeps its user's services open however long it takes. */
+  const uploading = new Map<string, number>();
   const lastUsed = new Map<string, number>();
   // Anonymous users come and go: close the services of one idle for 30 minutes (its drafts and
   // outbox stay on disk and come back with its cookie).
   const sweep = setInterval(() => {
     const cutoff = Date.now() - (o.idleMs ?? 30 * 60_000);
     for (const [id, s] of studios) {
-      if ((listeners.get(id) ?? 0) > 0 || (lastUsed.get(id) ?? 0) > cutoff) continue;
+      if ((listeners.get(id) ?? 0) > 0 || (uploading.get(id) ?? 0) > 0 || (lastUsed.get(id) ?? 0) > cutoff) continue;
       studios.delete(id);
       lastUsed.delete(id);
       listeners.delete(id);
@@ -237,6 +239,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
     if (length > max) return answer(413, { ok: false, error: { code: 'payload_too_large', message: `"${name.slice(0, 100)}" is over the ${formatBytes(max)} limit of this studio` } });
     const slot = guard.openUpload(userId);
     if ('code' in slot) return answer(429, { ok: false, error: slot }, { 'retry-after': String(slot.retryAfterSeconds) });
+    uploading.set(userId, (uploading.get(userId) ?? 0) + 1);
     try {
       const studio = studioFor(userId);
       // The body as it arrives, held to its declared length.
@@ -255,6 +258,9 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
       return answer(200, { ok: false, error: toBridgeError(e) });
     } finally {
       slot.release();
+      const left = (uploading.get(userId) ?? 1) - 1;
+      if (left > 0) uploading.set(userId, left);
+      else uploading.delete(userId);
     }
   }
 
