@@ -1,7 +1,7 @@
 // window.studio in a browser: the StudioApi over HTTP POST /bridge/<method> and SSE
 // /bridge/events. The web shell serves this file and puts it into index.html ahead of the app.
 // No key ever reaches the browser: the web shell adds it on the server side.
-import type { BridgeResponse, StudioApi, StudioEvent } from '../shared/bridge/index.js';
+import type { BridgeError, BridgeResponse, StudioApi, StudioEvent, UploadStatus } from '../shared/bridge/index.js';
 
 type Listener = (event: StudioEvent) => void;
 
@@ -74,8 +74,38 @@ async function post(method: string, input: unknown): Promise<unknown> {
   return body.value;
 }
 
+/** getRandomValues, not randomUUID: a shell reached over plain HTTP on a LAN is no secure context. */
+function newUploadId(): string {
+  return `up_${Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * Sends a file to the shell's upload route, which streams it on to the render API. Answers at
+ * once; progress and the outcome arrive as `upload` events from the shell. When the shell itself
+ * refuses (too large, too many at once) or cannot be reached, no event would come from it: the
+ * failure is told here as one.
+ */
+function upload(file: File): Promise<UploadStatus> {
+  const status: UploadStatus = { uploadId: newUploadId(), name: file.name, sizeBytes: file.size, sentBytes: 0, state: 'uploading', asset: null, error: null };
+  const failed = (error: BridgeError) => emit({ type: 'upload', profileId: '', upload: { ...status, state: 'failed', error } });
+  void fetch('/bridge/upload', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': file.type || 'application/octet-stream', 'x-file-name': encodeURIComponent(file.name), 'x-upload-id': status.uploadId },
+    body: file,
+  }).then(
+    async (res) => {
+      const body = (await res.json().catch(() => null)) as BridgeResponse<UploadStatus> | null;
+      if (!body) failed({ code: 'internal_error', message: `the studio web server answered HTTP ${res.status}` });
+      else if (!body.ok) failed(body.error);
+    },
+    () => failed({ code: 'offline', message: 'the studio web server could not be reached' }),
+  );
+  return Promise.resolve(status);
+}
+
 const studio: StudioApi = {
-  upload: () => Promise.reject({ code: 'unsupported', message: 'uploads are not built yet' }),
+  upload,
   call: (async (method: string, input: unknown) => {
     const value = await post(method, input);
     if (method === 'download.start') {

@@ -6,6 +6,8 @@
 import { readPackageInfo } from '../services/package-info.js';
 import { join } from 'node:path';
 import type { StudioEvent } from '../../shared/bridge/index.js';
+import { excerptOf } from '../../shared/contract/index.js';
+import { dialogFilters } from '../services/asset-files.js';
 import { createAppLog, pruneCrashReports, studioLogEntry, type AppLog } from '../services/app-log.js';
 import type { EventHub } from '../services/events.js';
 import { LocalStudio } from '../services/local-studio.js';
@@ -215,7 +217,7 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
     const { job } = event;
     if ((job.status !== 'completed' && job.status !== 'failed') || notified.has(job.id)) return;
     notified.add(job.id);
-    const excerpt = job.text.replace(/\s+/g, ' ').trim().slice(0, 80);
+    const excerpt = excerptOf(job.text, 80);
     const n = new Notification({
       title: job.status === 'completed' ? 'Video ready' : 'Render failed',
       body: job.status === 'completed' ? excerpt : `${excerpt}\n${job.error?.message ?? ''}`,
@@ -268,6 +270,11 @@ export function startDesktopApp(electron: ElectronMain, host: HostProcess, optio
         const opts = { defaultPath: join(app.getPath('downloads'), name) };
         const r = await dialog.showSaveDialog(opts, win && !win.isDestroyed() ? win : null);
         return r.canceled || !r.filePath ? null : r.filePath;
+      },
+      chooseFiles: async (kinds) => {
+        const opts = { title: 'Add to the media library', properties: ['openFile' as const, 'multiSelections' as const], filters: dialogFilters(kinds) };
+        const r = await dialog.showOpenDialog(opts, win && !win.isDestroyed() ? win : null);
+        return r.canceled ? [] : r.filePaths;
       },
     });
     studio = s;

@@ -2,7 +2,7 @@
 // hand in the real `electron` module; the tests hand in in-memory fakes, so every module of
 // electron/app runs under vitest without an Electron binary. Type imports only: nothing here
 // loads Electron.
-import type { BrowserWindowConstructorOptions, CustomScheme, MenuItemConstructorOptions, Rectangle, SaveDialogOptions, SaveDialogReturnValue } from 'electron';
+import type { BrowserWindowConstructorOptions, CustomScheme, MenuItemConstructorOptions, OpenDialogOptions, OpenDialogReturnValue, Rectangle, SaveDialogOptions, SaveDialogReturnValue } from 'electron';
 import type { SafeStorageLike } from '../services/secrets.js';
 
 export type { MenuItemConstructorOptions, Rectangle };
@@ -88,6 +88,7 @@ export interface NotificationStatic {
 export interface DialogLike {
   /** Modal to `parent` when one is given. */
   showSaveDialog(options: SaveDialogOptions, parent: WindowLike | null): Promise<SaveDialogReturnValue>;
+  showOpenDialog(options: OpenDialogOptions, parent: WindowLike | null): Promise<OpenDialogReturnValue>;
   showErrorBox(title: string, content: string): void;
 }
 
@@ -130,6 +131,11 @@ export interface IpcMainLike {
 export interface IpcRendererLike {
   on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
   invoke(channel: string, ...args: unknown[]): Promise<unknown>;
+}
+
+/** The preload's way from a dropped or chosen File to its path on disk ('' for a File made in the page). */
+export interface WebUtilsLike {
+  getPathForFile(file: File): string;
 }
 
 export interface CrashReporterLike {

@@ -12,6 +12,7 @@ startDesktopApp(
     dialog: {
       showErrorBox: (title, content) => dialog.showErrorBox(title, content),
       showSaveDialog: (options, parent) => (parent ? dialog.showSaveDialog(parent as BrowserWindow, options) : dialog.showSaveDialog(options)),
+      showOpenDialog: (options, parent) => (parent ? dialog.showOpenDialog(parent as BrowserWindow, options) : dialog.showOpenDialog(options)),
     },
     ipcMain,
     Menu,

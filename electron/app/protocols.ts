@@ -22,7 +22,8 @@ export const DESKTOP_CSP = [
   `img-src 'self' data: blob: ${MEDIA_SCHEME}:`,
   `media-src 'self' blob: ${MEDIA_SCHEME}:`,
   "font-src 'self' data:",
-  "connect-src 'self'",
+  // The page reads an asset's bytes (a PDF's pages through pdf.js) from the media scheme.
+  `connect-src 'self' ${MEDIA_SCHEME}:`,
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

@@ -1,7 +1,10 @@
 // The one caller of a render API: adds the key (never logged), times out, retries safe calls
 // with backoff, turns HTTP failures into BridgeFailures and reads answers through the normaliser.
-import { Health, TemplateList, VoiceList, VoicePackStatus, type Job, type JobList, type RenderRequest, type Template, type Voice } from '../../shared/contract/index.js';
-import type { BridgeErrorCode, JobsListInput, KeyHeader } from '../../shared/bridge/index.js';
+import { Asset, AssetList, Health, TemplateList, VoiceList, VoicePackStatus, type Job, type JobList, type RenderRequest, type Template, type Voice } from '../../shared/contract/index.js';
+import type { BridgeErrorCode, BridgeParsedInput, JobsListInput, KeyHeader } from '../../shared/bridge/index.js';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Readable } from 'node:stream';
 import { BridgeFailure } from './errors.js';
 import { normalizeJob, normalizeJobList, readErrorBody } from './normalize.js';
 
@@ -34,9 +37,12 @@ interface RequestOptions {
 }
 
 const STATUS_CODES: Record<number, BridgeErrorCode> = {
-  416: 'range_not_satisfiable', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'invalid_transition', 422: 'validation_failed', 429: 'rate_limited',
+  413: 'payload_too_large', 415: 'unsupported_media_type', 416: 'range_not_satisfiable', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'invalid_transition', 422: 'validation_failed', 429: 'rate_limited',
 };
-const PASS_THROUGH = new Set(['unauthorized', 'forbidden', 'not_found', 'not_ready', 'invalid_transition', 'idempotency_conflict', 'validation_failed', 'rate_limited', 'quota_exceeded']);
+const PASS_THROUGH = new Set([
+  'unauthorized', 'forbidden', 'not_found', 'not_ready', 'invalid_transition', 'idempotency_conflict', 'validation_failed', 'rate_limited', 'quota_exceeded',
+  'payload_too_large', 'unsupported_media_type', 'asset_in_use',
+]);
 
 /** Reads a whole (short) body under the caller's timeout, so a stalled body cannot hang a call. */
 async function bufferBody(res: Response): Promise<Response> {
@@ -111,7 +117,8 @@ export class RenderApiClient {
     throw last ?? new BridgeFailure('offline', 'the render API could not be reached');
   }
 
-  private async failureFrom(res: Response): Promise<BridgeFailure> {
+  /** The BridgeFailure of an HTTP answer of 400 or more (the API's own code and message where it sent them). */
+  async failureFrom(res: Response): Promise<BridgeFailure> {
     const text = await res.text().catch(() => '');
     let parsed: unknown = null;
     try {
@@ -194,4 +201,63 @@ export class RenderApiClient {
     if (!parsed.success) throw new BridgeFailure('unreadable_response', 'the render API answered a voice list the app cannot read');
     return parsed.data.voices;
   }
+
+  async listAssets(input: AssetsListInput = {}): Promise<AssetList> {
+    const raw = await this.json('GET', '/api/assets', { query: { kind: input.kind, q: input.q, limit: input.limit?.toString(), cursor: input.cursor } });
+    return readAs(AssetList, raw, 'an asset list');
+  }
+
+  async getAsset(id: string): Promise<Asset> {
+    return readAs(Asset, await this.json('GET', `/api/assets/${encodeURIComponent(id)}`), 'an asset');
+  }
+
+  async deleteAsset(id: string): Promise<void> {
+    await this.json('DELETE', `/api/assets/${encodeURIComponent(id)}`);
+  }
+
+  /**
+   * Streams a file into the media library. Sent once (an upload is not repeated by itself), with
+   * no timeout: a large clip takes as long as the line needs; `signal` cancels at any point.
+   * Through node:http rather than fetch: a canceled fetch leaves the connection open while the
+   * API has stopped reading, so the API would never learn the upload ended (nor drop its part).
+   */
+  async uploadAsset(u: { name: string; mediaType: string; sizeBytes: number | null; body: Readable; signal: AbortSignal }): Promise<Asset> {
+    const headers: Record<string, string> = { accept: 'application/json', ...(await this.authHeaders()), 'content-type': u.mediaType };
+    if (u.sizeBytes !== null) headers['content-length'] = String(u.sizeBytes);
+    const target = new URL(this.url('/api/assets', { name: u.name }));
+    const res = await new Promise<Response>((resolve, reject) => {
+      const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { method: 'POST', headers, signal: u.signal }, (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (c: Buffer) => chunks.push(c));
+        incoming.on('end', () => {
+          const h = new Headers();
+          for (const [k, v] of Object.entries(incoming.headers)) if (typeof v === 'string') h.set(k, v);
+          resolve(new Response(Buffer.concat(chunks), { status: incoming.statusCode ?? 502, headers: h }));
+          u.body.destroy(); // an answer before the last byte (a refusal): the rest is not needed
+        });
+        incoming.on('error', reject);
+      });
+      req.on('error', (e: NodeJS.ErrnoException) =>
+        reject(u.signal.aborted ? new BridgeFailure('canceled', 'the upload was canceled') : new BridgeFailure('offline', `the render API could not be reached (${e.code ?? e.message})`)),
+      );
+      u.body.on('error', (e) => req.destroy(e));
+      u.body.pipe(req);
+    });
+    if (res.status >= 400) throw await this.failureFrom(res);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await res.text());
+    } catch {
+      throw new BridgeFailure('unreadable_response', 'the render API answered an upload with something that is not JSON');
+    }
+    return readAs(Asset, raw, 'an asset');
+  }
+}
+
+export type AssetsListInput = NonNullable<BridgeParsedInput<'assets.list'>>;
+
+function readAs<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, raw: unknown, what: string): T {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new BridgeFailure('unreadable_response', `the render API answered ${what} the app cannot read`);
+  return parsed.data;
 }

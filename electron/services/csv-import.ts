@@ -1,7 +1,7 @@
 // CSV import (`jobs.importCsv`): each row of the file (csv.ts reads and checks it) becomes a
 // draft or a submitted job; every row is reported on its own, a failure in one never stops the rest.
 import type { BridgeParsedInput, CsvRowReport } from '../../shared/bridge/index.js';
-import { requestText, type RenderRequest } from '../../shared/contract/index.js';
+import { excerptOf, requestText, type RenderRequest } from '../../shared/contract/index.js';
 import { readCsvRequests, type CsvCatalog } from './csv.js';
 import { toBridgeError } from './errors.js';
 
@@ -12,8 +12,6 @@ export interface CsvImportTargets {
   submit(request: RenderRequest): Promise<{ job: { id: string } | null }>;
 }
 
-/** A draft's name from its script: the first 60 characters on one line. */
-const draftName = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 60);
 
 export async function importCsv({ csv, mode }: BridgeParsedInput<'jobs.importCsv'>, to: CsvImportTargets): Promise<{ rows: CsvRowReport[] }> {
   const rows: CsvRowReport[] = [];
@@ -24,7 +22,7 @@ export async function importCsv({ csv, mode }: BridgeParsedInput<'jobs.importCsv
     }
     try {
       if (mode === 'drafts') {
-        const d = await to.saveDraft(r.request, draftName(requestText(r.request)));
+        const d = await to.saveDraft(r.request, excerptOf(requestText(r.request), 60));
         rows.push({ row: r.row, ok: true, draftId: d.id, jobId: null, errors: [] });
       } else {
         const s = await to.submit(r.request);

@@ -1,10 +1,12 @@
 // Drafts: one JSON file per draft, written atomically so autosave on every keystroke can be
-// interrupted (even by kill -9) without leaving a torn file.
+// interrupted (even by kill -9) without leaving a torn file. A draft is the video document plus
+// its id and dates; files of an earlier document version are read into the current one.
 import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DraftInput, DraftSummary } from '../../shared/bridge/index.js';
-import { Draft, DraftId } from '../../shared/bridge/index.js';
+import { DraftFile, DraftId, type Draft } from '../../shared/bridge/index.js';
+import { documentExcerpt, documentText } from '../../shared/contract/index.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 import { BridgeFailure } from './errors.js';
 
@@ -35,7 +37,7 @@ export class DraftStore {
   }
 
   async get(id: string): Promise<Draft> {
-    const d = await readJson(this.file(id), Draft, null);
+    const d = await readJson(this.file(id), DraftFile, null);
     if (!d) throw new BridgeFailure('not_found', `no draft "${id}"`);
     return d;
   }
@@ -47,17 +49,9 @@ export class DraftStore {
 
   private async write(id: string, input: DraftInput): Promise<Draft> {
     const now = new Date().toISOString();
-    const prev = input.id ? await readJson(this.file(id), Draft, null) : null;
-    const draft: Draft = {
-      id,
-      name: input.name,
-      text: input.text,
-      templateId: input.templateId,
-      voiceId: input.voiceId,
-      params: input.params,
-      createdAt: prev?.createdAt ?? now,
-      updatedAt: now,
-    };
+    const prev = input.id ? await readJson(this.file(id), DraftFile, null) : null;
+    const { id: _id, ...doc } = input;
+    const draft: Draft = { ...doc, id, createdAt: prev?.createdAt ?? now, updatedAt: now };
     await writeJsonAtomic(this.file(id), draft);
     return draft;
   }
@@ -81,10 +75,10 @@ export class DraftStore {
     const needle = q?.trim().toLowerCase();
     const out: DraftSummary[] = [];
     for (const n of names) {
-      const d = await readJson(join(this.dir, n), Draft, null);
+      const d = await readJson(join(this.dir, n), DraftFile, null);
       if (!d) continue;
-      if (needle && !`${d.name}\n${d.text}`.toLowerCase().includes(needle)) continue;
-      out.push({ id: d.id, name: d.name, excerpt: d.text.replace(/\s+/g, ' ').trim().slice(0, 120), updatedAt: d.updatedAt });
+      if (needle && !`${d.name}\n${documentText(d)}`.toLowerCase().includes(needle)) continue;
+      out.push({ id: d.id, name: d.name, excerpt: documentExcerpt(d), updatedAt: d.updatedAt });
     }
     return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }

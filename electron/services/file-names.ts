@@ -1,22 +1,12 @@
 // Names for downloaded files: the job's title (or its script's first words) and its date, made
 // safe on every OS, e.g. "Quarterly update – 2026-11-23.mp4".
-import type { Job } from '../../shared/contract/index.js';
+import { excerptOf, type Job } from '../../shared/contract/index.js';
 import type { MediaKind } from '../../shared/bridge/index.js';
 
 export const MEDIA_EXT: Record<MediaKind, string> = { video: 'mp4', captions: 'vtt', thumbnail: 'jpg' };
 const MAX_BASE_CHARS = 100;
 // Reserved device names on Windows, whatever the extension.
 const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
-
-/** The first words of a text, at most `max` characters, never cut inside a word (unless it is one long word). */
-export function firstWords(text: string, max: number): string {
-  const t = text.replace(/\s+/g, ' ').trim();
-  const chars = [...t];
-  if (chars.length <= max) return t;
-  const cut = chars.slice(0, max + 1).join('');
-  const space = cut.lastIndexOf(' ');
-  return (space > 0 ? cut.slice(0, space) : chars.slice(0, max).join('')).replace(/[\s,.;:–-]+$/, '');
-}
 
 /** A file name part without path separators, control or reserved characters, trailing dots or spaces. */
 export function safeFilePart(name: string): string {
@@ -25,12 +15,12 @@ export function safeFilePart(name: string): string {
     .replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  const short = firstWords(cleaned, MAX_BASE_CHARS).replace(/^[.\s]+|[.\s]+$/g, '');
+  const short = excerptOf(cleaned, MAX_BASE_CHARS, '').replace(/^[.\s]+|[.\s]+$/g, '');
   return RESERVED.test(short) ? `${short} video` : short;
 }
 
 export function downloadFileName(job: Pick<Job, 'id' | 'title' | 'text' | 'createdAt'>, kind: MediaKind): string {
-  const base = safeFilePart(job.title ?? '') || safeFilePart(firstWords(job.text, 40)) || job.id;
+  const base = safeFilePart(job.title ?? '') || safeFilePart(excerptOf(job.text, 40, '')) || job.id;
   const date = /^\d{4}-\d{2}-\d{2}/.exec(job.createdAt)?.[0];
   return `${base}${date ? ` – ${date}` : ''}.${MEDIA_EXT[kind]}`;
 }

@@ -1,8 +1,8 @@
 // Routes the app's media URLs (`<mediaBase>/<profileId>/<kind>/<id>/<file>`, see media.ts) to
-// the render API's files: a job's output where the API said it is, a template thumbnail or voice
-// sample where its catalog said, else the API's default path. Remembers those addresses from
+// the render API's files: a job's output or an asset where the API said it is, a template thumbnail
+// or voice sample where its catalog said, else the API's default path. Remembers those addresses from
 // the jobs and catalogs it rewrites on their way to the renderer.
-import type { Job } from '../../shared/contract/index.js';
+import type { Asset, Job } from '../../shared/contract/index.js';
 import type { RawCatalogs } from './catalogs.js';
 import type { Connections } from './connections.js';
 import { toBridgeError } from './errors.js';
@@ -15,6 +15,7 @@ export class MediaRouter {
   readonly urls: MediaUrls;
   private readonly outputs = new Map<string, Job['output']>();
   private readonly catalogs = new Map<string, RawCatalogs>();
+  private readonly assets = new Map<string, Pick<Asset, 'contentUrl' | 'thumbnailUrl'>>();
 
   constructor(
     mediaBase: string,
@@ -32,6 +33,13 @@ export class MediaRouter {
     return this.urls.rewriteJob(profileId, job);
   }
 
+  /** The asset as the renderer sees it; where the API keeps its bytes and thumbnail is kept for streaming. */
+  asset(profileId: string, asset: Asset): Asset {
+    this.assets.set(`${profileId}/${asset.id}`, { contentUrl: asset.contentUrl, thumbnailUrl: asset.thumbnailUrl });
+    if (this.assets.size > MAX_OUTPUTS) this.assets.delete(this.assets.keys().next().value!);
+    return this.urls.rewriteAsset(profileId, asset);
+  }
+
   /** The catalogs as the renderer sees them; thumbnail and sample addresses are kept for streaming. */
   catalog(profileId: string, raw: RawCatalogs): Pick<RawCatalogs, 'templates' | 'voices'> {
     this.catalogs.set(profileId, raw);
@@ -46,6 +54,10 @@ export class MediaRouter {
     if (t.kind === 'job') {
       const out = this.outputs.get(`${t.profileId}/${t.id}`);
       const u = out && (t.file === 'video' ? out.videoUrl : t.file === 'captions' ? out.captionsUrl : out.thumbnailUrl);
+      if (u) return u;
+    } else if (t.kind === 'asset') {
+      const a = this.assets.get(`${t.profileId}/${t.id}`);
+      const u = a && (t.file === 'content' ? a.contentUrl : a.thumbnailUrl);
       if (u) return u;
     } else {
       const c = this.catalogs.get(t.profileId);

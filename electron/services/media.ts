@@ -1,13 +1,15 @@
 // App-local media URLs. The renderer never sees a URL that needs the key: job outputs, template
-// thumbnails and voice samples are addressed as `<mediaBase>/<profileId>/<kind>/<id>/<file>`
+// thumbnails, voice samples and the creator's assets are addressed as `<mediaBase>/<profileId>/<kind>/<id>/<file>`
 // (`studio-media://app` in Electron, `/media` in the web shell) and streamed by the privileged
 // side, which adds the key and passes byte ranges through.
-import type { Job, Template, Voice } from '../../shared/contract/index.js';
+import type { Asset, Job, Template, Voice } from '../../shared/contract/index.js';
 import type { MediaKind } from '../../shared/bridge/index.js';
 import type { RenderApiClient } from './api-client.js';
 import { BridgeFailure, toBridgeError } from './errors.js';
 
 const JOB_FILES: Record<MediaKind, string> = { video: 'video', captions: 'captions.vtt', thumbnail: 'thumbnail.jpg' };
+export type AssetFile = 'content' | 'thumbnail';
+const ASSET_FILES: Record<AssetFile, string> = { content: 'content', thumbnail: 'thumbnail.jpg' };
 
 export class MediaUrls {
   constructor(readonly base: string) {}
@@ -19,6 +21,13 @@ export class MediaUrls {
   }
   template(profileId: string, templateId: string): string {
     return `${this.base}/${encodeURIComponent(profileId)}/templates/${encodeURIComponent(templateId)}/thumbnail`;
+  }
+  asset(profileId: string, assetId: string, file: AssetFile): string {
+    return `${this.base}/${encodeURIComponent(profileId)}/assets/${encodeURIComponent(assetId)}/${file}`;
+  }
+  /** The asset as the renderer sees it: its bytes and thumbnail through the app. */
+  rewriteAsset(profileId: string, a: Asset): Asset {
+    return { ...a, contentUrl: this.asset(profileId, a.id, 'content'), thumbnailUrl: a.thumbnailUrl ? this.asset(profileId, a.id, 'thumbnail') : '' };
   }
   /** The job as the renderer sees it: output URLs point at the app, not at the API. */
   rewriteJob(profileId: string, job: Job): Job {
@@ -44,7 +53,8 @@ export class MediaUrls {
 export type MediaTarget =
   | { profileId: string; kind: 'job'; id: string; file: MediaKind }
   | { profileId: string; kind: 'voice'; id: string }
-  | { profileId: string; kind: 'template'; id: string };
+  | { profileId: string; kind: 'template'; id: string }
+  | { profileId: string; kind: 'asset'; id: string; file: AssetFile };
 
 /** Parses the part of a media URL after the base (`<profileId>/jobs/<id>/video`). */
 export function parseMediaPath(path: string): MediaTarget | null {
@@ -61,12 +71,14 @@ export function parseMediaPath(path: string): MediaTarget | null {
   if (kind === 'jobs' && (file === 'video' || file === 'captions' || file === 'thumbnail')) return { profileId, kind: 'job', id, file };
   if (kind === 'voices' && file === 'sample') return { profileId, kind: 'voice', id };
   if (kind === 'templates' && file === 'thumbnail') return { profileId, kind: 'template', id };
+  if (kind === 'assets' && (file === 'content' || file === 'thumbnail')) return { profileId, kind: 'asset', id, file };
   return null;
 }
 
 export function defaultUpstreamPath(t: MediaTarget): string {
   if (t.kind === 'job') return `/api/jobs/${encodeURIComponent(t.id)}/${JOB_FILES[t.file]}`;
   if (t.kind === 'voice') return `/api/voices/${encodeURIComponent(t.id)}/sample`;
+  if (t.kind === 'asset') return `/api/assets/${encodeURIComponent(t.id)}/${ASSET_FILES[t.file]}`;
   return `/api/templates/${encodeURIComponent(t.id)}/thumbnail.jpg`;
 }
 
@@ -88,7 +100,8 @@ export async function streamMedia(client: RenderApiClient, upstream: string, req
   const sameOrigin = !/^https?:\/\//.test(upstream) || new URL(upstream).origin === new URL(client.conn.baseUrl).origin;
   try {
     const res = await client.fetch('GET', upstream, { headers, signal, timeoutMs: 30_000, streaming: true }, sameOrigin);
-    const out = new Headers({ 'cache-control': 'no-store' });
+    // nosniff: an uploaded file is shown as the type the API stored, never guessed from its bytes.
+    const out = new Headers({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
     for (const h of PASSED_HEADERS) {
       const v = res.headers.get(h);
       if (v) out.set(h, v);

@@ -8,7 +8,7 @@ import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Job, RenderRequest } from '../../shared/contract/index.js';
-import { isRetryable, OutboxItem } from '../../shared/bridge/index.js';
+import { isRetryable, OUTBOX_VERSION, OutboxFile, type OutboxItem } from '../../shared/bridge/index.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 import { BridgeFailure, toBridgeError } from './errors.js';
 import type { RenderApiClient } from './api-client.js';
@@ -52,7 +52,7 @@ export class Outbox {
     }
     const items: OutboxItem[] = [];
     for (const n of names) {
-      const it = await readJson(join(this.opts.dir, n), OutboxItem, null);
+      const it = await readJson(join(this.opts.dir, n), OutboxFile, null);
       if (it) items.push(it);
     }
     return items.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
@@ -70,7 +70,7 @@ export class Outbox {
       return { job: await client.submit(await this.prepared(profileId, request), id), queued: null };
     } catch (e) {
       if (!(e instanceof BridgeFailure) || e.code !== 'offline') throw e;
-      const item: OutboxItem = { id, profileId, request, createdAt: new Date().toISOString(), attempts: 1, lastError: e.toJSON() };
+      const item: OutboxItem = { version: OUTBOX_VERSION, id, profileId, request, createdAt: new Date().toISOString(), attempts: 1, lastError: e.toJSON() };
       await writeJsonAtomic(this.file(id), item);
       await this.changed();
       this.schedule();

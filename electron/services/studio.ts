@@ -1,10 +1,11 @@
 // The privileged side of the bridge: one handler per StudioApi method, wired to profiles,
 // secrets, drafts, outbox, caches, job sync and the parts in their own modules: connections
-// (the API client per profile), the media router, downloads and CSV import.
+// (the API client per profile), the media router, downloads, uploads and CSV import.
 // Plain Node: Electron's main process and the web shell both run it.
 import { join } from 'node:path';
-import { requestText, type Job, type RenderRequest } from '../../shared/contract/index.js';
-import type { ConnectionTest, StudioHandlers, StudioStatus } from '../../shared/bridge/index.js';
+import { documentOfJob, documentOfRequest, excerptOf, toRenderRequest, type Job, type RenderRequest } from '../../shared/contract/index.js';
+import type { ConnectionTest, StudioHandlers, StudioStatus, UploadStatus } from '../../shared/bridge/index.js';
+import type { AssetKind } from '../../shared/contract/index.js';
 import type { ClientOptions } from './api-client.js';
 import { CatalogCache, readBundledCatalogs, type RawCatalogs } from './catalogs.js';
 import { Connections, FOREIGN_CAPABILITIES } from './connections.js';
@@ -13,7 +14,7 @@ import { Downloads } from './downloads.js';
 import { DraftStore } from './drafts.js';
 import { BridgeFailure, toBridgeError } from './errors.js';
 import { EventHub } from './events.js';
-import { downloadFileName, firstWords } from './file-names.js';
+import { downloadFileName } from './file-names.js';
 import { JobSync } from './job-sync.js';
 import { JobsCache } from './jobs-cache.js';
 import type { LocalStudio } from './local-studio.js';
@@ -21,6 +22,8 @@ import { reason, type Logger } from './logger.js';
 import { MediaRouter } from './media-router.js';
 import { Outbox } from './outbox.js';
 import { ENV_PROFILE_ID, LOCAL_PROFILE_ID, type EnvProfileConfig, type ProfileStore } from './profiles.js';
+import { Uploads } from './uploads.js';
+import type { Readable } from 'node:stream';
 
 export interface StudioDeps {
   shell: 'electron' | 'web';
@@ -40,6 +43,10 @@ export interface StudioDeps {
   events?: EventHub;
   /** Desktop: asks where to save a download (null = canceled). Absent in the web shell. */
   chooseSavePath?: (suggestedName: string) => Promise<string | null>;
+  /** Desktop: the OS file dialog for media files of these kinds (none chosen: empty). Absent in the web shell. */
+  chooseFiles?: (kinds: AssetKind[] | undefined) => Promise<string[]>;
+  /** Where LibreOffice is, for slide decks (default: looked up on this machine). */
+  findSoffice?: () => Promise<string | null>;
   clientOptions?: ClientOptions;
 }
 
@@ -50,6 +57,12 @@ export interface Studio {
   events: EventHub;
   /** Streams `<mediaBase>/<rest>`: `rest` is the part after the base. */
   openMedia(rest: string, headers: { range?: string | null; ifNoneMatch?: string | null }, signal?: AbortSignal): Promise<Response>;
+  /**
+   * Web shell: a file arriving in a request body, streamed on to the active profile's API.
+   * Answers at once (progress as `upload` events); `finished` gives the final status.
+   */
+  upload(name: string, body: Readable, sizeBytes: number | null, uploadId?: string): Promise<UploadStatus>;
+  uploadFinished(uploadId: string): Promise<UploadStatus>;
   /** Live job updates on (Electron: always; web shell: while a browser listens). */
   setLive(on: boolean): void;
   close(): Promise<void>;
@@ -66,6 +79,14 @@ export function createStudio(deps: StudioDeps): Studio {
   const connections = new Connections(deps);
   const media = new MediaRouter(deps.mediaBase, connections);
   const downloads = new Downloads({ emit: (e) => events.emit(e), log });
+  const uploads = new Uploads({
+    client: (profileId) => connections.client(profileId),
+    emit: (e) => events.emit(e),
+    present: (profileId, asset) => media.asset(profileId, asset),
+    workDir: join(deps.dataDir, 'tmp', 'uploads'),
+    log,
+    findSoffice: deps.findSoffice,
+  });
   let sync: JobSync | null = null;
   let live = false;
   // Browsers of the web shell need not learn the studio's internal address.
@@ -144,6 +165,17 @@ export function createStudio(deps: StudioDeps): Studio {
     await loadTitles(profileId);
     return jobsCache.withTitle(profileId, await (await clientFor(profileId)).getJob(id));
   }
+
+  /** The active profile, once its API is known to keep assets. */
+  async function assetsProfile(): Promise<string> {
+    const profileId = await activeId();
+    await connections.require(profileId, 'assets', 'the media library (its health lists no "assets" extension)');
+    return profileId;
+  }
+  const assetsClient = async () => {
+    const profileId = await assetsProfile();
+    return { profileId, client: await clientFor(profileId) };
+  };
 
   async function catalogs(): Promise<{ raw: RawCatalogs; fromCache: boolean; profileId: string }> {
     const profileId = await activeId();
@@ -250,12 +282,14 @@ export function createStudio(deps: StudioDeps): Studio {
     },
     'jobs.retry': async ({ id }) => {
       const job = await getJob(id);
-      return submit({ text: job.text, ...(job.title ? { title: job.title } : {}), templateId: job.templateId, voiceId: job.voiceId, params: job.params });
+      // A foreign API's job may lack them; the request it came from could not have.
+      if (!job.templateId || !job.voiceId) throw new BridgeFailure('validation_failed', 'this job names no template or voice to render again with');
+      return submit(toRenderRequest(documentOfJob(job, ''), job.title ?? undefined));
     },
     'jobs.duplicate': async ({ id }) => {
       const job = await getJob(id);
-      const name = `${job.title?.trim() || firstWords(job.text, 60) || 'Untitled script'} (copy)`;
-      return drafts.save({ name, text: job.text, templateId: job.templateId || null, voiceId: job.voiceId || null, params: job.params });
+      const name = `${job.title?.trim() || excerptOf(job.text, 60, '') || 'Untitled script'} (copy)`;
+      return drafts.save(documentOfJob(job, name));
     },
     'jobs.importCsv': async (input) => {
       const cat = await catalogs().catch((e: unknown) => {
@@ -265,7 +299,7 @@ export function createStudio(deps: StudioDeps): Studio {
       });
       return importCsv(input, {
         catalog: cat && { templateIds: new Set(cat.raw.templates.map((t) => t.id)), voiceIds: new Set(cat.raw.voices.map((v) => v.id)) },
-        saveDraft: (r, name) => drafts.save({ name, text: requestText(r), templateId: r.templateId, voiceId: r.voiceId, params: r.params ?? {} }),
+        saveDraft: (r, name) => drafts.save(documentOfRequest(r, name)),
         submit,
       });
     },
@@ -300,16 +334,45 @@ export function createStudio(deps: StudioDeps): Studio {
       return { ok: true as const };
     },
     'studio.status': async () => (deps.localStudio ? shown(deps.localStudio.status()) : DISABLED),
-    ...Object.fromEntries(
-      (['assets.list', 'assets.get', 'assets.delete', 'assets.pick', 'assets.uploadPath', 'assets.cancelUpload', 'assets.uploads', 'media.assetUrl'] as const)
-        .map((m) => [m, () => Promise.reject(new BridgeFailure('unsupported', 'the media library is not built yet'))]),
-    ) as unknown as Pick<StudioHandlers, 'assets.list' | 'assets.get' | 'assets.delete' | 'assets.pick' | 'assets.uploadPath' | 'assets.cancelUpload' | 'assets.uploads' | 'media.assetUrl'>,
+    'assets.list': async (input) => {
+      const { profileId, client } = await assetsClient();
+      const list = await client.listAssets(input ?? {});
+      return { ...list, assets: list.assets.map((a) => media.asset(profileId, a)) };
+    },
+    'assets.get': async ({ id }) => {
+      const { profileId, client } = await assetsClient();
+      return media.asset(profileId, await client.getAsset(id));
+    },
+    'assets.delete': async ({ id }) => {
+      const { client } = await assetsClient();
+      await client.deleteAsset(id);
+      return { ok: true as const };
+    },
+    'assets.pick': async (input) => {
+      if (!deps.chooseFiles) throw new BridgeFailure('unsupported', 'in the browser, files are chosen with the page\'s own file picker');
+      const profileId = await assetsProfile();
+      const paths = await deps.chooseFiles(input?.kinds);
+      return { uploads: await Promise.all(paths.map((p) => uploads.start(profileId, p, { kind: 'path', path: p }))) };
+    },
+    'assets.uploadPath': async ({ path }) => {
+      // A browser must never name a file of the machine the web shell runs on.
+      if (deps.shell !== 'electron') throw new BridgeFailure('unsupported', 'files are uploaded from the browser with studio.upload');
+      return uploads.start(await assetsProfile(), path, { kind: 'path', path });
+    },
+    'assets.cancelUpload': async ({ uploadId }) => {
+      uploads.cancel(uploadId);
+      return { ok: true as const };
+    },
+    'assets.uploads': async () => uploads.list(await activeId()),
+    'media.assetUrl': async ({ assetId, kind }) => ({ url: media.urls.asset(await activeId(), assetId, kind) }),
   };
 
   return {
     handlers,
     events,
     openMedia: (rest, headers, signal) => media.open(rest, headers, signal),
+    upload: async (name, body, sizeBytes, uploadId) => uploads.start(await assetsProfile(), name, { kind: 'stream', stream: body, sizeBytes }, uploadId),
+    uploadFinished: (uploadId) => uploads.finished(uploadId),
     setLive(on) {
       if (on === live) return;
       live = on;
@@ -323,6 +386,7 @@ export function createStudio(deps: StudioDeps): Studio {
       sync?.stop();
       outbox.close();
       downloads.close();
+      uploads.close();
     },
   };
 }

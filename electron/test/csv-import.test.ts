@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { CsvRowReport, DraftSummary, OutboxItem } from '../../shared/bridge/index.js';
-import { requestText } from '../../shared/contract/index.js';
+import { documentOfRequest } from '../../shared/contract/index.js';
 import { Connections } from '../services/connections.js';
 import { parseCsv } from '../services/csv.js';
 import { importCsv } from '../services/csv-import.js';
@@ -106,12 +106,12 @@ describe('importCsv, row by row into real drafts and the real render API', () =>
     const drafts = new DraftStore(tempDir());
     const r = await importCsv({ csv: rows, mode: 'drafts' }, {
       catalog: null,
-      saveDraft: (req, name) => drafts.save({ name, text: requestText(req), templateId: req.templateId, voiceId: req.voiceId, params: req.params ?? {} }),
+      saveDraft: (req, name) => drafts.save(documentOfRequest(req, name)),
       submit: () => Promise.reject(new Error('not in drafts mode')),
     });
     expect(r.rows.map((x) => [x.row, x.ok])).toEqual([[1, true], [2, true], [3, false]]);
     const saved = await drafts.get(r.rows[0]!.draftId!);
-    expect(saved).toMatchObject({ name: 'Hello there, friends', text: 'Hello   there,\nfriends', templateId: 'newsroom' });
+    expect(saved).toMatchObject({ name: 'Hello there, friends', templateId: 'newsroom', scenes: [{ text: 'Hello   there,\nfriends', background: null, presenter: true }] });
     expect((await drafts.list()).length).toBe(2);
   });
 

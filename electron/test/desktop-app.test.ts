@@ -148,7 +148,7 @@ describe('closing the last window (Linux) as it sends a deletion', () => {
       expect(await app.desktop!.ready).toBe(true);
       const win = app.electron.window as FakeWindow;
       // The page's pagehide handler sends the deletion, then the window is gone.
-      const sent = createStudioApi(app.electron.ipcMain.rendererFor(win.webContents)).call('jobs.delete', { id: 'job-9' });
+      const sent = createStudioApi(app.electron.ipcMain.rendererFor(win.webContents), app.electron.webUtils).call('jobs.delete', { id: 'job-9' });
       await waitFor(() => seen.includes('DELETE received'), 'the DELETE at the render API');
       win.close();
       expect(await app.electron.app.whenEnded()).toBe('quit');
@@ -261,10 +261,16 @@ describe('a running app (macOS: it stays open without a window)', () => {
   });
 
   it('answers the renderer over IPC, only from its own window', async () => {
-    const studio = createStudioApi(app.electron.ipcMain.rendererFor(win().webContents));
+    const studio = createStudioApi(app.electron.ipcMain.rendererFor(win().webContents), app.electron.webUtils);
     expect(await studio.call('app.info', undefined)).toMatchObject({ version: '9.8.7', shell: 'electron' });
-    const iframe = createStudioApi(app.electron.ipcMain.rendererFor(win().webContents, { url: 'studio-app://app/index.html' }));
+    const iframe = createStudioApi(app.electron.ipcMain.rendererFor(win().webContents, { url: 'studio-app://app/index.html' }), app.electron.webUtils);
     await expect(iframe.call('app.info', undefined)).rejects.toMatchObject({ code: 'forbidden' });
+  });
+
+  it('against a render API without the media library, assets.pick says so and opens no dialog', async () => {
+    const studio = createStudioApi(app.electron.ipcMain.rendererFor(win().webContents), app.electron.webUtils);
+    await expect(studio.call('assets.pick', { kinds: ['image'] })).rejects.toEqual({ code: 'unsupported', message: 'this render API does not support the media library (its health lists no "assets" extension)' });
+    expect(app.electron.openDialogs).toEqual([]);
   });
 
   it('a closed window is forgotten and comes back on activate (dock click), with its size and place', async () => {
@@ -276,7 +282,7 @@ describe('a running app (macOS: it stays open without a window)', () => {
     expect(app.electron.app.quitCalls).toBe(0); // macOS: the app stays
     await waitFor(() => existsSync(join(app.userData, 'window-state.json')), 'window state saved');
     // Its web contents no longer counts as ours.
-    const stale = createStudioApi(app.electron.ipcMain.rendererFor(first.webContents));
+    const stale = createStudioApi(app.electron.ipcMain.rendererFor(first.webContents), app.electron.webUtils);
     await expect(stale.call('app.info', undefined)).rejects.toMatchObject({ code: 'forbidden' });
 
     app.electron.app.emit('activate');
@@ -319,7 +325,7 @@ describe('a running app (macOS: it stays open without a window)', () => {
   });
 
   it('job events reach the renderer', async () => {
-    const studio: StudioApi = createStudioApi(app.electron.ipcMain.rendererFor(win().webContents));
+    const studio: StudioApi = createStudioApi(app.electron.ipcMain.rendererFor(win().webContents), app.electron.webUtils);
     const seen: StudioEvent[] = [];
     studio.subscribe((e) => void seen.push(e));
     const job = { id: 'job-e1', status: 'rendering', text: 'x', error: null } as unknown as Job;
@@ -413,7 +419,7 @@ describe('a running app (macOS: it stays open without a window)', () => {
   });
 
   it('logs startup, the local studio, and uncaught errors — never a key', async () => {
-    const studio = createStudioApi(app.electron.ipcMain.rendererFor(win().webContents));
+    const studio = createStudioApi(app.electron.ipcMain.rendererFor(win().webContents), app.electron.webUtils);
     await waitFor(async () => ((await studio.call('studio.status', undefined)) as { state: string }).state === 'running', 'the local studio running', 90_000);
     const keytar = (await import('keytar')).default;
     const localKey = await keytar.getPassword(SECRET_SERVICE, 'local').catch(() => null);

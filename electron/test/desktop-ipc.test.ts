@@ -12,7 +12,7 @@ import { ProfileStore } from '../services/profiles.js';
 import { MemorySecretStore } from '../services/secrets.js';
 import { createStudio, type Studio } from '../services/studio.js';
 import { FakeElectron, LockRegistry, type FakeWindow } from './fake-electron.js';
-import { ROOT, tempDir, testLogger } from './helpers.js';
+import { draftInput, ROOT, tempDir, testLogger } from './helpers.js';
 
 const dataDir = tempDir('ps-ipc-');
 const electron = new FakeElectron({ locks: new LockRegistry(), appPath: ROOT, userData: dataDir });
@@ -37,7 +37,7 @@ beforeAll(() => {
   unregister = registerBridge(electron.ipcMain, studio.handlers, trustedSender(APP_ORIGIN, (wc) => electron.BrowserWindow.fromWebContents(wc) !== null));
   ours = new electron.BrowserWindow({}) as FakeWindow;
   ours.webContents.mainFrame.url = `${APP_ORIGIN}/index.html`;
-  api = createStudioApi(electron.ipcMain.rendererFor(ours.webContents));
+  api = createStudioApi(electron.ipcMain.rendererFor(ours.webContents), electron.webUtils);
 });
 
 afterAll(async () => {
@@ -51,8 +51,8 @@ describe('the bridge over IPC', () => {
 
   it('runs the handlers and returns their values', async () => {
     expect(await api.call('app.info', undefined)).toEqual({ version: '1.2.3', shell: 'electron', platform: process.platform });
-    const draft = await api.call('drafts.save', { name: 'Launch', text: 'Hello there.', templateId: 'newsroom', voiceId: null, params: {} });
-    expect(await api.call('drafts.get', { id: draft.id })).toMatchObject({ name: 'Launch', text: 'Hello there.' });
+    const draft = await api.call('drafts.save', draftInput('Launch', 'Hello there.', { templateId: 'newsroom' }));
+    expect(await api.call('drafts.get', { id: draft.id })).toMatchObject({ name: 'Launch', version: 2, scenes: [{ text: 'Hello there.' }] });
     const catalogs = await api.call('catalogs.get', undefined);
     expect(catalogs.templates.length).toBeGreaterThan(0);
   });
@@ -70,16 +70,16 @@ describe('the bridge over IPC', () => {
   });
 
   it('refuses senders that are not the top frame of our window on the app origin', async () => {
-    const iframe = createStudioApi(electron.ipcMain.rendererFor(ours.webContents, { url: `${APP_ORIGIN}/index.html` }));
+    const iframe = createStudioApi(electron.ipcMain.rendererFor(ours.webContents, { url: `${APP_ORIGIN}/index.html` }), electron.webUtils);
     await expect(iframe.call('app.info', undefined)).rejects.toMatchObject({ code: 'forbidden' });
 
     const elsewhere = new electron.BrowserWindow({}) as FakeWindow;
     elsewhere.webContents.mainFrame.url = 'https://evil.example/';
-    await expect(createStudioApi(electron.ipcMain.rendererFor(elsewhere.webContents)).call('app.info', undefined)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(createStudioApi(electron.ipcMain.rendererFor(elsewhere.webContents), electron.webUtils).call('app.info', undefined)).rejects.toMatchObject({ code: 'forbidden' });
 
     const stranger = new electron.BrowserWindow({}) as FakeWindow;
     stranger.webContents.mainFrame.url = `${APP_ORIGIN}/index.html`;
-    const strangerApi = createStudioApi(electron.ipcMain.rendererFor(stranger.webContents));
+    const strangerApi = createStudioApi(electron.ipcMain.rendererFor(stranger.webContents), electron.webUtils);
     stranger.close(); // no longer a window of ours
     await expect(strangerApi.call('app.info', undefined)).rejects.toMatchObject({ code: 'forbidden' });
     elsewhere.close();

@@ -4,7 +4,7 @@
 // destroyed", the last window closing emits window-all-closed, loadURL goes through the
 // registered protocol handler and fails like Chromium on a non-2xx answer, IPC messages are
 // structured-cloned, and the single-instance lock is held per lock registry (= per machine).
-import type { BrowserWindowConstructorOptions, CustomScheme, SaveDialogOptions } from 'electron';
+import type { BrowserWindowConstructorOptions, CustomScheme, OpenDialogOptions, SaveDialogOptions } from 'electron';
 import type {
   AppLike, BrowserWindowStatic, DialogLike, ElectronMain, FrameLike, HostProcess, IpcInvokeEventLike, IpcMainLike, IpcRendererLike,
   MenuItemConstructorOptions, MenuStatic, NotificationLike, NotificationStatic, PreventableEvent, ProtocolLike, Rectangle, SessionLike, ShellLike, WebContentsLike, WindowLike,
@@ -297,6 +297,12 @@ export class FakeElectron implements ElectronMain {
   readonly app: FakeApp;
   readonly errorBoxes: { title: string; content: string }[] = [];
   readonly saveDialogs: SaveDialogOptions[] = [];
+  readonly openDialogs: OpenDialogOptions[] = [];
+  /** Files "dropped" from the desktop: webUtils gives their paths; any other File has none. */
+  readonly droppedFiles = new WeakMap<File, string>();
+  readonly webUtils = { getPathForFile: (file: File): string => this.droppedFiles.get(file) ?? '' };
+  /** The files the next open dialogs answer with (none: canceled). */
+  openDialogAnswer: string[] = [];
   readonly notifications: FakeNotification[] = [];
   readonly opened: { external: string[]; paths: string[] } = { external: [], paths: [] };
   readonly schemes: CustomScheme[] = [];
@@ -325,6 +331,7 @@ export class FakeElectron implements ElectronMain {
     this.dialog = {
       showErrorBox: (title, content) => void this.errorBoxes.push({ title, content }),
       showSaveDialog: async (options) => (this.saveDialogs.push(options), { canceled: true, filePath: '' }),
+      showOpenDialog: async (options) => (this.openDialogs.push(options), { canceled: this.openDialogAnswer.length === 0, filePaths: this.openDialogAnswer }),
     };
     this.shell = {
       openExternal: async (url) => void this.opened.external.push(url),

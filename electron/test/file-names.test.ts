@@ -2,7 +2,8 @@
 // every OS (no separators or reserved characters, no reserved device names, no trailing dot).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { downloadFileName, firstWords } from '../services/file-names.js';
+import { excerptOf } from '../../shared/contract/index.js';
+import { downloadFileName } from '../services/file-names.js';
 
 const job = (title: string | null, text = 'Welcome to the quarterly update.') => ({ id: 'job_01JD3W6Y5N8Q2R7T4V9X0Z1ABC', title, text, createdAt: '2026-11-23T09:30:00.000Z' });
 
@@ -31,7 +32,10 @@ describe('point 7: download file names', () => {
   });
 
   it('cuts long names between words', () => {
-    expect(firstWords('Our brand new presenter studio makes explainer videos quickly', 60)).toBe('Our brand new presenter studio makes explainer videos');
-    expect(firstWords('short', 60)).toBe('short');
+    expect(excerptOf('Our brand new presenter studio makes explainer videos quickly', 60, '')).toBe('Our brand new presenter studio makes explainer videos');
+    expect(excerptOf('short', 60, '')).toBe('short');
+    // The same rule with its mark: lists and titles; the mark counts toward the length.
+    expect(excerptOf('Hello team,   our numbers are up this quarter', 20)).toBe('Hello team, our…');
+    expect([...excerptOf('x'.repeat(300), 120)].length).toBe(120);
   });
 });

@@ -8,6 +8,8 @@ import { createInterface } from 'node:readline';
 import type { WebShellOptions } from '../web/server.js';
 import type { ClientOptions } from '../services/api-client.js';
 import type { Studio } from '../services/studio.js';
+import type { DraftInput } from '../../shared/bridge/index.js';
+import { blankScene, DOCUMENT_VERSION } from '../../shared/contract/index.js';
 
 export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 export const SERVER_CLI = join(ROOT, 'server/cli.ts');
@@ -122,7 +124,7 @@ export function webShellOptions(apiUrl: string, serviceKey: string, extra: Parti
 }
 
 /** The desktop's privileged side for remote render APIs only (no local studio), keys in memory. */
-export async function remoteOnlyStudio(dataDir: string, clientOptions: ClientOptions): Promise<Studio> {
+export async function remoteOnlyStudio(dataDir: string, clientOptions: ClientOptions, extra: Partial<import('../services/studio.js').StudioDeps> = {}): Promise<Studio> {
   const { createStudio } = await import('../services/studio.js');
   const { ProfileStore } = await import('../services/profiles.js');
   const { MemorySecretStore } = await import('../services/secrets.js');
@@ -138,6 +140,7 @@ export async function remoteOnlyStudio(dataDir: string, clientOptions: ClientOpt
     mediaBase: 'studio-media://app',
     log: testLogger(),
     clientOptions,
+    ...extra,
   });
 }
 
@@ -148,4 +151,9 @@ export function testLogger(lines: string[] = []): import('../services/logger.js'
     warn: (m) => void lines.push(`warn: ${m}`),
     error: (m, e) => void lines.push(`error: ${m}${e === undefined ? '' : `: ${e instanceof Error ? e.message : String(e)}`}`),
   };
+}
+
+/** A draft of one plain scene, as the editor saves a fresh script. */
+export function draftInput(name: string, text: string, extra: Partial<DraftInput> = {}): DraftInput {
+  return { version: DOCUMENT_VERSION, name, templateId: null, voiceId: null, params: {}, scenes: [blankScene(text)], ...extra };
 }

@@ -1,16 +1,18 @@
 // The web shell: serves the built renderer and the bridge over HTTP (POST /bridge/<method>) and
-// SSE (GET /bridge/events), media through /media/…; every browser is its own anonymous user.
+// SSE (GET /bridge/events), uploads through POST /bridge/upload, media through /media/…; every
+// browser is its own anonymous user.
 // The render API key comes from the server environment (or the local studio it starts) and is
 // never sent to a browser.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { StudioEvent } from '../../shared/bridge/index.js';
 import type { Job } from '../../shared/contract/index.js';
 import { dispatch } from '../services/dispatch.js';
+import { toBridgeError } from '../services/errors.js';
 import { EventHub } from '../services/events.js';
 import type { LocalStudio } from '../services/local-studio.js';
 import { ProfileStore, type EnvProfileConfig } from '../services/profiles.js';
@@ -61,6 +63,10 @@ export interface WebShell {
 }
 
 const MAX_BODY = 6 * 1024 * 1024; // CSV imports carry up to 5 MB of text
+/** Where the browser sends a file for the media library (`studio.upload` in web-client). */
+export const UPLOAD_PATH = '/bridge/upload';
+
+const formatBytes = (n: number) => (n >= 1024 ** 3 ? `${+(n / 1024 ** 3).toFixed(1)} GiB` : n >= 1024 ** 2 ? `${Math.round(n / 1024 ** 2)} MiB` : `${Math.round(n / 1024)} KiB`);
 
 async function cookieSecret(dataDir: string): Promise<Buffer> {
   const file = join(dataDir, 'cookie-secret');
@@ -140,13 +146,15 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
   const clientJs = await loadClientScript(o.root);
   const studios = new Map<string, Studio>();
   const listeners = new Map<string, number>();
+  /** Uploads under way per user: a long one keeps its user's services open however long it takes. */
+  const uploading = new Map<string, number>();
   const lastUsed = new Map<string, number>();
   // Anonymous users come and go: close the services of one idle for 30 minutes (its drafts and
   // outbox stay on disk and come back with its cookie).
   const sweep = setInterval(() => {
     const cutoff = Date.now() - (o.idleMs ?? 30 * 60_000);
     for (const [id, s] of studios) {
-      if ((listeners.get(id) ?? 0) > 0 || (lastUsed.get(id) ?? 0) > cutoff) continue;
+      if ((listeners.get(id) ?? 0) > 0 || (uploading.get(id) ?? 0) > 0 || (lastUsed.get(id) ?? 0) > cutoff) continue;
       studios.delete(id);
       lastUsed.delete(id);
       listeners.delete(id);
@@ -203,6 +211,59 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
     return forwarded || req.socket.remoteAddress || 'unknown';
   }
 
+  /**
+   * A file from the browser, streamed through to the render API as it arrives (never held whole):
+   * the name in `x-file-name` (a header, so a cross-site form cannot send one without a CORS
+   * preflight we never grant), the browser's own upload id in `x-upload-id`. Answers with the
+   * upload's final status once the API has answered; progress goes out as `upload` events.
+   */
+  async function upload(req: IncomingMessage, res: ServerResponse, userId: string, setCookie: Record<string, string>): Promise<void> {
+    const answer = (status: number, body: unknown, extra: Record<string, string> = {}) => {
+      // A body not read to its end is not worth reading: the connection goes with the answer.
+      if (!req.complete) extra.connection = 'close';
+      sendJson(res, status, body, { ...setCookie, ...extra });
+      if (!req.complete) res.once('finish', () => req.destroy());
+    };
+    if (req.method !== 'POST') return answer(405, { ok: false, error: { code: 'invalid_input', message: 'uploads are POST requests' } });
+    if (!sameOrigin(req.headers.origin, req.headers.host)) return answer(403, { ok: false, error: { code: 'forbidden', message: 'cross-origin uploads are refused' } });
+    let name = '';
+    try {
+      name = decodeURIComponent(String(req.headers['x-file-name'] ?? ''));
+    } catch {
+      // not URI-encoded: refused below as a missing name
+    }
+    if (!name) return answer(400, { ok: false, error: { code: 'invalid_input', message: 'the file name goes in x-file-name (URI-encoded)' } });
+    const length = Number(req.headers['content-length']);
+    if (!Number.isInteger(length) || length < 0) return answer(411, { ok: false, error: { code: 'invalid_input', message: 'an upload must say its length (Content-Length)' } });
+    const max = guard.limits.uploadMaxBytes;
+    if (length > max) return answer(413, { ok: false, error: { code: 'payload_too_large', message: `"${name.slice(0, 100)}" is over the ${formatBytes(max)} limit of this studio` } });
+    const slot = guard.openUpload(userId);
+    if ('code' in slot) return answer(429, { ok: false, error: slot }, { 'retry-after': String(slot.retryAfterSeconds) });
+    uploading.set(userId, (uploading.get(userId) ?? 0) + 1);
+    try {
+      const studio = studioFor(userId);
+      // The body as it arrives, held to its declared length.
+      let seen = 0;
+      const body = req.pipe(new Transform({
+        transform(chunk: Buffer, _enc, cb) {
+          seen += chunk.length;
+          cb(seen > length ? new Error('the body is longer than its Content-Length') : null, chunk);
+        },
+      }));
+      req.once('close', () => req.complete || body.destroy(new Error('the browser stopped sending the file')));
+      const first = await studio.upload(name, body, length, String(req.headers['x-upload-id'] ?? '') || undefined);
+      const final = await studio.uploadFinished(first.uploadId);
+      return answer(200, { ok: true, value: final });
+    } catch (e) {
+      return answer(200, { ok: false, error: toBridgeError(e) });
+    } finally {
+      slot.release();
+      const left = (uploading.get(userId) ?? 1) - 1;
+      if (left > 0) uploading.set(userId, left);
+      else uploading.delete(userId);
+    }
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Before anything else: a request for another host name is a DNS-rebinding page (or a mistake).
     if (!hostAllowed(req.headers.host, hosts)) {
@@ -223,6 +284,8 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
       userId = issued.id;
       setCookie['set-cookie'] = issued.header;
     }
+
+    if (path === UPLOAD_PATH) return upload(req, res, userId!, setCookie);
 
     if (path.startsWith('/bridge/') && path !== CLIENT_SCRIPT_PATH && path !== '/bridge/events') {
       if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { code: 'invalid_input', message: 'bridge calls are POST requests' } }, setCookie);

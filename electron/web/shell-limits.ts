@@ -1,8 +1,8 @@
 // Limits of the web shell that do not depend on the user cookie: dropping the cookie gives a
 // new anonymous user (with fresh per-user limits at the render API), so the shell itself caps
 // how many identities one client address gets, how many renders the whole shell creates per
-// minute and has active at once, and how many event streams are open.
-import { isTerminal, type Job } from '../../shared/contract/index.js';
+// minute and has active at once, how many event streams are open, and the files it passes on.
+import { ASSET_LIMITS, isTerminal, type Job } from '../../shared/contract/index.js';
 import { SlidingWindowLimiter } from '../../shared/sliding-window.js';
 import { StreamCaps } from '../../shared/stream-caps.js';
 
@@ -16,6 +16,13 @@ export interface ShellLimits {
   /** Open event streams (GET /bridge/events) per user and in total. */
   eventStreamsPerUser: number;
   eventStreams: number;
+  /** The largest file the shell passes on (the render API's own per-kind limits apply after it). */
+  uploadMaxBytes: number;
+  /** Uploads streaming through the shell at once, per user and in total. */
+  uploadsPerUser: number;
+  uploads: number;
+  /** Uploads a user may start per hour. */
+  uploadsPerUserPerHour: number;
 }
 
 export const DEFAULT_SHELL_LIMITS: ShellLimits = {
@@ -24,6 +31,10 @@ export const DEFAULT_SHELL_LIMITS: ShellLimits = {
   activeJobs: 1000,
   eventStreamsPerUser: 8,
   eventStreams: 1000,
+  uploadMaxBytes: Math.max(...Object.values(ASSET_LIMITS.maxBytes)),
+  uploadsPerUser: 4,
+  uploads: 200,
+  uploadsPerUserPerHour: 500,
 };
 
 /** A job the shell never sees finish (its user left) stops counting as active after this long. */
@@ -39,12 +50,34 @@ export class ShellGuard {
   private readonly creates: SlidingWindowLimiter;
   private readonly active = new Map<string, number>(); // job id → when it stops counting
   private readonly streams: StreamCaps;
+  private readonly uploadSlots: StreamCaps;
+  private readonly uploadStarts: SlidingWindowLimiter;
 
   constructor(limits: Partial<ShellLimits> = {}) {
     this.limits = { ...DEFAULT_SHELL_LIMITS, ...limits };
     this.identities = new SlidingWindowLimiter(this.limits.identitiesPerAddressPerHour, 60 * 60_000);
     this.creates = new SlidingWindowLimiter(this.limits.createsPerMinute);
     this.streams = new StreamCaps(this.limits.eventStreamsPerUser, this.limits.eventStreams);
+    this.uploadSlots = new StreamCaps(this.limits.uploadsPerUser, this.limits.uploads);
+    this.uploadStarts = new SlidingWindowLimiter(this.limits.uploadsPerUserPerHour, 60 * 60_000);
+  }
+
+  /** Starts an upload for a user: its slot until released, or why not. */
+  openUpload(userId: string): { release(): void } | Refusal {
+    const slot = this.uploadSlots.open(userId);
+    if (!slot.ok) {
+      return {
+        code: 'rate_limited',
+        message: slot.reason === 'user' ? `at most ${this.limits.uploadsPerUser} files upload at once; the next starts when one has finished` : 'the studio is receiving many files right now; try again shortly',
+        retryAfterSeconds: STREAM_RETRY_SECONDS,
+      };
+    }
+    const started = this.uploadStarts.take(userId);
+    if (!started.ok) {
+      slot.release();
+      return { code: 'rate_limited', message: `at most ${this.limits.uploadsPerUserPerHour} uploads an hour`, retryAfterSeconds: started.retryAfterSeconds };
+    }
+    return slot;
   }
 
   /** May this client address get a new anonymous user now? */
@@ -124,6 +157,7 @@ export class ShellGuard {
   sweep(): void {
     this.identities.sweep();
     this.creates.sweep();
+    this.uploadStarts.sweep();
     this.expire(Date.now());
   }
 

@@ -9,11 +9,13 @@ import {
   JobListQuery,
   JobStatus,
   LIMITS,
-  RenderParamsInput,
   RenderRequest,
   Template,
+  upgradeDocument,
+  VideoDocument,
   Voice,
 } from '../contract/index.js';
+
 
 export const BRIDGE_ERROR_CODES = [
   'offline', // the render API could not be reached
@@ -27,6 +29,9 @@ export const BRIDGE_ERROR_CODES = [
   'idempotency_conflict',
   'rate_limited',
   'quota_exceeded',
+  'payload_too_large', // a file over the render API's (or the web shell's) limit for its kind
+  'unsupported_media_type', // a file whose type the render API does not take, or that is not what it says
+  'asset_in_use', // an asset a queued or rendering job still needs
   'unsupported', // the active render API lacks this feature
   'unreadable_response', // a foreign render API answered something the normaliser cannot read
   'no_key',
@@ -104,17 +109,14 @@ export interface Catalogs {
 /** A draft's id: also its file name in the drafts folder, so nothing that could leave it. */
 export const DraftId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not a draft id (1–64 letters, digits, _ or -)');
 
-export const DraftInput = z.strictObject({
-  id: DraftId.optional(),
-  name: z.string().max(200),
-  text: z.string().max(20000),
-  templateId: z.string().max(64).nullable(),
-  voiceId: z.string().max(64).nullable(),
-  params: RenderParamsInput,
-});
+/** What the editor saves: the video document, with the draft's id once it has one. */
+export const DraftInput = VideoDocument.extend({ id: DraftId.optional() });
 export type DraftInput = z.infer<typeof DraftInput>;
-export const Draft = DraftInput.omit({ id: true }).extend({ id: DraftId, createdAt: z.string(), updatedAt: z.string() });
+/** A saved draft: the video document plus its id and dates. */
+export const Draft = VideoDocument.extend({ id: DraftId, createdAt: z.string(), updatedAt: z.string() });
 export type Draft = z.infer<typeof Draft>;
+/** A draft file of any version, read into the current shape. */
+export const DraftFile = z.preprocess(upgradeDocument, Draft);
 export interface DraftSummary {
   id: string;
   name: string;
@@ -129,16 +131,26 @@ export interface DraftSummary {
 export const RETRYABLE_OUTBOX_ERRORS: readonly string[] = ['offline', 'rate_limited', 'quota_exceeded', 'internal_error', 'unavailable'];
 export const isRetryable = (code: string): boolean => RETRYABLE_OUTBOX_ERRORS.includes(code);
 
+/** The version of outbox files; version 1 (no `version` field) is read as this one. */
+export const OUTBOX_VERSION = 2;
+
 export const OutboxItem = z.object({
+  version: z.literal(OUTBOX_VERSION),
   /** Also the Idempotency-Key sent with the request, so a resend never makes a second job. */
   id: z.string().min(1),
   profileId: z.string(),
+  /** A scene job's assets are uploaded before it is queued: the request names them by id. */
   request: RenderRequest,
   createdAt: z.string(),
   attempts: z.number().int().min(0),
   lastError: BridgeError.nullable(),
 });
 export type OutboxItem = z.infer<typeof OutboxItem>;
+/** An outbox file of any version: version 1 held the same request without a version field. */
+export const OutboxFile = z.preprocess(
+  (raw) => (raw && typeof raw === 'object' && !Array.isArray(raw) && !('version' in raw) ? { ...raw, version: OUTBOX_VERSION } : raw),
+  OutboxItem,
+);
 
 export interface SubmitResult {
   job: Job | null;

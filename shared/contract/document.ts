@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import {
   Avatar, LIMITS, RenderParamsInput, SCENE_MIN_SECONDS_MAX, SceneBackground, Transition,
-  type RenderRequest, type SceneInput,
+  type Job, type RenderRequest, type SceneInput,
 } from './schemas.js';
 
 export const DOCUMENT_VERSION = 2;
@@ -58,19 +58,31 @@ export function blankScene(text = ''): DocumentScene {
   return { id: newSceneId(), text, background: null, presenter: true, avatar: null, transition: 'cut', minSeconds: null };
 }
 
+/** The id the one scene of a migrated version-1 document gets: the same at every read. */
+const V1_SCENE_ID = 's_1';
+
+/**
+ * A saved document of any version in the current shape, not yet checked (a file's other fields,
+ * such as a draft's id and dates, stay as they were). Anything it does not recognise is given back
+ * unchanged, for the caller's schema to refuse.
+ */
+export function upgradeDocument(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const obj = raw as Record<string, unknown>;
+  if (obj.version !== undefined || typeof obj.text !== 'string') return raw;
+  const { text, ...rest } = obj;
+  return { ...rest, version: DOCUMENT_VERSION, scenes: [{ ...blankScene(text), id: V1_SCENE_ID }] };
+}
+
 /**
  * Reads a saved document of any version into the current shape (other fields of the file, such as a
  * draft's id and dates, are kept as they were). Throws a ZodError when it is none.
  */
 export function migrateDocument(raw: unknown): Record<string, unknown> & VideoDocument {
-  const obj = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  if (obj.version === undefined) {
-    const v1 = DocumentV1.parse(obj);
-    const { text: _text, ...rest } = obj;
-    return { ...rest, ...v1, version: DOCUMENT_VERSION, scenes: [blankScene(v1.text)] } as Record<string, unknown> & VideoDocument;
-  }
-  const shape = VideoDocument.parse(pickDocument(obj));
-  return { ...obj, ...shape };
+  const obj = upgradeDocument(raw);
+  if (obj && typeof obj === 'object' && (obj as Record<string, unknown>).version === undefined) DocumentV1.parse(obj);
+  const all = (obj && typeof obj === 'object' ? obj : {}) as Record<string, unknown>;
+  return { ...all, ...VideoDocument.parse(pickDocument(all)) };
 }
 
 function pickDocument(obj: Record<string, unknown>): Record<string, unknown> {
@@ -83,10 +95,20 @@ export function documentText(doc: Pick<VideoDocument, 'scenes'>): string {
   return doc.scenes.map((s) => s.text.trim()).filter(Boolean).join('\n\n');
 }
 
-/** The first words of a document, for lists (drafts, outbox): one rule everywhere. */
-export function excerptOf(text: string, max = 120): string {
+/**
+ * The first words of a text on one line, for lists, titles, notifications and file names: one
+ * rule everywhere. At most `max` characters (code points) with the mark, cut between words
+ * (inside one only when it is the first), trailing punctuation dropped, then `mark` added.
+ */
+export function excerptOf(text: string, max = 120, mark = '…'): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+  const chars = [...flat];
+  if (chars.length <= max) return flat;
+  const room = Math.max(1, max - [...mark].length);
+  const cut = chars.slice(0, room + 1).join('');
+  const space = cut.lastIndexOf(' ');
+  const words = space > 0 ? cut.slice(0, space) : chars.slice(0, room).join('');
+  return `${words.replace(/[\s,.;:–—-]+$/u, '')}${mark}`;
 }
 export const documentExcerpt = (doc: Pick<VideoDocument, 'scenes'>, max?: number): string => excerptOf(documentText(doc), max);
 
@@ -123,4 +145,43 @@ export function toRenderRequest(doc: VideoDocument, title?: string): RenderReque
 /** A request's whole narration, whichever form it has (a scene job's `text` is the same join). */
 export function requestText(r: Pick<RenderRequest, 'text' | 'scenes'>): string {
   return r.text ?? (r.scenes ?? []).map((s) => s.text.trim()).join('\n\n');
+}
+
+/** The document a request came from (CSV rows, the outbox): its scenes, or its text as one scene. */
+export function documentOfRequest(r: RenderRequest, name: string): VideoDocument {
+  // A request's scene may place the presenter in part; the document keeps whole placements.
+  const placed = (a: SceneInput['avatar']) => (a ? (Avatar.safeParse({ ...r.params?.avatar, ...a }).data ?? null) : null);
+  const scenes = r.scenes?.map((s, i): DocumentScene => ({
+    id: `s_${i + 1}`,
+    text: s.text,
+    background: s.background ? SceneBackground.parse(s.background) : null,
+    presenter: s.avatar !== null,
+    avatar: placed(s.avatar),
+    transition: s.transition ?? 'cut',
+    minSeconds: s.minSeconds ?? null,
+  }));
+  return {
+    version: DOCUMENT_VERSION, name, templateId: r.templateId, voiceId: r.voiceId, params: r.params ?? {},
+    scenes: scenes ?? [{ ...blankScene(r.text ?? ''), id: 's_1' }],
+  };
+}
+
+/**
+ * The document of a finished or queued job (duplicate, retry): its scenes where it has them, else
+ * its text as one scene. A scene placed as the video places it keeps no placement of its own.
+ */
+export function documentOfJob(job: Pick<Job, 'text' | 'templateId' | 'voiceId' | 'params' | 'scenes'>, name: string): VideoDocument {
+  const videoAvatar = JSON.stringify(job.params.avatar ?? null);
+  const scenes = job.scenes?.length
+    ? job.scenes.map((s, i): DocumentScene => ({
+        id: `s_${i + 1}`,
+        text: s.text,
+        background: s.background,
+        presenter: s.avatar !== null,
+        avatar: s.avatar && JSON.stringify(s.avatar) !== videoAvatar ? s.avatar : null,
+        transition: s.transition,
+        minSeconds: s.minSeconds ?? null,
+      }))
+    : [{ ...blankScene(job.text), id: 's_1' }];
+  return { version: DOCUMENT_VERSION, name, templateId: job.templateId || null, voiceId: job.voiceId || null, params: job.params, scenes };
 }
