@@ -34,7 +34,7 @@ import { PiperSpeaker } from '../server/engine/speech/speech-piper.js';
 import { servePiperPack } from '../server/engine/test/tiny-onnx.js';
 import { VoicePacks } from '../server/engine/speech/voice-packs.js';
 import { engineVoice, VoiceFile } from '../server/engine/speech/voices.js';
-import { DEFAULT_ENCODE, EncodeSettings, x264Args } from '../server/engine/render.js';
+import { DEFAULT_ENCODE, EncodeSettings, x264Args } from '../server/engine/encode/encoder.js';
 import { ffmpegPath } from '../server/engine/encode/ffmpeg.js';
 import { SpeechSynth } from '../server/engine/speech/speech.js';
 
