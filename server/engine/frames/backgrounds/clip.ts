@@ -4,7 +4,7 @@
 // the machine, no stdin, local files only, a cap on single allocations, and a limit on how long
 // a frame may take; a clip that fails fails its job with a clear error, never the server.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { OUTPUT_FPS } from '../../../../shared/contract/index.js';
+import { OUTPUT_FPS, type SceneBackground } from '../../../../shared/contract/index.js';
 import { LETTERBOX_COLOR } from '../../../../shared/scene/index.js';
 import { decoderPath } from '../../encode/ffmpeg.js';
 import { yuvFrameSize } from '../sprites.js';
@@ -22,6 +22,17 @@ function clipFilter(W: number, H: number, fit: 'cover' | 'contain'): string {
     ? `scale=${W}:${H}:force_original_aspect_ratio=increase,crop=${W}:${H}`
     : `scale=${W}:${H}:force_original_aspect_ratio=decrease:force_divisible_by=2,pad=${W}:${H}:(ow-iw)/2:(oh-ih)/2:color=${LETTERBOX_COLOR.replace('#', '0x')}`;
   return `fps=${OUTPUT_FPS},${size},setsar=1,format=yuv420p`;
+}
+
+/** The decoder's arguments: the clip as raw yuv420p frames of W×H at the output rate on stdout (the benchmark decodes alike). */
+export function clipDecoderArgs(path: string, W: number, H: number, bg: Pick<SceneBackground, 'fit' | 'trimStart' | 'loop'> | null): string[] {
+  return [
+    '-hide_banner', '-nostdin', '-loglevel', 'error', '-max_alloc', String(256 << 20), '-protocol_whitelist', 'file',
+    ...(bg?.loop ? ['-stream_loop', '-1'] : []),
+    ...(bg?.trimStart ? ['-ss', String(bg.trimStart)] : []),
+    '-i', path, '-map', '0:v:0', '-an', '-sn', '-dn',
+    '-vf', clipFilter(W, H, bg?.fit ?? 'cover'), '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1',
+  ];
 }
 
 /** Raw frames of a fixed size read from a child's stdout, a few ahead, the child paused beyond. */
@@ -94,21 +105,25 @@ export const openClip: OpenBackground = async ({ layout, scene, index, signal })
   const bg = scene.background;
   const W = layout.size.width | 0;
   const H = layout.size.height | 0;
-  const args = [
-    '-hide_banner', '-nostdin', '-loglevel', 'error', '-max_alloc', String(256 << 20), '-protocol_whitelist', 'file',
-    ...(bg?.loop ? ['-stream_loop', '-1'] : []),
-    ...(bg?.trimStart ? ['-ss', String(bg.trimStart)] : []),
-    '-i', media.path, '-map', '0:v:0', '-an', '-sn', '-dn',
-    '-vf', clipFilter(W, H, bg?.fit ?? 'cover'), '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1',
-  ];
-  const proc = spawn(decoderPath(), args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  const args = clipDecoderArgs(media.path, W, H, bg);
+  // A process group of its own, killed whole: FFMPEG_PATH may be a wrapper that runs ffmpeg as its child.
+  const group = process.platform !== 'win32';
+  const proc = spawn(decoderPath(), args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, detached: group });
   const frames = new RawFrames(proc, yuvFrameSize(W, H));
   let stderr = '';
   proc.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
   let closed = false;
   const kill = () => {
+    if (closed) return;
     closed = true;
-    proc.kill('SIGKILL');
+    try {
+      if (group && proc.pid) process.kill(-proc.pid, 'SIGKILL');
+      else proc.kill('SIGKILL');
+    } catch {
+      // gone already
+    }
+    proc.stdout.destroy();
+    proc.stderr.destroy();
   };
   signal.addEventListener('abort', kill, { once: true });
   const broken = (why: string) => new EngineError('invalid_input', `Scene ${index + 1}: its background clip cannot be decoded (${why}).`);
