@@ -63,7 +63,11 @@ export function transitionSource(kind: Transition, from: Buffer, entering: Frame
   return {
     frame(t) {
       const to = entering.frame(t);
-      if (t >= TRANSITION_SECONDS) return to;
+      if (t >= TRANSITION_SECONDS) {
+        if (shown) pool.release(shown);
+        shown = null;
+        return to;
+      }
       return to instanceof Promise ? to.then((b) => mixed(t, b)) : mixed(t, to);
     },
     prime: () => entering.prime(),

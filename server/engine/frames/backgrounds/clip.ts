@@ -14,7 +14,7 @@ import type { BackgroundSource, OpenBackground } from './background.js';
 /** How long the decoder may take for one frame before the clip counts as hanging. */
 export const CLIP_FRAME_TIMEOUT_MS = 20_000;
 /** Decoded frames kept ready ahead of the render (the decoder is paused beyond). */
-const READY_FRAMES = 4;
+const READY_FRAMES = 8;
 
 /** The decoder's filter: frame rate first (no work on dropped frames), then the size by `fit`. */
 function clipFilter(W: number, H: number, fit: 'cover' | 'contain'): string {
