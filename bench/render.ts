@@ -1,8 +1,12 @@
-// `npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--naive]`
+// `npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--naive] [--kinds single,pictures,clip]`
 // A 60-second narration rendered at 720p by the real engine; reports wall time, real-time
 // factor, peak memory (engine process + ffmpeg) and the ratio to the encoder's floor measured
 // in the same run: ffmpeg alone encoding the very same frames (the rendered video decoded once
 // to raw yuv420p, then encoded from raw with the same x264/AAC settings and audio).
+// --kinds: `single` is the one-scene job over the template (every aspect and voice); `pictures`
+// the same narration as four scenes over pictures (presenter in two, fades and a slide, 16:9,
+// the first voice); `clip` one scene over a looped video clip, against the floor plus decoding
+// the clip alone (the engine's own decoder arguments, to raw frames at the output size).
 // --naive adds the full-frame pipeline (every whole frame drawn and piped) as a second baseline.
 // --voices picks the catalog voices rendered (default en-US-Ava, espeak-ng, and en-US-Lisa, SVOX
 // Pico), each against a floor of its own frames. --neural adds a Piper voice pack: no real pack
@@ -25,8 +29,11 @@ import { join } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { z } from 'zod';
 import { AspectRatio, outputSize } from '../shared/contract/index.js';
-import { fillParams } from '../shared/scene/catalog.js';
-import { createEngine, RenderResult, SpeechStats } from '../server/engine/index.js';
+import { fillParams, templateEntry } from '../shared/scene/catalog.js';
+import { createEngine, RenderResult, SpeechStats, type RenderScene } from '../server/engine/index.js';
+import { clipDecoderArgs } from '../server/engine/frames/backgrounds/clip.js';
+import { decoderPath } from '../server/engine/encode/ffmpeg.js';
+import { createCanvas } from '@napi-rs/canvas';
 import { RESOURCES_DIR } from '../server/engine/frames/assets.js';
 import { scriptChunks } from '../server/engine/speech/narration.js';
 import { SpeechEngines } from '../server/engine/speech/speech-engines.js';
@@ -34,7 +41,7 @@ import { PiperSpeaker } from '../server/engine/speech/speech-piper.js';
 import { servePiperPack } from '../server/engine/test/tiny-onnx.js';
 import { VoicePacks } from '../server/engine/speech/voice-packs.js';
 import { engineVoice, VoiceFile } from '../server/engine/speech/voices.js';
-import { DEFAULT_ENCODE, EncodeSettings, x264Args } from '../server/engine/render.js';
+import { DEFAULT_ENCODE, EncodeSettings, x264Args } from '../server/engine/encode/encoder.js';
 import { ffmpegPath } from '../server/engine/encode/ffmpeg.js';
 import { SpeechSynth } from '../server/engine/speech/speech.js';
 
@@ -128,6 +135,8 @@ const ChildJob = z.object({
   catalogDir: z.string().optional(),
   /** Only speak the script's chunks (queued at once, as a render does): synthesis alone. */
   speakOnly: z.boolean().optional(),
+  /** A video of scenes (the task's `scenes`, their media files made by the parent). */
+  scenes: z.array(z.custom<RenderScene>()).optional(),
 });
 type ChildJob = z.infer<typeof ChildJob>;
 
@@ -163,7 +172,7 @@ async function child(job: ChildJob): Promise<void> {
   const t0 = performance.now();
   const templateId = job.aspect === '9:16' ? 'social-short' : 'newsroom';
   const r = await engine.render({
-    jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: 720,
+    jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: 720, scenes: job.scenes,
     params: fillParams(templateId, { aspectRatio: job.aspect }),
     workDir: job.workDir, signal: new AbortController().signal, onProgress: () => undefined,
   });
@@ -203,7 +212,7 @@ function runChild(job: ChildJob): ChildResult {
   return ChildResult.parse(JSON.parse(line.slice(7)));
 }
 
-export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural]';
+export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip]';
 export const OPTIONS = {
   child: { type: 'string' },
   aspect: { type: 'string', default: '16:9,9:16' },
@@ -213,7 +222,96 @@ export const OPTIONS = {
   cold: { type: 'boolean', default: false },
   voices: { type: 'string', default: 'en-US-Ava,en-US-Lisa' },
   neural: { type: 'boolean', default: false },
+  kinds: { type: 'string', default: 'single,pictures,clip' },
 } as const satisfies ParseArgsOptionsConfig;
+
+/** What is rendered: the one-scene job, or a video of scenes (with the decoding its floor adds). */
+interface Workload {
+  name: string;
+  aspect: AspectRatio;
+  voiceId: string;
+  scenes?: RenderScene[];
+  /** Decodes the clip alone as the engine does, for this many seconds of video (timed into the floor). */
+  decode?: (seconds: number) => void;
+}
+
+/** Pictures with detail to encode (gradients, shapes, fine lines), 1920×1080 PNGs decoded and scaled by the engine. */
+function benchPictures(root: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const c = createCanvas(1920, 1080);
+    const ctx = c.getContext('2d');
+    const g = ctx.createLinearGradient(0, 0, 1920, 1080);
+    g.addColorStop(0, `hsl(${i * 90}, 60%, 35%)`);
+    g.addColorStop(1, `hsl(${i * 90 + 50}, 70%, 65%)`);
+    ctx.fillStyle = g;
+    ctx.fillRect(0, 0, 1920, 1080);
+    for (let k = 0; k < 40; k++) {
+      ctx.fillStyle = `hsla(${(k * 37 + i * 60) % 360}, 70%, 60%, 0.5)`;
+      ctx.beginPath();
+      ctx.arc((k * 277) % 1920, (k * 131 + i * 50) % 1080, 30 + ((k * 13) % 120), 0, Math.PI * 2);
+      ctx.fill();
+    }
+    ctx.strokeStyle = 'rgba(255,255,255,0.25)';
+    for (let x = 0; x < 1920; x += 24) {
+      ctx.beginPath();
+      ctx.moveTo(x, 0);
+      ctx.lineTo(x + 300, 1080);
+      ctx.stroke();
+    }
+    const file = join(root, `picture-${i}.png`);
+    writeFileSync(file, c.toBuffer('image/png'));
+    return file;
+  });
+}
+
+/** The narration's sentences in `parts` scenes of about equal length. */
+function splitScript(text: string, parts: number): string[] {
+  const sentences = text.match(/[^.!?]+[.!?]+/g)?.map((x) => x.trim()) ?? [text];
+  const out: string[][] = Array.from({ length: parts }, () => []);
+  const total = text.length;
+  let at = 0;
+  for (const s of sentences) {
+    out[Math.min(parts - 1, Math.floor((at / total) * parts))]!.push(s);
+    at += s.length + 1;
+  }
+  return out.map((x) => x.join(' ')).filter(Boolean);
+}
+
+function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], text: string, root: string, real: string): Workload[] {
+  const out: Workload[] = [];
+  if (kinds.includes('single')) for (const aspect of aspects) for (const voiceId of voiceIds) out.push({ name: 'one scene', aspect, voiceId });
+  const base = (t: string, over: Partial<RenderScene>): RenderScene => ({
+    text: t, templateId: 'newsroom', voiceId: voiceIds[0]!, presenterId: templateEntry('newsroom')!.presenter.id, avatar: fillParams('newsroom', {}).avatar, background: null,
+    transition: 'cut', media: null, ...over,
+  });
+  if (kinds.includes('pictures')) {
+    const pictures = benchPictures(root, 4);
+    const transitions = ['cut', 'fade', 'slide', 'fade'] as const;
+    out.push({
+      name: 'four scenes over pictures', aspect: '16:9', voiceId: voiceIds[0]!,
+      scenes: splitScript(text, 4).map((t, i) => base(t, {
+        avatar: i % 2 ? null : fillParams('newsroom', {}).avatar, transition: transitions[i]!,
+        background: { assetId: `p${i}`, fit: 'cover' },
+        media: { kind: 'image', path: pictures[i]!, mediaType: 'image/png', width: 1920, height: 1080, durationSeconds: null, pages: null },
+      })),
+    });
+  }
+  if (kinds.includes('clip')) {
+    const clip = join(root, 'clip.mp4');
+    execFileSync(real, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=20', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', clip]);
+    const background = { assetId: 'c', fit: 'cover' as const, loop: true };
+    out.push({
+      name: 'one scene over a clip', aspect: '16:9', voiceId: voiceIds[0]!,
+      scenes: [base(text, { background, media: { kind: 'video', path: clip, mediaType: 'video/mp4', width: 1280, height: 720, durationSeconds: 20, pages: null } })],
+      decode: (seconds) => {
+        const { width, height } = outputSize('16:9', 720);
+        const args = clipDecoderArgs(clip, width, height, background);
+        execFileSync(decoderPath(), [...args.slice(0, -1), '-t', String(seconds), '-y', '/dev/null'], { maxBuffer: 1 << 20 });
+      },
+    });
+  }
+  return out;
+}
 
 export async function main(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: OPTIONS });
@@ -238,13 +336,13 @@ export async function main(args: string[]): Promise<void> {
 
   const rows: string[][] = [['aspect', 'pipeline', 'wall s', 'x real time', 'CPU s', 'peak MB', 'wall vs floor (each run)', 'CPU vs floor']];
   try {
-    for (const aspect of aspects) for (const voiceId of voiceIds) {
+    for (const { name, aspect, voiceId, scenes, decode } of workloads(values.kinds.split(','), aspects, voiceIds, text, root, real)) {
       const { width, height } = outputSize(aspect, 720);
       const engineName = engineVoice(voiceId, catalogDir)!.engine;
-      const v = `${voiceId} (${engineName})`;
+      const v = `${name}, ${voiceId} (${engineName})`;
       const variants: [string, EncodeSettings, boolean?][] = [[`engine, ${v}`, DEFAULT_ENCODE]];
-      if (cold) variants.push([`engine, cold start, ${v}`, DEFAULT_ENCODE, true]);
-      if (naive) variants.push([`full frames, ${v}`, { ...DEFAULT_ENCODE, fullFrames: true }]);
+      if (cold && !scenes) variants.push([`engine, cold start, ${v}`, DEFAULT_ENCODE, true]);
+      if (naive && !scenes) variants.push([`full frames, ${v}`, { ...DEFAULT_ENCODE, fullFrames: true }]);
       let synthAlone = Infinity;
       let modelShare = 0;
       const best = new Map<string, Run>();
@@ -263,7 +361,7 @@ export async function main(args: string[]): Promise<void> {
         for (const [label, encode, coldStart] of variants) {
           const workDir = mkdtempSync(join(root, 'work-'));
           ff.take();
-          const c = runChild({ text, aspect, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir });
+          const c = runChild({ text, aspect, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes });
           if (c.speech?.totalSeconds) modelShare = c.speech.modelSeconds / c.wall;
           const r = c.result;
           const enc = ff.take();
@@ -284,9 +382,11 @@ export async function main(args: string[]): Promise<void> {
           const sp = runChild({ text, aspect, encode: DEFAULT_ENCODE, workDir: root, cacheDir: join(root, 'cache'), voiceId, catalogDir, speakOnly: true });
           synthAlone = Math.min(synthAlone, sp.wall);
         }
-        // The floor: ffmpeg alone encoding the same frames and audio with the same settings.
+        // The floor: ffmpeg alone encoding the same frames and audio with the same settings
+        // (and, for a clip, decoding the clip as the engine does).
         ff.take();
         const t0 = performance.now();
+        decode?.(best.get(variants[0]![0])!.duration);
         execFileSync(ff.bin, [
           '-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`,
           '-framerate', '30', '-i', raw, '-i', wav, ...x264Args(DEFAULT_ENCODE), '-pix_fmt', 'yuv420p',
@@ -298,7 +398,7 @@ export async function main(args: string[]): Promise<void> {
       }
       rmSync(raw, { force: true });
       const floor = best.get('floor')!;
-      rows.push([aspect, `floor: ffmpeg alone, raw → mp4, ${voiceId}`, floor.wall.toFixed(2), (duration / floor.wall).toFixed(1), floor.cpu.toFixed(1), floor.peakMb.toFixed(0), '1.00', '1.00']);
+      rows.push([aspect, `floor: ffmpeg alone, ${decode ? 'clip decoded + ' : ''}raw → mp4, ${name}, ${voiceId}`, floor.wall.toFixed(2), (duration / floor.wall).toFixed(1), floor.cpu.toFixed(1), floor.peakMb.toFixed(0), '1.00', '1.00']);
       for (const [label] of variants) {
         const b = best.get(label)!;
         const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)]!;

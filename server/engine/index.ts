@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { type AspectRatio } from '../../shared/contract/index.js';
 import { drawFrame, fillParams, NEUTRAL_POSE, templateEntry } from '../../shared/scene/index.js';
-import { DEFAULT_ENCODE, headCacheNode, prepareScene, renderVideo, STALL_MS, type EncodeSettings } from './render.js';
+import { renderVideo, STALL_MS } from './render.js';
+import { DEFAULT_ENCODE, type EncodeSettings } from './encode/encoder.js';
+import { headCacheNode, prepareScene } from './frames/scene-frames.js';
 import { Leveler } from './speech/loudness.js';
 import { sampleLine } from './speech/voice-sample.js';
 import { SpeechSynth } from './speech/speech.js';
@@ -122,7 +124,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
         const { layout, assets, background } = await prepareScene(templateId, { params, shortSide: 720 }, []);
         const c = createCanvas(layout.size.width, layout.size.height);
         const caption = { lines: [['Your', 'script,'], ['word', 'by', 'word.']], activeIndex: 2 };
-        drawFrame(c.getContext('2d'), assets, layout, { pose: NEUTRAL_POSE, caption }, { background, headCache: headCacheNode() });
+        drawFrame(c.getContext('2d'), assets, layout, { pose: NEUTRAL_POSE, caption }, { background: background ?? undefined, headCache: headCacheNode() });
         return c.encode('jpeg', 85);
       });
     },

@@ -6,7 +6,7 @@
 // event loop turns; like the speech warm-ups it waits while a render runs (`whenIdle`).
 import { createAnimation, fillParams } from '../../shared/scene/index.js';
 import { Leveler } from './speech/loudness.js';
-import { composedSource, FramePool, prepareScene } from './render.js';
+import { composedSource, FramePool, prepareScene } from './frames/scene-frames.js';
 import { WARM_UP_TEXTS, type SpeechEngines } from './speech/speech-engines.js';
 import { EngineError } from './types.js';
 import { OUTPUT_FPS } from '../../shared/contract/index.js';

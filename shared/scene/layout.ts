@@ -32,8 +32,10 @@ export interface SceneLayout {
 /** Fraction of each frame edge kept clear of captions (broadcast title-safe is 5–10 %). */
 export const SAFE_MARGIN = 0.06;
 
-export function computeLayout(templateId: string, params: RenderParams, size: Size): SceneLayout {
-  const style = sceneStyle(templateId);
+/** `presenterId`: a scene's own presenter in place of the template's. */
+export function computeLayout(templateId: string, params: RenderParams, size: Size, presenterId?: string): SceneLayout {
+  const templateStyle = sceneStyle(templateId);
+  const style = presenterId ? { ...templateStyle, presenterId } : templateStyle;
   const { width: W, height: H } = size;
   const short = Math.min(W, H);
   const mx = Math.round(W * SAFE_MARGIN);

@@ -16,7 +16,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASPECT_RATIOS, outputSize, type AspectRatio, type RenderParams, type Template } from '../../shared/contract/index.js';
 import { createAnimation, fillParams, NEUTRAL_POSE, poseAt, publicTemplate, SCENE_FONTS, TEMPLATES, type Rect } from '../../shared/scene/index.js';
-import { composedSource, FramePool, prepareScene } from '../../server/engine/render.js';
+import { composedSource, FramePool, prepareScene } from '../../server/engine/frames/scene-frames.js';
 import { rendererDirs, rendererFile } from '../../electron/services/renderer-files.js';
 import { framePlanes, type Target } from '../../server/engine/frames/sprites.js';
 import { rgbaToYuva } from '../../server/engine/frames/yuv.js';
@@ -77,7 +77,7 @@ async function videoFrame(templateId: string, params: RenderParams): Promise<{ f
   const anim = createAnimation({ durationSeconds: words.length, words, phonemes: [] });
   expect(poseAt(anim, 0)).toEqual(NEUTRAL_POSE);
   const { width, height } = scene.layout.size;
-  const background = rgbaToYuva(scene.background.data(), width, height);
+  const background = rgbaToYuva(scene.background!.data(), width, height);
   const buf = composedSource(scene, anim, new FramePool()).frame(0);
   return { frame: framePlanes(buf, width, height), background, caption: scene.layout.caption };
 }

@@ -17,7 +17,8 @@ export function escapeVtt(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-export function toWebVtt(pages: readonly CaptionPage[], words: readonly TimedWord[], duration: number): string {
+/** `ends`: the time each page must end by (its scene's end; default the video's), so no cue runs into the next scene. */
+export function toWebVtt(pages: readonly CaptionPage[], words: readonly TimedWord[], duration: number, ends?: readonly number[]): string {
   const ms = (s: number) => Math.max(0, Math.round(s * 1000));
   const cues = pages.map((p, i) => {
     const next = pages[i + 1];
@@ -36,7 +37,8 @@ export function toWebVtt(pages: readonly CaptionPage[], words: readonly TimedWor
         })
         .join(''),
     );
-    const end = Math.max(Math.min(ms(duration), Math.max(ms(p.end), next ? ms(next.start) : ms(duration))), at + 1);
+    const limit = ms(Math.min(duration, ends?.[i] ?? duration));
+    const end = Math.max(Math.min(limit, Math.max(ms(p.end), next ? ms(next.start) : limit)), at + 1);
     return `${i + 1}\n${stamp(start)} --> ${stamp(end)}\n${lines.join('\n')}\n`;
   });
   return `WEBVTT\n\n${cues.join('\n')}`;

@@ -1,17 +1,21 @@
 // Whole yuv420p frames composed in the engine from YUV sprites (see sprites.ts), in the layer
-// order of shared/scene: background, the hair behind the body, the body (static), head, eyes,
-// mouth, then the caption layer. Each moving layer is drawn by Skia once and cut into its four
-// pixel phases; a frame is the previous one with only what changed composed again (the mouth's
-// or eyes' box, the head's region when it moves, the caption's changed bands), from cached
-// layers under the face and a background-and-body image. ffmpeg then receives frames it can
-// hand to x264 as they are, the same work as encoding from a raw file.
+// order of shared/scene (LAYERS_UNDER_FACE, then the face's parts, then the caption). Each moving
+// layer is drawn by Skia once and cut into its four pixel phases. Over a still background a
+// frame is the previous one with only what changed composed again (the mouth's or eyes' box,
+// the head's region when it moves, the caption's changed bands), from cached layers under the
+// face and a background-and-body image; over a moving background (a clip) every layer is
+// blended onto that frame's background. ffmpeg then receives frames it can hand to x264 as
+// they are, the same work as encoding from a raw file.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { drawTorso, PRESENTER_PARTS, type PresenterAssets, type PresenterPart, type PresenterPose, type Rect, type SceneLayout } from '../../../shared/scene/index.js';
-import type { PixelRect } from './regions.js';
+import type { PixelRect, RegionPlan } from './regions.js';
 import { allocSprite, blendSprite, changedBoxes, changedBoxesIn, copyClip, copyRegion, splitOffset, spriteFromRgba, updateSprite, type Sprite, type Target } from './sprites.js';
 import { rgbaToYuva, words, type Box } from './yuv.js';
 
 type Ctx = ReturnType<Canvas['getContext']>;
+
+/** The presenter's layers under the face, back to front; the eyes and mouth of the pose, then the caption, go over them. */
+const LAYERS_UNDER_FACE = ['hair-back', 'body', 'head'] as const satisfies readonly PresenterPart[];
 
 interface Placement {
   key: string;
@@ -56,7 +60,10 @@ function clipTo(b: Box, width: number, height: number): Box | null {
 export class FrameCompositor {
   readonly width: number;
   readonly height: number;
-  private readonly bg: Target;
+  /** The still background as planes (null: a moving one, given with every frame). */
+  private readonly bg: Target | null;
+  /** The region the moving layers stay inside in every pose (null: no presenter, or off the frame). */
+  private readonly head: PixelRect | null;
   private readonly torso: Sprite | null;
   private readonly sprites = new Map<string, Sprite | null>();
   private cutCanvas: Canvas | null;
@@ -70,36 +77,32 @@ export class FrameCompositor {
   private stillFrame: Target | null = null;
 
   /**
-   * `head` is the region the moving layers stay inside in every pose (even coordinates and size,
-   * see planRegions; null when the presenter is off the frame); `background` is the whole frame.
+   * `regions`: where the layers reach (planRegions); `background` is the whole frame when it is
+   * still, null when it moves; `assets` null: no presenter.
    */
   constructor(
     private readonly layout: SceneLayout,
-    private readonly assets: PresenterAssets,
-    background: Canvas,
-    private readonly head: PixelRect | null,
+    private readonly assets: PresenterAssets | null,
+    background: Canvas | null,
+    regions: RegionPlan,
   ) {
     // Whole numbers as V8 keeps them (see PixelRect): the layout's objects may hold doubles.
     const width = layout.size.width | 0;
     const height = layout.size.height | 0;
     this.width = width;
     this.height = height;
-    this.bg = rgbaToYuva(background.data(), width, height);
-    // The body is cut from a canvas just big enough for it (with its extension to the frame's bottom).
-    const box = layout.presenter;
-    const ext = layout.torsoExtension;
-    const x0 = Math.max(0, Math.floor(box.x / 2) * 2) | 0;
-    const y0 = Math.max(0, Math.floor(box.y / 2) * 2) | 0;
-    const x1 = Math.min(width, Math.ceil((box.x + box.width) / 2) * 2 + 2) | 0;
-    const y1 = Math.min(height, Math.ceil(Math.max(box.y + box.height, ext ? ext.y + ext.height : 0) / 2) * 2 + 2) | 0;
-    if (x1 > x0 && y1 > y0) {
-      const part = createCanvas(x1 - x0, y1 - y0);
+    this.bg = background ? rgbaToYuva(background.data(), width, height) : null;
+    this.head = assets ? regions.presenter : null;
+    const body = assets ? regions.body : null;
+    if (assets && body) {
+      // The body is cut from a canvas just big enough for it.
+      const part = createCanvas(body.width, body.height);
       const pctx = part.getContext('2d');
-      pctx.translate(-x0, -y0);
+      pctx.translate(-body.x, -body.y);
       drawTorso(pctx, assets, layout);
-      this.torso = spriteFromRgba(part.data(), x1 - x0, y1 - y0, x0, y0);
+      this.torso = spriteFromRgba(part.data(), body.width, body.height, body.x, body.y);
     } else this.torso = null;
-    this.cutCanvas = head ? createCanvas(head.width, head.height) : null;
+    this.cutCanvas = this.head ? createCanvas(this.head.width, this.head.height) : null;
     this.cutCtx = this.cutCanvas?.getContext('2d') ?? null;
   }
 
@@ -175,21 +178,47 @@ export class FrameCompositor {
     });
   }
 
-  /** Composes every layer inside `clip` of `target` (a whole frame). */
+  /** Composes every layer inside `clip` of `target` (a whole frame) over the still background. */
   compose(target: Target, clip: Box = { x0: 0, y0: 0, x1: this.width, y1: this.height }): void {
+    const bg = this.bg;
+    if (!bg) throw new Error('compose needs a still background (composeOver for a moving one).');
     const p = this.placementNow;
     const head = this.head;
     if (p && head && clip.x0 >= head.x && clip.y0 >= head.y && clip.x1 <= head.x + head.width && clip.y1 <= head.y + head.height) {
       // Inside the head's region: the layers under the face, as composed for this placement,
       // are copied; only eyes, mouth and caption are blended.
-      copyRegion(target, this.under(p, head), head.x, head.y, clip);
+      copyRegion(target, this.under(p, head, bg), head.x, head.y, clip);
     } else if (!head || clip.x0 >= head.x + head.width || clip.x1 <= head.x || clip.y0 >= head.y + head.height || clip.y1 <= head.y) {
       // Away from the head (the caption's box): background and body never change there.
-      copyClip(target, this.still(), clip);
+      copyClip(target, this.still(bg), clip);
     } else {
-      copyClip(target, this.bg, clip);
+      copyClip(target, bg, clip);
       this.blendUnder(target, p, 0, 0, clip);
     }
+    this.blendOver(target, p, clip);
+  }
+
+  /** Every layer blended onto `target`, a whole frame already holding its (moving) background. */
+  composeOver(target: Target): void {
+    const all = { x0: 0, y0: 0, x1: this.width, y1: this.height };
+    this.blendUnder(target, this.placementNow, 0, 0, all);
+    this.blendOver(target, this.placementNow, all);
+  }
+
+  /** The layers under the face (hair behind the body, body, head), onto a target whose top-left is at (x, y) in the frame. */
+  private blendUnder(target: Target, p: Placement | null, x: number, y: number, clip: Box): void {
+    for (const layer of LAYERS_UNDER_FACE) {
+      if (layer === 'body') {
+        if (this.torso) blendSprite(target, this.torso, -x, -y, clip);
+      } else if (p) {
+        const s = this.moving(layer, p.px, p.py);
+        if (s) blendSprite(target, s, p.ex - x, p.ey - y, clip);
+      }
+    }
+  }
+
+  /** The face's changing parts for this pose, then the caption (whole-frame coordinates). */
+  private blendOver(target: Target, p: Placement | null, clip: Box): void {
     if (p) {
       for (const part of [p.eyes, p.mouth]) {
         const s = this.moving(part, p.px, p.py);
@@ -199,23 +228,11 @@ export class FrameCompositor {
     if (this.caption) blendSprite(target, this.caption, 0, 0, clip);
   }
 
-  /** Background, hair behind the body, body and head, onto a target whose top-left is at (x, y) in the frame. */
-  private blendUnder(target: Target, p: Placement | null, x: number, y: number, clip: Box): void {
-    const moving = (part: PresenterPart) => {
-      if (!p) return;
-      const s = this.moving(part, p.px, p.py);
-      if (s) blendSprite(target, s, p.ex - x, p.ey - y, clip);
-    };
-    moving('hair-back');
-    if (this.torso) blendSprite(target, this.torso, -x, -y, clip);
-    moving('head');
-  }
-
   /** Background and body over the whole frame (what is under the caption, outside the head's region). */
-  private still(): Target {
+  private still(bg: Target): Target {
     if (!this.stillFrame) {
       const { width, height } = this;
-      const t = { width, height, y: this.bg.y.slice(), u: this.bg.u.slice(), v: this.bg.v.slice() };
+      const t = { width, height, y: bg.y.slice(), u: bg.u.slice(), v: bg.v.slice() };
       if (this.torso) blendSprite(t, this.torso, 0, 0);
       this.stillFrame = t;
     }
@@ -223,14 +240,14 @@ export class FrameCompositor {
   }
 
   /** The head's region with the layers under the face composed for a placement (cached: the idle motion reuses a few). */
-  private under(p: Placement, head: PixelRect): Target {
+  private under(p: Placement, head: PixelRect, bg: Target): Target {
     const key = `${p.ex}:${p.ey}:${p.px}:${p.py}`;
     let t = this.unders.get(key);
     if (!t) {
       const { width, height } = head;
       t = { width, height, y: new Uint8Array(width * height), u: new Uint8Array((width * height) >> 2), v: new Uint8Array((width * height) >> 2) };
       const all = { x0: 0, y0: 0, x1: width, y1: height };
-      copyRegion(t, this.bg, -head.x, -head.y, all);
+      copyRegion(t, bg, -head.x, -head.y, all);
       this.blendUnder(t, p, head.x, head.y, all);
       if (this.unders.size >= 64) this.unders.clear(); // idle motion stays within a few pixels; this never fills up
       this.unders.set(key, t);
@@ -296,7 +313,7 @@ export class FrameCompositor {
   private drawPart(ctx: Ctx, canvas: Canvas, head: PixelRect, part: PresenterPart): Uint8Array {
     const box = this.layout.presenter;
     ctx.clearRect(0, 0, head.width, head.height);
-    ctx.drawImage(this.assets.parts[part] as Canvas, box.x - head.x, box.y - head.y, box.width, box.height);
+    ctx.drawImage(this.assets!.parts[part] as Canvas, box.x - head.x, box.y - head.y, box.width, box.height);
     return canvas.data();
   }
 }

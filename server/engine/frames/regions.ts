@@ -1,6 +1,7 @@
-// Which parts of a frame change during a video (frame-compositor.ts composes only these again):
-//   - the head region: the moving layers in every pose of the idle motion (the torso never moves);
-//   - the caption box: when the caption page or the spoken word changes.
+// Where each layer of a frame reaches, written once for the compositor and the render:
+//   - the head region: the moving layers in every pose of the idle motion (composed again when the pose changes);
+//   - the body: the torso with its extension to the frame's bottom (never moves);
+//   - the caption box with what its style paints past it (composed again when the page or the spoken word changes).
 import type { Rect, SceneLayout } from '../../../shared/scene/index.js';
 
 /**
@@ -24,6 +25,8 @@ export class PixelRect implements Rect {
 export interface RegionPlan {
   /** Where the moving layers (head, hair, face) stay in every pose: composed again when the pose changes. */
   presenter: PixelRect | null;
+  /** The body's box (with its extension down to the frame's bottom), a pixel wider for its edge. */
+  body: PixelRect | null;
   /** The caption box with what its style paints past it (a shadow, an outline). */
   caption: PixelRect | null;
 }
@@ -49,5 +52,9 @@ export function planRegions(layout: SceneLayout): RegionPlan {
   const cm = layout.captionFontPx * (reach[layout.style.caption] ?? 0) + 2;
   const c = layout.caption;
   const caption = clipEven({ x: c.x - cm, y: c.y - cm, width: c.width + 2 * cm, height: c.height + 2 * cm }, W, H);
-  return { presenter, caption };
+  const p = layout.presenter;
+  const ext = layout.torsoExtension;
+  const bottom = Math.max(p.y + p.height, ext ? ext.y + ext.height : 0);
+  const body = clipEven({ x: p.x, y: p.y, width: p.width + 2, height: bottom - p.y + 2 }, W, H);
+  return { presenter, body, caption };
 }

@@ -123,3 +123,25 @@ function chroma(p: Int32Array, width: number, x0: number, y0: number, x1: number
     }
   }
 }
+
+/** A yuv420p frame back to opaque RGBA (BT.601 limited range, the inverse of the above): a composed frame as a still. */
+export function yuvToRgba(frame: Uint8Array, width: number, height: number): Uint8ClampedArray {
+  const out = new Uint8ClampedArray(width * height * 4);
+  const cw = width >> 1;
+  const us = width * height;
+  const vs = us + cw * (height >> 1);
+  for (let j = 0; j < height; j++) {
+    for (let i = 0; i < width; i++) {
+      const c = (j >> 1) * cw + (i >> 1);
+      const y = 1.164 * (frame[j * width + i]! - 16);
+      const u = frame[us + c]! - 128;
+      const v = frame[vs + c]! - 128;
+      const o = (j * width + i) * 4;
+      out[o] = y + 1.596 * v;
+      out[o + 1] = y - 0.392 * u - 0.813 * v;
+      out[o + 2] = y + 2.017 * u;
+      out[o + 3] = 255;
+    }
+  }
+  return out;
+}

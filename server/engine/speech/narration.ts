@@ -104,8 +104,8 @@ function cutLong(units: Unit[], first: number): Unit[] {
   return pieces;
 }
 
-/** The pause espeak leaves between two sentences of one text, beyond what a chunk ends with (kept for every engine). */
-function joinPauseSeconds(voice: EspeakVoice): number {
+/** The pause espeak leaves between two sentences of one text, beyond what a chunk ends with (kept for every engine, and between scenes). */
+export function joinPauseSeconds(voice: EspeakVoice): number {
   return (0.25 * 175) / Math.max(80, voice.rate);
 }
 

@@ -14,7 +14,7 @@ import {
 import { RESOURCES_DIR, registerFonts } from '../frames/assets.js';
 import { createEngine, type RenderEngine } from '../index.js';
 import { Narration } from '../speech/narration.js';
-import { drawFullFrame, prepareScene } from '../render.js';
+import { drawFullFrame, prepareScene } from '../frames/scene-frames.js';
 import { SpeechSynth } from '../speech/speech.js';
 import { SpeechEngines } from '../speech/speech-engines.js';
 import { engineVoice } from '../speech/voices.js';

@@ -11,7 +11,7 @@ import { createAnimation, drawFrame, poseAt, type PresenterPose, type Rect, type
 import { createEngine, EngineError, type RenderEngine, type RenderResult, type RenderTask } from '../index.js';
 import { Narration } from '../speech/narration.js';
 import { ffmpegPath } from '../encode/ffmpeg.js';
-import { headCacheNode, prepareScene } from '../render.js';
+import { headCacheNode, prepareScene } from '../frames/scene-frames.js';
 import { SpeechSynth } from '../speech/speech.js';
 import { SpeechEngines } from '../speech/speech-engines.js';
 import { engineVoice } from '../speech/voices.js';
@@ -84,7 +84,7 @@ describe('a 16:9 newsroom render', () => {
 
   it('puts the presenter where shared/scene computes it, within 2 px', async () => {
     const scene = await prepareScene('newsroom', { params, shortSide: 720 }, []);
-    const bg = scene.background.getContext('2d').getImageData(0, 0, 1280, 720).data;
+    const bg = scene.background!.getContext('2d').getImageData(0, 0, 1280, 720).data;
     const [frame] = decodeFrames(join(t.workDir, 'video.mp4'), 1280, 720, 0, 1);
     const c = scene.layout.caption;
     const captionZone: Rect = { x: 0, y: c.y - 4, width: 1280, height: 720 - c.y + 4 };

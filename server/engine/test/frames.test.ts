@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { captionAt, createAnimation, drawCaption, poseAt, TEMPLATES, type SpeechTimeline } from '../../../shared/scene/index.js';
 import { FrameCompositor } from '../frames/frame-compositor.js';
 import { planRegions } from '../frames/regions.js';
-import { composedSource, FramePool, prepareScene } from '../render.js';
+import { composedSource, FramePool, prepareScene } from '../frames/scene-frames.js';
 import { framePlanes, yuvFrameSize } from '../frames/sprites.js';
 
 /** Eight seconds of made-up speech: a word every 0.3 s, a phoneme every 40–120 ms, a pause in the middle. */
@@ -49,7 +49,7 @@ async function expectWholeFrames(template: string, aspect: '16:9' | '9:16' | '1:
   const { layout } = scene;
   const { width: W, height: H } = layout.size;
   const plan = planRegions(layout);
-  const whole = new FrameCompositor(layout, scene.assets, scene.background, plan.presenter);
+  const whole = new FrameCompositor(layout, scene.assets, scene.background, plan);
   whole.cutAll(); // before the source lets the art go
   const cr = plan.caption!;
   const cap = createCanvas(cr.width, cr.height);

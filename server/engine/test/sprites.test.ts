@@ -64,7 +64,7 @@ describe('frames composed from sprites', () => {
       const bg = createCanvas(W, H);
       drawBackground(bg.getContext('2d'), layout);
       const plan = planRegions(layout);
-      const compositor = new FrameCompositor(layout, assets, bg, plan.presenter);
+      const compositor = new FrameCompositor(layout, assets, bg, plan);
       const frame = new Uint8Array(yuvFrameSize(W, H));
       const out = framePlanes(frame, W, H);
       const cr = plan.caption!;
@@ -108,7 +108,7 @@ describe('frames composed from sprites', () => {
     const layout = computeLayout('newsroom', { aspectRatio: '16:9', avatar: { scale: 0.8, x: 0.72, y: 0.62 } }, size);
     const assets = await loadPresenterNode(layout.style.presenterId, layout.presenter.height);
     const bg = createCanvas(size.width, size.height);
-    const compositor = new FrameCompositor(layout, assets, bg, planRegions(layout).presenter!);
+    const compositor = new FrameCompositor(layout, assets, bg, planRegions(layout));
     const out = framePlanes(new Uint8Array(yuvFrameSize(size.width, size.height)), size.width, size.height);
     const visemes = VISEMES;
     for (let f = 0; f < 1800; f++) {

@@ -1,0 +1,333 @@
+// The video as a timeline of segments, one per scene, each with its own local time (as
+// Remotion's Series): its narration spoken with its voice, its caption pages, its frame source
+// over its background. A segment lasts its narration plus the voice's sentence pause before the
+// next scene, or its minSeconds where longer (the sound padded with silence). A segment is
+// opened when the narration reaches it (a little ahead of the frames), entered through its
+// transition, and let go of when the frames leave it.
+import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
+import { OUTPUT_FPS, outputSize, type RenderParams } from '../../shared/contract/index.js';
+import { blinkTimes, createAnimation, spokenScript, templateEntry, type Animation, type CaptionPage, type TimedWord } from '../../shared/scene/index.js';
+import { openBackground, type BackgroundSource } from './frames/backgrounds/index.js';
+import { addCaptionPages, composedSource, drawFullFrame, fullFrameSource, prepareScene, releaseArt, type FramePool, type FrameSource, type Scene } from './frames/scene-frames.js';
+import { transitionSource } from './frames/transitions.js';
+import { yuvToRgba } from './frames/yuv.js';
+import { joinPauseSeconds, Narration, type NarrationChunk } from './speech/narration.js';
+import { SPEECH_SAMPLE_RATE } from './speech/speech.js';
+import type { SpeechEngines } from './speech/speech-engines.js';
+import type { EngineVoice } from './speech/voices.js';
+import { EngineError, type RenderScene, type RenderTask } from './types.js';
+
+/** The scenes of a task: its own, or the original contract's one scene of `text` over the template. */
+export function taskScenes(task: Pick<RenderTask, 'scenes' | 'text' | 'templateId' | 'voiceId' | 'params'>): RenderScene[] {
+  if (task.scenes?.length) return task.scenes;
+  const template = templateEntry(task.templateId);
+  if (!template) throw new EngineError('invalid_input', `Unknown template "${task.templateId}".`);
+  return [{
+    text: task.text, templateId: task.templateId, voiceId: task.voiceId, presenterId: template.presenter.id, avatar: task.params.avatar,
+    background: null, transition: 'cut', media: null,
+  }];
+}
+
+/** Audio for the encoder, in order: a chunk of narration (levelled when asked for) or samples of silence. */
+export type AudioPiece = { chunk: NarrationChunk } | { silence: number };
+
+/** Frames from a segment's start after which its presenter art may go (once the thumbnail no longer needs it). */
+const ART_FRAMES = OUTPUT_FPS;
+
+class Segment {
+  /** Where it starts and ends in the video, in samples of the narration (exact, so audio and frames agree). */
+  startSample = 0;
+  endSample: number | null = null;
+  narration: Narration | null = null;
+  /** Its scene, background and frame source, once opened. */
+  ready: Promise<void> | null = null;
+  scene: Scene | null = null;
+  private anim: Animation | null = null;
+  background: BackgroundSource | null = null;
+  source: FrameSource | null = null;
+  /** Caption words spoken before the scene was laid out. */
+  private unplaced: TimedWord[][] = [];
+  artDone = false;
+
+  constructor(readonly index: number, readonly spec: RenderScene, readonly voice: EngineVoice) {}
+
+  get start(): number {
+    return this.startSample / SPEECH_SAMPLE_RATE;
+  }
+
+  get end(): number | null {
+    return this.endSample === null ? null : this.endSample / SPEECH_SAMPLE_RATE;
+  }
+
+  speak(speech: SpeechEngines, signal: AbortSignal): void {
+    this.narration ??= new Narration(speech, spokenScript(this.spec.text), this.voice, signal);
+  }
+
+  /** Lays out the scene and opens its background; the frame source follows. */
+  open(task: RenderTask, pool: FramePool, fullFrames: boolean, signal: AbortSignal): void {
+    const spec = this.spec;
+    const params: RenderParams = { aspectRatio: task.params.aspectRatio, avatar: spec.avatar ?? task.params.avatar };
+    const size = outputSize(task.params.aspectRatio, task.shortSide);
+    this.ready = (async () => {
+      const scene = await prepareScene(spec.templateId, { params, shortSide: task.shortSide }, [], size, {
+        presenterId: spec.presenterId,
+        presenter: spec.avatar !== null,
+        background: async (layout) => (this.background = await openBackground({ layout, scene: spec, index: this.index, signal })).still,
+      });
+      this.scene = scene;
+      this.anim = createAnimation(this.narration!.timeline);
+      this.refreshBlinks();
+      for (const words of this.unplaced.splice(0)) addCaptionPages(scene, words);
+      const moving = this.background?.frameAt?.bind(this.background);
+      if (fullFrames && moving) throw new EngineError('invalid_input', 'The full-frame baseline draws still backgrounds only.');
+      this.source = fullFrames ? fullFrameSource(scene, this.anim) : composedSource(scene, this.anim, pool, moving);
+    })();
+    this.ready.catch(() => undefined); // awaited when the frames reach it; a failure must not go unhandled before
+  }
+
+  took(chunk: NarrationChunk): void {
+    if (this.scene) addCaptionPages(this.scene, chunk.words);
+    else this.unplaced.push(chunk.words);
+    this.refreshBlinks();
+  }
+
+  /** Blinks over all of the segment known so far (its narration, or its whole length once known). */
+  private refreshBlinks(): void {
+    if (!this.anim) return;
+    const known = this.end !== null ? this.end - this.start : this.narration!.timeline.durationSeconds;
+    this.anim.blinks = blinkTimes(known + 1);
+  }
+
+  /** The narration is all taken: the segment ends after it (and `pause`), or at its minimum length. */
+  finish(pauseSamples: number): number {
+    const spoken = Math.round(this.narration!.timeline.durationSeconds * SPEECH_SAMPLE_RATE);
+    const min = Math.round((this.spec.minSeconds ?? 0) * SPEECH_SAMPLE_RATE);
+    this.endSample = this.startSample + Math.max(spoken + pauseSamples, min, 1);
+    this.refreshBlinks();
+    return this.endSample - this.startSample - spoken;
+  }
+
+  /** The whole frame at local time t drawn by Skia (a still background; the thumbnail). */
+  drawStill(t: number): Canvas | null {
+    return this.scene?.background && this.anim && !this.artDone ? drawFullFrame(this.scene, this.anim, t) : null;
+  }
+
+  close(): void {
+    this.background?.close();
+    if (this.scene && !this.artDone) releaseArt(this.scene);
+    this.artDone = true;
+    this.source = null;
+  }
+}
+
+export interface TimelineOptions {
+  task: RenderTask;
+  speech: SpeechEngines;
+  pool: FramePool;
+  /** Benchmark baseline: whole RGBA frames drawn by Skia. */
+  fullFrames: boolean;
+  signal: AbortSignal;
+}
+
+export class Timeline {
+  readonly segments: Segment[];
+  readonly width: number;
+  readonly height: number;
+  /** The segment whose narration is being taken. */
+  private speaking = 0;
+  /** The segment the frames are in, and its frames as they enter it. */
+  private cursor = 0;
+  private current: FrameSource | null = null;
+  /** The last frame handed out (the leaving scene's, when a transition mixes from it). */
+  private shown: Buffer | null = null;
+  private leaving: Buffer | null = null;
+  private framesInSegment = 0;
+  private restSpoken = false;
+  private thumb: Promise<Buffer> | null = null;
+
+  constructor(private readonly o: TimelineOptions, voices: EngineVoice[]) {
+    const scenes = taskScenes(o.task);
+    this.segments = scenes.map((s, i) => new Segment(i, s, voices[i]!));
+    const size = outputSize(o.task.params.aspectRatio, o.task.shortSide);
+    this.width = size.width | 0;
+    this.height = size.height | 0;
+    const first = this.segments[0]!;
+    first.speak(o.speech, o.signal);
+    first.open(o.task, o.pool, o.fullFrames, o.signal);
+  }
+
+  /** Resolves once the first segment can give frames (laid out while its first sentence is spoken). */
+  async prime(): Promise<void> {
+    const first = this.segments[0]!;
+    await first.ready;
+    first.source!.prime();
+  }
+
+  /** Seconds of the video whose sound is known. */
+  get spokenUntil(): number {
+    const s = this.segments[this.speaking]!;
+    return s.end ?? s.start + s.narration!.timeline.durationSeconds;
+  }
+
+  /** Every segment's narration taken, so every length known. */
+  get done(): boolean {
+    return this.speaking === this.segments.length - 1 && this.segments[this.speaking]!.endSample !== null;
+  }
+
+  get duration(): number {
+    return this.segments[this.segments.length - 1]!.end ?? this.spokenUntil;
+  }
+
+  /** Takes the next piece of narration (or ends a segment and opens the next); returns the audio it adds. */
+  async speakMore(): Promise<AudioPiece[]> {
+    const s = this.segments[this.speaking]!;
+    const narration = s.narration!;
+    if (!narration.done) {
+      const chunk = (await narration.next())!;
+      s.took(chunk);
+      if (!this.restSpoken) {
+        // The other scenes are asked for once the first sentence is ready (it has the cores to itself).
+        this.restSpoken = true;
+        for (const other of this.segments) other.speak(this.o.speech, this.o.signal);
+      }
+      return [{ chunk }];
+    }
+    const last = this.speaking === this.segments.length - 1;
+    const pause = last ? 0 : Math.round(joinPauseSeconds(s.voice.espeak) * SPEECH_SAMPLE_RATE);
+    const silence = s.finish(pause);
+    if (!last) {
+      const next = this.segments[++this.speaking]!;
+      next.startSample = s.endSample!;
+      next.speak(this.o.speech, this.o.signal);
+      next.open(this.o.task, this.o.pool, this.o.fullFrames, this.o.signal);
+    }
+    return silence > 0 ? [{ silence }] : [];
+  }
+
+  /** The frame at video time t (times only grow; the sound must be known past t). */
+  frame(t: number): Buffer | Promise<Buffer> {
+    const s = this.segments[this.cursor]!;
+    const end = s.end;
+    if (this.current && (end === null || t < end || this.cursor === this.segments.length - 1)) {
+      const out = this.current.frame(t - s.start);
+      return out instanceof Promise ? out.then((b) => this.showing(b)) : this.showing(out);
+    }
+    return this.enter(t);
+  }
+
+  private showing(b: Buffer): Buffer {
+    this.shown = b;
+    this.framesInSegment++;
+    return b;
+  }
+
+  /** Enters the segment at t (the next one, or the first): its frames through its transition. */
+  private async enter(t: number): Promise<Buffer> {
+    const { pool } = this.o;
+    if (this.current) {
+      const leaving = this.segments[this.cursor]!;
+      if (this.leaving) pool.release(this.leaving);
+      this.leaving = this.shown;
+      if (this.leaving) pool.hold(this.leaving); // mixed from while the next scene enters
+      this.settleThumbnail(leaving);
+      leaving.close();
+      this.cursor++;
+      pool.forget();
+    }
+    const s = this.segments[this.cursor]!;
+    if (!s.ready) throw new Error(`Segment ${s.index} was reached before it was opened.`);
+    await s.ready;
+    const entering = s.source!;
+    if (this.cursor > 0) entering.prime();
+    this.current = this.leaving ? transitionSource(s.spec.transition, this.leaving, entering, pool, this.width, this.height) : entering;
+    this.framesInSegment = 0;
+    return this.frame(t);
+  }
+
+  /**
+   * After frame f at time t: the thumbnail is drawn once it can be (the third word spoken, as a
+   * still the moment its segment's first second is out, or from the frame itself over a moving
+   * background), and then a segment's presenter art is let go of.
+   */
+  afterFrame(t: number, f: number): void {
+    const s = this.segments[this.cursor]!;
+    if (!this.thumb && f >= OUTPUT_FPS) this.tryThumbnail(s, t, false);
+    if (!s.artDone && this.framesInSegment >= ART_FRAMES && (this.thumb || !this.thumbnailIn(s))) {
+      s.artDone = true;
+      s.source?.artDone();
+    }
+  }
+
+  /** The thumbnail's time: the third word spoken (the last when fewer), or null while not yet known. */
+  private thumbnailTime(): number | null {
+    let n = 0;
+    let lastWord: number | null = null;
+    for (const s of this.segments) {
+      const words = s.narration?.timeline.words ?? [];
+      if (n + words.length >= 3) return s.start + words[2 - n]!.start + 0.05;
+      n += words.length;
+      if (words.length) lastWord = s.start + words[words.length - 1]!.start + 0.05;
+      if (s.endSample === null) return null;
+    }
+    return lastWord ?? 0;
+  }
+
+  private thumbnailIn(s: Segment): boolean {
+    const at = this.thumbnailTime();
+    return at === null || (at >= s.start && (s.end === null || at < s.end));
+  }
+
+  /** Draws the thumbnail from segment s when its time falls there (`now`: whatever the time, the video is ending or leaving it). */
+  private tryThumbnail(s: Segment, t: number, now: boolean): void {
+    const at = this.thumbnailTime();
+    if (at === null && !now) return;
+    const inside = at !== null && at >= s.start && (s.end === null || at < s.end);
+    if (!inside && !now && (at === null || at >= s.start)) return; // in a later segment
+    const local = Math.max(0, Math.min((inside ? at! : t) - s.start, (s.end ?? Infinity) - s.start - 1 / OUTPUT_FPS));
+    const still = s.drawStill(local);
+    if (still) {
+      this.thumb = still.encode('jpeg', 86);
+    } else if (this.shown && (now || t >= (at ?? 0))) {
+      this.thumb = this.frameAsStill(this.shown).encode('jpeg', 86);
+    }
+    this.thumb?.catch(() => undefined);
+  }
+
+  private settleThumbnail(s: Segment): void {
+    if (!this.thumb && this.thumbnailIn(s)) this.tryThumbnail(s, s.end ?? 0, true);
+  }
+
+  private frameAsStill(frame: Buffer): Canvas {
+    const c = createCanvas(this.width, this.height);
+    c.getContext('2d').putImageData(new ImageData(yuvToRgba(frame, this.width, this.height), this.width, this.height), 0, 0);
+    return c;
+  }
+
+  /** The thumbnail (drawn now from the last frame's segment when it was not yet). */
+  thumbnail(t: number): Promise<Buffer> {
+    if (!this.thumb) this.tryThumbnail(this.segments[this.cursor]!, t, true);
+    return this.thumb ?? Promise.reject(new Error('No frame was drawn for the thumbnail.'));
+  }
+
+  /** Every scene's caption pages and words at their times in the video, and the time each page must end by (its scene's end). */
+  captions(): { pages: CaptionPage[]; words: TimedWord[]; ends: number[] } {
+    const pages: CaptionPage[] = [];
+    const words: TimedWord[] = [];
+    const ends: number[] = [];
+    for (const s of this.segments) {
+      if (!s.scene) continue;
+      const first = words.length;
+      const at = s.start;
+      words.push(...s.scene.words.map((w) => ({ ...w, start: w.start + at, end: w.end + at })));
+      for (const p of s.scene.pages) {
+        pages.push({ start: p.start + at, end: p.end + at, lines: p.lines.map((l) => l.map((i) => i + first)) });
+        ends.push(s.end ?? this.duration);
+      }
+    }
+    return { pages, words, ends };
+  }
+
+  close(): void {
+    for (const s of this.segments) s.close();
+  }
+}
