@@ -440,6 +440,9 @@ export async function main(args: string[]): Promise<void> {
   for (const r of rows) console.log(r.map((c, i) => c.padEnd(w[i]!)).join('  '));
   for (const n of notes) console.log(n);
   console.log(`load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  console.log('goals on 2 cores: espeak >= 10x real time, <= 1.3x the floor, peak < 400 MB (engine process + its ffmpeg); Pico >= 8x real time; neural: render <= 1.3x (synthesis alone + floor)');
+  console.log(
+    'goals on 2 cores: espeak >= 10x real time, <= 1.3x the floor, peak < 400 MB (engine process + its ffmpeg), also over pictures; ' +
+      'over a clip <= 1.3x (clip decoded + floor); Pico >= 8x real time; neural: render <= 1.3x (synthesis alone + floor)',
+  );
   rmSync(root, { recursive: true, force: true });
 }
