@@ -5,13 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-export const ffmpegBin = (): string => process.env.FFMPEG_PATH || 'ffmpeg';
-/** ffprobe beside FFMPEG_PATH's ffmpeg, unless FFPROBE_PATH names one. */
-export function ffprobeBin(): string {
-  if (process.env.FFPROBE_PATH) return process.env.FFPROBE_PATH;
-  const ff = process.env.FFMPEG_PATH;
-  return ff && /ffmpeg(\.exe)?$/.test(ff) ? ff.replace(/ffmpeg(\.exe)?$/, 'ffprobe$1') : 'ffprobe';
-}
+export { decoderPath as ffmpegBin, ffprobePath as ffprobeBin } from '../media-binaries.js';
 
 /** Options every run puts before its input. */
 export const SAFE_INPUT = ['-protocol_whitelist', 'file'];

@@ -1,36 +1,11 @@
 // ffmpeg as a child process: where it is, running it with a cancel that kills it within a
 // second, and turning its failures into messages a person understands.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { createRequire } from 'node:module';
 import { EngineError } from '../types.js';
+import { decoderPath, ffmpegPath } from '../../media-binaries.js';
 
-/** FFMPEG_PATH overrides the bundled @ffmpeg-installer build. */
-export function ffmpegPath(): string {
-  if (process.env.FFMPEG_PATH) return process.env.FFMPEG_PATH;
-  try {
-    return (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-  } catch {
-    return 'ffmpeg';
-  }
-}
-
-let systemFfmpeg: string | null | undefined;
-
-/**
- * The ffmpeg that decodes the creator's files (untrusted input): FFMPEG_PATH, else the newest on
- * the machine, the system's on PATH, and the bundled static build only where there is none.
- */
-export function decoderPath(): string {
-  if (process.env.FFMPEG_PATH) return process.env.FFMPEG_PATH;
-  if (systemFfmpeg === undefined) {
-    const name = process.platform === 'win32' ? 'ffmpeg.exe' : 'ffmpeg';
-    systemFfmpeg = (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, name)).find((f) => existsSync(f)) ?? null;
-  }
-  return systemFfmpeg ?? ffmpegPath();
-}
+export { decoderPath, ffmpegPath };
 
 export interface FfmpegRun {
   proc: ChildProcess;
