@@ -9,7 +9,7 @@ import { call, describeError } from '../lib/bridge.js';
 import { offers } from '../lib/capabilities.js';
 import { TRANSITION_LABEL } from '../lib/scenes.js';
 import { selectedScene } from '../store/document.js';
-import { useEditor, useStudio } from '../store/index.js';
+import { useEditor, useMedia, useStudio } from '../store/index.js';
 import { ErrorNote } from './ErrorNote.js';
 
 const FIT_LABEL: Record<BackgroundFit, string> = { cover: 'Fill', contain: 'Fit' };
@@ -26,9 +26,10 @@ const FIELD_LABEL: Record<string, string> = {
 };
 const fieldLabel = (f: string) => FIELD_LABEL[f] ?? (f.startsWith('avatar') ? 'Placement' : f);
 
-/** Library assets a scene can stand on. */
+/** Library assets a scene can stand on (all of them, whatever the library panel's search; read again when the library changes). */
 function useBackgroundAssets(enabled: boolean): { assets: Asset[]; error: string | null } {
   const [state, setState] = useState<{ assets: Asset[]; error: string | null }>({ assets: [], error: null });
+  const library = useMedia((s) => s.assets);
   useEffect(() => {
     if (!enabled) return;
     let live = true;
@@ -39,7 +40,7 @@ function useBackgroundAssets(enabled: boolean): { assets: Asset[]; error: string
     return () => {
       live = false;
     };
-  }, [enabled]);
+  }, [enabled, library]);
   return state;
 }
 

@@ -3,22 +3,20 @@
 import type { DocumentScene } from '../../shared/contract/index.js';
 import { useStudio } from './index.js';
 
-export const sceneStore = useStudio;
-
-export const useSelectedSceneId = (): string | null => sceneStore((s) => s.selectedSceneId);
+export const useSelectedSceneId = (): string | null => useStudio((s) => s.selectedSceneId);
 
 export function updateScene(id: string, patch: Partial<Omit<DocumentScene, 'id'>>): void {
-  sceneStore.getState().updateScene(id, patch);
+  useStudio.getState().updateScene(id, patch);
 }
 
-export const sceneCount = (): number => sceneStore.getState().document.scenes.length;
+export const sceneCount = (): number => useStudio.getState().document.scenes.length;
 
 /** A scene with nothing in it yet: no text, no background of its own. */
 export const isEmptyScene = (s: DocumentScene): boolean => !s.text.trim() && s.background === null;
 
 /** True when the selected scene is still empty (new scenes take its place instead of following it). */
 export function selectedIsEmpty(): boolean {
-  const s = sceneStore.getState();
+  const s = useStudio.getState();
   const sel = s.document.scenes.find((sc) => sc.id === s.selectedSceneId);
   return !!sel && isEmptyScene(sel);
 }
@@ -29,7 +27,7 @@ export function selectedIsEmpty(): boolean {
  * fresh draft leaves no blank scene in front.
  */
 export function placeScenes(scenes: DocumentScene[]): void {
-  const s = sceneStore.getState();
+  const s = useStudio.getState();
   if (!scenes.length) return;
   const at = s.document.scenes.findIndex((sc) => sc.id === s.selectedSceneId);
   if (at >= 0 && selectedIsEmpty()) {

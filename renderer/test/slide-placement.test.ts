@@ -2,7 +2,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { blankScene } from '../../shared/contract/index.js';
 import { slideScenes } from '../lib/pdf-import.js';
-import { placeScenes, sceneStore } from '../store/scene-actions.js';
+import { useStudio as sceneStore } from '../store/index.js';
+import { placeScenes } from '../store/scene-actions.js';
 
 const scenes = () => sceneStore.getState().document.scenes;
 const texts = () => scenes().map((s) => s.text);

@@ -9,7 +9,7 @@ import type { StudioApi, StudioEvent, UploadStatus } from '../../../shared/bridg
 import type { Asset } from '../../../shared/contract/index.js';
 import { MediaLibrary } from '../../components/MediaLibrary.js';
 import { ASSET_IN_USE_MESSAGE, dropOnScene, connectMedia, useMedia } from '../../store/media.js';
-import { sceneStore } from '../../store/scene-actions.js';
+import { useStudio as sceneStore } from '../../store/index.js';
 import { installBridge, type Calls } from './support.js';
 
 const asset = (id: string, name: string, kind: Asset['kind'], more: Partial<Asset> = {}): Asset => ({
