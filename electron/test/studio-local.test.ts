@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { isTerminal, type Job } from '../../shared/contract/index.js';
-import type { StudioEvent } from '../../shared/bridge/index.js';
+import { documentText, isTerminal, type Job } from '../../shared/contract/index.js';
+import type { Draft, StudioEvent } from '../../shared/bridge/index.js';
 import { dispatch } from '../services/dispatch.js';
 import { DESKTOP_KEY_LABEL, LocalStudio } from '../services/local-studio.js';
 import { ProfileStore } from '../services/profiles.js';
@@ -131,8 +131,8 @@ describe('the local studio through the bridge', () => {
     const retried = await ok<{ job: Job }>('jobs.retry', { id: jobs[0]!.id });
     expect(retried.job.id).not.toBe(jobs[0]!.id);
     expect(retried.job.text).toBe(jobs[0]!.text);
-    const draft = await ok<{ id: string; text: string }>('jobs.duplicate', { id: jobs[0]!.id });
-    expect((await ok<{ text: string }>('drafts.get', { id: draft.id })).text).toBe(jobs[0]!.text);
+    const draft = await ok<Draft>('jobs.duplicate', { id: jobs[0]!.id });
+    expect(documentText(await ok<Draft>('drafts.get', { id: draft.id }))).toBe(jobs[0]!.text);
   });
 
   it('restarts the studio when it dies', async () => {
