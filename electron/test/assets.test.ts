@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, closeSync, existsSync, openSync, readdirSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { StudioEvent, UploadStatus } from '../../shared/bridge/index.js';
 import type { Asset, AssetList, Job } from '../../shared/contract/index.js';
@@ -131,6 +131,44 @@ describe('uploads from a file', () => {
     const bigEnd = await finalOf(events, big.uploadId);
     expect(bigEnd).toMatchObject({ state: 'failed', error: { code: 'payload_too_large', message: 'over the 1 MiB limit for a document file' } });
     expect((await kept()).filter((a) => ['notes.png', 'huge.pdf'].includes(a.name))).toEqual([]);
+  });
+
+  it('a refusal the connection lost (reset while the body was still going) is asked for again, headers only', async () => {
+    // A double: the real API refuses from the headers and closes at once, and only sometimes does
+    // the reset beat its answer here. This one always resets the first request before answering,
+    // and answers the same request again (headers only) with the real API's 413.
+    const seenRequests: { bodyBytes: number }[] = [];
+    const rude = createNetServer((socket) => {
+      let head = '';
+      const onData = (c: Buffer) => {
+        head += c.toString('latin1');
+        if (!head.includes('\r\n\r\n')) return;
+        socket.off('data', onData);
+        const [line] = head.split('\r\n');
+        if (line!.startsWith('GET /api/health')) {
+          const body = JSON.stringify({ status: 'ok', version: '0.1.0', extensions: ['title', 'assets', 'scenes'] });
+          return void socket.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
+        }
+        const request = { bodyBytes: head.length - head.indexOf('\r\n\r\n') - 4 };
+        seenRequests.push(request);
+        if (seenRequests.length === 1) return void socket.resetAndDestroy();
+        socket.on('data', (more: Buffer) => (request.bodyBytes += more.length));
+        const body = JSON.stringify({ error: { code: 'payload_too_large', message: 'over the 1 MiB limit for a document file', requestId: 'req_1' } });
+        socket.end(`HTTP/1.1 413 Payload Too Large\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
+      };
+      socket.on('data', onData);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => rude.listen(0, '127.0.0.1', r));
+    try {
+      const { studio, events } = await studioOn(`http://127.0.0.1:${(rude.address() as AddressInfo).port}`);
+      const up = await call<UploadStatus>(studio, 'assets.uploadPath', { path: sparse('huge.pdf', DECK, 3 * 1024 * 1024) });
+      expect((await finalOf(events, up.uploadId)).error).toEqual({ code: 'payload_too_large', message: 'over the 1 MiB limit for a document file' });
+      expect(seenRequests).toHaveLength(2);
+      expect(seenRequests[1]!.bodyBytes).toBe(0);
+    } finally {
+      await new Promise((r) => rude.close(r));
+    }
   });
 
   it('a full library (429 quota_exceeded) says so, with the API message', async () => {
