@@ -225,24 +225,23 @@ export class RenderApiClient {
     const headers: Record<string, string> = { accept: 'application/json', ...(await this.authHeaders()), 'content-type': u.mediaType };
     if (u.sizeBytes !== null) headers['content-length'] = String(u.sizeBytes);
     const target = new URL(this.url('/api/assets', { name: u.name }));
-    const res = await new Promise<Response>((resolve, reject) => {
-      const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { method: 'POST', headers, signal: u.signal }, (incoming) => {
-        const chunks: Buffer[] = [];
-        incoming.on('data', (c: Buffer) => chunks.push(c));
-        incoming.on('end', () => {
-          const h = new Headers();
-          for (const [k, v] of Object.entries(incoming.headers)) if (typeof v === 'string') h.set(k, v);
-          resolve(new Response(Buffer.concat(chunks), { status: incoming.statusCode ?? 502, headers: h }));
-          u.body.destroy(); // an answer before the last byte (a refusal): the rest is not needed
-        });
-        incoming.on('error', reject);
-      });
-      req.on('error', (e: NodeJS.ErrnoException) =>
-        reject(u.signal.aborted ? new BridgeFailure('canceled', 'the upload was canceled') : new BridgeFailure('offline', `the render API could not be reached (${e.code ?? e.message})`)),
-      );
-      u.body.on('error', (e) => req.destroy(e));
-      u.body.pipe(req);
-    });
+    const offline = (e: NodeJS.ErrnoException) => new BridgeFailure('offline', `the render API could not be reached (${e.code ?? e.message})`);
+    let res: Response;
+    try {
+      res = await this.sendUpload(target, headers, u.signal, u.body);
+    } catch (e) {
+      if (u.signal.aborted) throw new BridgeFailure('canceled', 'the upload was canceled');
+      const err = e as NodeJS.ErrnoException;
+      if (err.code !== 'EPIPE' && err.code !== 'ECONNRESET') throw offline(err);
+      // The API refuses some uploads from their headers alone (a declared size over a limit, a
+      // full library) and closes the connection without reading the body: the bytes still on
+      // their way then reset it, and its answer is lost. Asked again with the headers only, it
+      // says why; an API that waits for the body instead is left at the timeout, keeping nothing.
+      const again = await this.sendUpload(target, headers, AbortSignal.any([u.signal, AbortSignal.timeout(this.timeoutMs)]), null).catch(() => null);
+      if (u.signal.aborted) throw new BridgeFailure('canceled', 'the upload was canceled');
+      if (!again || again.status < 400) throw offline(err);
+      res = again;
+    }
     if (res.status >= 400) throw await this.failureFrom(res);
     let raw: unknown;
     try {
@@ -251,6 +250,29 @@ export class RenderApiClient {
       throw new BridgeFailure('unreadable_response', 'the render API answered an upload with something that is not JSON');
     }
     return readAs(Asset, raw, 'an asset');
+  }
+
+  /** One POST of an upload; `body` null sends the headers alone and waits for the answer. */
+  private sendUpload(target: URL, headers: Record<string, string>, signal: AbortSignal, body: Readable | null): Promise<Response> {
+    return new Promise<Response>((resolve, reject) => {
+      const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { method: 'POST', headers, signal }, (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (c: Buffer) => chunks.push(c));
+        incoming.on('end', () => {
+          const h = new Headers();
+          for (const [k, v] of Object.entries(incoming.headers)) if (typeof v === 'string') h.set(k, v);
+          resolve(new Response(Buffer.concat(chunks), { status: incoming.statusCode ?? 502, headers: h }));
+          // An answer before the last byte (a refusal): the rest is not needed.
+          if (body) body.destroy();
+          else req.destroy();
+        });
+        incoming.on('error', reject);
+      });
+      req.on('error', reject);
+      if (!body) return void req.flushHeaders();
+      body.on('error', (e) => req.destroy(e));
+      body.pipe(req);
+    });
   }
 }
 

@@ -1,6 +1,6 @@
 // Files dropped on the desktop window: window.studio.upload(file) in the preload takes the
 // File's path from Electron (webUtils) and sends it over IPC to the main side, which streams it
-// to the render API. A page cannot name a path itself, nor can another frame send one.
+// to the render API (the real one here). A page cannot name a path itself, nor can another frame send one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,21 +10,23 @@ import { registerBridge, sendEvent, trustedSender } from '../app/ipc/main-bridge
 import { createStudioApi } from '../app/ipc/renderer-bridge.js';
 import { APP_ORIGIN } from '../app/protocols.js';
 import type { Studio } from '../services/studio.js';
-import { startAssetApi, type AssetApiStandIn } from './asset-api-stand-in.js';
+import { picture } from '../../server/test/fixtures/media.js';
 import { FakeElectron, LockRegistry, type FakeWindow } from './fake-electron.js';
-import { remoteOnlyStudio, ROOT, tempDir, waitFor } from './helpers.js';
+import { apiRequests, askApi, createKey, remoteOnlyStudio, ROOT, startApi, tempDir, waitFor, type RunningApi } from './helpers.js';
 
-const KEY = 'psk_desktop_uploads_0123';
 const dataDir = tempDir('ps-ipc-up-');
 const electron = new FakeElectron({ locks: new LockRegistry(), appPath: ROOT, userData: dataDir });
-let assetApi: AssetApiStandIn;
+let assetApi: RunningApi;
+let KEY: string;
 let studio: Studio;
 let ours: FakeWindow;
 let api: StudioApi;
 const events: StudioEvent[] = [];
 
 beforeAll(async () => {
-  assetApi = await startAssetApi({ key: KEY });
+  const apiData = tempDir('ps-api-');
+  KEY = createKey(apiData, { user: 'dropper' });
+  assetApi = await startApi(apiData, 0, ['--log-level', 'info']);
   studio = await remoteOnlyStudio(dataDir, { timeoutMs: 3000, retries: 0 });
   const p = await dispatch(studio.handlers, 'profiles.save', { name: 'Team', baseUrl: assetApi.url, keyHeader: 'bearer', key: KEY });
   if (!p.ok) throw new Error(p.error.message);
@@ -35,27 +37,30 @@ beforeAll(async () => {
   studio.events.subscribe((e) => sendEvent(ours.webContents, e));
   api = createStudioApi(electron.ipcMain.rendererFor(ours.webContents), electron.webUtils);
   api.subscribe((e) => events.push(e));
-});
+}, 60_000);
 
 afterAll(async () => {
   await studio?.close();
   await assetApi?.stop();
 });
 
-const posts = () => assetApi.requests.filter((r) => r.method === 'POST').length;
+/** Uploads the real API was asked for (its request log). */
+const posts = () => apiRequests(assetApi, 'POST', '/api/assets').length;
 
 describe('dropping a file on the window', () => {
   it('uploads it by its path; progress and the asset come back as events', async () => {
     const path = join(tempDir(), 'Logo.png');
-    const bytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(5000, 3)]);
+    const bytes = picture(200, 120, 'png');
     writeFileSync(path, bytes);
-    const file = new File([bytes], 'Logo.png', { type: 'image/png' });
+    const file = new File([new Uint8Array(bytes)], 'Logo.png', { type: 'image/png' });
     electron.droppedFiles.set(file, path);
     const started = await api.upload(file);
     expect(started).toMatchObject({ name: 'Logo.png', state: 'uploading', sizeBytes: bytes.length });
     const done = await waitFor(() => events.find((e): e is Extract<StudioEvent, { type: 'upload' }> => e.type === 'upload' && e.upload.uploadId === started.uploadId && e.upload.state === 'done')?.upload, 'the upload to finish');
     expect(done.asset).toMatchObject({ name: 'Logo.png', kind: 'image' });
-    expect(assetApi.received.at(-1)!.bytes.equals(bytes)).toBe(true);
+    const stored = await fetch(`${assetApi.url}/api/assets/${done.asset!.id}/content`, { headers: { authorization: `Bearer ${KEY}` } });
+    expect(Buffer.from(await stored.arrayBuffer()).equals(bytes)).toBe(true);
+    expect((await askApi<{ name: string; width: number }>(assetApi.url, KEY, `/api/assets/${done.asset!.id}`)).body).toMatchObject({ name: 'Logo.png', width: 200 });
     expect((await api.call('assets.uploads', undefined)).map((u: UploadStatus) => u.uploadId)).toContain(started.uploadId);
   });
 
@@ -63,6 +68,10 @@ describe('dropping a file on the window', () => {
     const before = posts();
     await expect(api.upload(new File(['x'], 'made-up.png'))).rejects.toEqual({ code: 'invalid_input', message: 'only files dropped or chosen from this computer can be added' });
     await expect(api.call('assets.uploadPath', { path: '/etc/passwd' })).rejects.toMatchObject({ code: 'forbidden' });
+    // A request after them is in the API's log: had they sent anything, it would be there first.
+    const lists = apiRequests(assetApi, 'GET', '/api/assets').length;
+    await api.call('assets.list', undefined);
+    await waitFor(() => apiRequests(assetApi, 'GET', '/api/assets').length > lists, 'the list request in the API log');
     expect(posts()).toBe(before);
   });
 

@@ -157,3 +157,18 @@ export function testLogger(lines: string[] = []): import('../services/logger.js'
 export function draftInput(name: string, text: string, extra: Partial<DraftInput> = {}): DraftInput {
   return { version: DOCUMENT_VERSION, name, templateId: null, voiceId: null, params: {}, scenes: [blankScene(text)], ...extra };
 }
+
+/**
+ * A request straight to a render API with a key (a service key names its user in X-User-Id):
+ * how a test checks what the API itself kept, beside what the app says.
+ */
+export async function askApi<T = unknown>(url: string, key: string, path: string, init: { method?: string; userId?: string; json?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: T; headers: Headers }> {
+  const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...(init.userId ? { 'x-user-id': init.userId } : {}), ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers };
+  const res = await fetch(url + path, { method: init.method ?? 'GET', headers, ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}) });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T, headers: res.headers };
+}
+
+/** The render API's request log lines (`--log-level info`) for this method and path prefix. */
+export const apiRequests = (api: RunningApi, method: string, pathPrefix: string): string[] =>
+  api.log.filter((l) => l.includes('"incoming request"') && l.includes(`"method":"${method}"`) && l.includes(`"url":"${pathPrefix}`));
