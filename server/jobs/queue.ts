@@ -215,11 +215,13 @@ export class WorkerQueue {
       } else if (r.reason === 'canceled') {
         log.info({ jobId: job.id }, 'render canceled');
       } else {
+        // An engine's own words reach the creator; an unexpected fault's (paths, stack) only the log.
         const error =
-          err instanceof EngineError
+          err instanceof EngineError && err.code !== 'internal_error'
             ? { code: err.code, message: err.message }
             : { code: 'internal_error', message: 'the render failed unexpectedly' };
-        if (!(err instanceof EngineError)) log.error({ err, jobId: job.id }, 'render failed');
+        if (error.code === 'internal_error') log.error({ err, jobId: job.id }, 'render failed');
+        else log.warn({ err, jobId: job.id }, 'render failed'); // with the encoder's detail, when it has one
         await store.transition(job.id, null, { to: 'failed', error }, this.workerId);
       }
     } finally {
