@@ -14,6 +14,7 @@ import type { Limits } from './http/context.js';
 import { EVENT_STREAM_LIMITS, EventHub } from './http/events.js';
 import { ListCache } from './http/list-cache.js';
 import { SlidingWindowLimiter } from '../shared/sliding-window.js';
+import { Backoff } from './jobs/backoff.js';
 import { WorkerQueue } from './jobs/queue.js';
 import { openDatabase, SqliteJobStore } from './jobs/sqlite-store.js';
 import type { JobStore } from './jobs/store.js';
@@ -51,6 +52,8 @@ export interface ServerOptions {
   heartbeatMs?: number;
   /** Open event streams per user and in total (EVENT_STREAM_LIMITS by default). */
   eventStreams?: Partial<typeof EVENT_STREAM_LIMITS>;
+  /** A render's lease, renewed at a third of it; a job whose lease lapsed is recovered (default 30 s; tests shorten it). */
+  leaseMs?: number;
   /** How long SIGTERM waits for running renders before requeueing them. */
   shutdownGraceMs?: number;
   shortSide?: ShortSide;
@@ -139,14 +142,24 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   );
 
   // Renders left `rendering` by a process that died go back to the queue (or fail after 3 attempts).
-  // With a shared store only lapsed leases: other processes' renders are alive.
-  const recover = async () => {
-    const recovered = await store.recoverAbandoned({ all: !shared });
+  // At start on the embedded store all of them (no other process renders); from then on, and
+  // always with a shared store, those whose lease lapsed: a render whose outcome could not be
+  // written (a full disk) stops renewing its lease, and is taken up again once writes succeed.
+  const leaseMs = options.leaseMs ?? 30_000;
+  const recovery = new Backoff(5000);
+  const recover = async (all: boolean) => {
+    const recovered = await store.recoverAbandoned({ all });
     if (recovered.requeued.length || recovered.failed.length) app.log.warn(recovered, 'recovered abandoned renders');
   };
-  await recover();
-  const leases = shared ? setInterval(() => void recover().catch((err) => app.log.error({ err }, 'lease recovery failed')), 5000) : null;
-  leases?.unref();
+  await recover(!shared);
+  const leases = setInterval(() => {
+    if (!recovery.ready()) return;
+    recover(false).then(
+      () => recovery.succeed(),
+      (err: unknown) => app.log.error({ err, ...recovery.fail() }, 'lease recovery failed'),
+    );
+  }, Math.min(5000, leaseMs));
+  leases.unref();
 
   const queue = new WorkerQueue({
     store,
@@ -155,6 +168,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     engine,
     workRoot,
     concurrency: options.concurrency ?? defaultConcurrency(),
+    leaseMs,
     shortSide: options.shortSide ?? 720,
     log: app.log,
   });
@@ -181,7 +195,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     close: () =>
       (closing ??= (async () => {
         clearInterval(maintenance);
-        if (leases) clearInterval(leases);
+        clearInterval(leases);
         hub.close();
         listCache?.close();
         await app.close();

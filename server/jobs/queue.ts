@@ -12,6 +12,7 @@ import type { RenderEngine } from '../engine/types.js';
 import type { OutputStorage } from '../storage/output-storage.js';
 import { resolveSceneMedia, type AssetAccess } from '../assets/scene-media.js';
 import type { JobStore, StoredJob } from './store.js';
+import { Backoff } from './backoff.js';
 
 export interface QueueLog {
   info(obj: object, msg: string): void;
@@ -56,6 +57,8 @@ export class WorkerQueue {
   private pumpAgain = false;
   private poll: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
+  /** A claim that fails (a full disk) is tried again, and logged, ever more rarely. */
+  private readonly claims = new Backoff();
 
   constructor(private readonly o: QueueOptions) {
     this.leaseMs = o.leaseMs ?? 30_000;
@@ -115,7 +118,7 @@ export class WorkerQueue {
 
   /** Fills free slots with queued jobs; re-entrant calls coalesce. */
   pump(): void {
-    if (this.stopping) return;
+    if (this.stopping || !this.claims.ready()) return;
     if (this.pumping) {
       this.pumpAgain = true;
       return;
@@ -131,8 +134,9 @@ export class WorkerQueue {
             this.launch(job);
           }
         } while (this.pumpAgain && !this.stopping);
+        this.claims.succeed();
       } catch (err) {
-        this.o.log.error({ err }, 'claiming a job failed');
+        this.o.log.error({ err, ...this.claims.fail() }, 'claiming a job failed');
       } finally {
         this.pumping = false;
       }
