@@ -1,7 +1,7 @@
 // startServer(): the render API with its store, worker queue and engine, as one handle with
 // { url, close }. Used by the CLI (`serve`), the desktop app's launcher and the tests.
 import { availableParallelism } from 'node:os';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ShortSide } from '../shared/contract/index.js';
@@ -24,6 +24,7 @@ import { LocalOutputStorage } from './storage/local-storage.js';
 import { SharedDirOutputStorage } from './storage/shared-dir-storage.js';
 import { openPostgres } from './jobs/pg-backend.js';
 import { lockDataDir, type DataDirLock } from './data-lock.js';
+import { prepareDataDir } from './data-dir.js';
 import { Assets, defaultAssetLimits } from './assets/assets.js';
 import { PgAssetStore, SqliteAssetStore } from './assets/asset-store.js';
 import { DirAssetStorage } from './storage/asset-storage.js';
@@ -84,14 +85,14 @@ export function defaultConcurrency(): number {
 
 /** The key store of a data directory (for the CLI's `keys` commands and for tests). */
 export function openKeyStore(dataDir: string): { keys: KeyStore; close(): void } {
-  mkdirSync(dataDir, { recursive: true });
+  prepareDataDir(dataDir);
   const db = openDatabase(join(dataDir, 'studio.db'));
   return { keys: new SqliteKeyStore(db), close: () => db.close() };
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const dataDir = options.dataDir;
-  mkdirSync(dataDir, { recursive: true });
+  prepareDataDir(dataDir);
   // Before anything touches the folder: another server's live renders must not be re-queued.
   const lock = lockDataDir(dataDir);
   try {
@@ -106,7 +107,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   const dataDir = options.dataDir;
   const workRoot = join(dataDir, 'work');
   rmSync(workRoot, { recursive: true, force: true }); // attempts that died with a previous process
-  for (const d of ['media', 'cache', 'work']) mkdirSync(join(dataDir, d), { recursive: true });
+  prepareDataDir(dataDir, ['media', 'cache', 'work']);
 
   const shared = options.database ? await openPostgres(options.database) : null;
   const db = shared ? null : openDatabase(join(dataDir, 'studio.db'));
