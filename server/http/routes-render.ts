@@ -13,6 +13,7 @@ import type { ServerContext } from './context.js';
 import { ApiError } from './errors.js';
 import { userOf } from './principal.js';
 import { checkPresenter, normaliseScenes } from './render-scenes.js';
+import { checkVoicePacks, type VoiceUse } from './voice-packs-ready.js';
 
 const QUOTA_RETRY_SECONDS = 30;
 
@@ -49,6 +50,12 @@ async function validate(ctx: ServerContext, body: unknown, userId: string): Prom
         details,
       )
     : null;
+  if (details.length) throw invalid(details);
+  // Each voice by the field that chose it; a scene without its own speaks in the request's voice.
+  const uses: VoiceUse[] = req.scenes
+    ? req.scenes.map((sc, i) => (sc.voiceId === undefined ? { path: 'voiceId', voice } : { path: `scenes[${i}].voiceId`, voice: ctx.catalog.voice(sc.voiceId)! }))
+    : [{ path: 'voiceId', voice }];
+  await checkVoicePacks(ctx.engine, uses.filter((u, i) => uses.findIndex((o) => o.path === u.path) === i), details);
   if (details.length) throw invalid(details);
   const text = requestText(req).trim();
   const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params };

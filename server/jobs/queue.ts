@@ -13,6 +13,7 @@ import type { OutputStorage } from '../storage/output-storage.js';
 import { resolveSceneMedia, type AssetAccess } from '../assets/scene-media.js';
 import type { JobStore, StoredJob } from './store.js';
 import { Backoff } from './backoff.js';
+import { voicePackFailure } from '../voice-pack-errors.js';
 
 export interface QueueLog {
   info(obj: object, msg: string): void;
@@ -222,7 +223,7 @@ export class WorkerQueue {
         // An engine's own words reach the creator; an unexpected fault's (paths, stack) only the log.
         const error =
           err instanceof EngineError && err.code !== 'internal_error'
-            ? { code: err.code, message: err.message }
+            ? { code: err.code, message: voicePackFailure(err.message) }
             : { code: 'internal_error', message: 'the render failed unexpectedly' };
         if (error.code === 'internal_error') log.error({ err, jobId: job.id }, 'render failed');
         else log.warn({ err, jobId: job.id }, 'render failed'); // with the encoder's detail, when it has one
