@@ -20,7 +20,7 @@ const QUOTA_RETRY_SECONDS = 30;
 const invalid = (details: ErrorDetail[]) =>
   new ApiError('validation_failed', `the render request is invalid: ${details.map((d) => d.path).join(', ')}`, details);
 
-async function validate(ctx: ServerContext, body: unknown, userId: string): Promise<NewJob> {
+async function validate(ctx: ServerContext, body: unknown, userId: string, log: FastifyRequest['log']): Promise<NewJob> {
   const parsed = RenderRequest.safeParse(body, { reportInput: true });
   if (!parsed.success) throw invalid(issuesToDetails(parsed.error));
   const req = parsed.data;
@@ -55,7 +55,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string): Prom
   const uses: VoiceUse[] = req.scenes
     ? req.scenes.map((sc, i) => (sc.voiceId === undefined ? { path: 'voiceId', voice } : { path: `scenes[${i}].voiceId`, voice: ctx.catalog.voice(sc.voiceId)! }))
     : [{ path: 'voiceId', voice }];
-  await checkVoicePacks(ctx.engine, uses.filter((u, i) => uses.findIndex((o) => o.path === u.path) === i), details);
+  await checkVoicePacks(ctx.engine, uses.filter((u, i) => uses.findIndex((o) => o.path === u.path) === i), details, log);
   if (details.length) throw invalid(details);
   const text = requestText(req).trim();
   const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params };
@@ -81,7 +81,7 @@ export function renderRoutes(app: FastifyInstance, ctx: ServerContext): void {
       throw new ApiError('unsupported_media_type', 'send the render request as Content-Type: application/json');
     }
     const key = idempotencyKey(request);
-    const input = await validate(ctx, request.body, userId);
+    const input = await validate(ctx, request.body, userId, request.log);
     const requestHash = key ? bodyHash(request.body) : '';
     const ttl = LIMITS.idempotencyTtlMs;
 
