@@ -251,6 +251,8 @@ async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
+  // Everything this process writes (renders in progress, caches, voice packs) is the users' data: owner-only.
+  process.umask(0o077);
   if (command === 'serve') return serve(rest);
   if (command === 'worker') return worker(rest);
   if (command === 'keys') return keys(rest);

@@ -11,6 +11,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SqliteDatabase } from './jobs/sqlite-db.js';
+import { ownerOnlyFile } from './data-dir.js';
 
 const LockHolder = z.object({ pid: z.number().int(), startedAt: z.string(), host: z.string() });
 export type LockHolder = z.infer<typeof LockHolder>;
@@ -42,6 +43,7 @@ function isBusy(err: unknown): boolean {
 /** Takes the data folder's lock or throws DataDirLockedError naming the holder. */
 export function lockDataDir(dataDir: string): DataDirLock {
   // A short wait: a holder being stopped (SIGKILL is not instant) lets go within it.
+  ownerOnlyFile(join(dataDir, 'studio.lock'));
   const db = new SqliteDatabase(join(dataDir, 'studio.lock'));
   try {
     db.exec('PRAGMA busy_timeout = 3000');
@@ -52,6 +54,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
     throw err;
   }
   const holder: LockHolder = { pid: process.pid, startedAt: new Date().toISOString(), host: hostname() };
+  ownerOnlyFile(join(dataDir, 'studio.lock.json'));
   writeFileSync(join(dataDir, 'studio.lock.json'), `${JSON.stringify(holder)}\n`);
   let held = true;
   return {

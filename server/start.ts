@@ -1,7 +1,7 @@
 // startServer(): the render API with its store, worker queue and engine, as one handle with
 // { url, close }. Used by the CLI (`serve`), the desktop app's launcher and the tests.
 import { availableParallelism } from 'node:os';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ShortSide } from '../shared/contract/index.js';
@@ -14,6 +14,7 @@ import type { Limits } from './http/context.js';
 import { EVENT_STREAM_LIMITS, EventHub } from './http/events.js';
 import { ListCache } from './http/list-cache.js';
 import { SlidingWindowLimiter } from '../shared/sliding-window.js';
+import { Backoff } from './jobs/backoff.js';
 import { WorkerQueue } from './jobs/queue.js';
 import { openDatabase, SqliteJobStore } from './jobs/sqlite-store.js';
 import type { JobStore } from './jobs/store.js';
@@ -23,6 +24,7 @@ import { LocalOutputStorage } from './storage/local-storage.js';
 import { SharedDirOutputStorage } from './storage/shared-dir-storage.js';
 import { openPostgres } from './jobs/pg-backend.js';
 import { lockDataDir, type DataDirLock } from './data-lock.js';
+import { prepareDataDir } from './data-dir.js';
 import { Assets, defaultAssetLimits } from './assets/assets.js';
 import { PgAssetStore, SqliteAssetStore } from './assets/asset-store.js';
 import { DirAssetStorage } from './storage/asset-storage.js';
@@ -51,6 +53,8 @@ export interface ServerOptions {
   heartbeatMs?: number;
   /** Open event streams per user and in total (EVENT_STREAM_LIMITS by default). */
   eventStreams?: Partial<typeof EVENT_STREAM_LIMITS>;
+  /** A render's lease, renewed at a third of it; a job whose lease lapsed is recovered (default 30 s; tests shorten it). */
+  leaseMs?: number;
   /** How long SIGTERM waits for running renders before requeueing them. */
   shutdownGraceMs?: number;
   shortSide?: ShortSide;
@@ -81,14 +85,14 @@ export function defaultConcurrency(): number {
 
 /** The key store of a data directory (for the CLI's `keys` commands and for tests). */
 export function openKeyStore(dataDir: string): { keys: KeyStore; close(): void } {
-  mkdirSync(dataDir, { recursive: true });
+  prepareDataDir(dataDir);
   const db = openDatabase(join(dataDir, 'studio.db'));
   return { keys: new SqliteKeyStore(db), close: () => db.close() };
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const dataDir = options.dataDir;
-  mkdirSync(dataDir, { recursive: true });
+  prepareDataDir(dataDir);
   // Before anything touches the folder: another server's live renders must not be re-queued.
   const lock = lockDataDir(dataDir);
   try {
@@ -103,7 +107,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   const dataDir = options.dataDir;
   const workRoot = join(dataDir, 'work');
   rmSync(workRoot, { recursive: true, force: true }); // attempts that died with a previous process
-  for (const d of ['media', 'cache', 'work']) mkdirSync(join(dataDir, d), { recursive: true });
+  prepareDataDir(dataDir, ['media', 'cache', 'work']);
 
   const shared = options.database ? await openPostgres(options.database) : null;
   const db = shared ? null : openDatabase(join(dataDir, 'studio.db'));
@@ -139,14 +143,24 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   );
 
   // Renders left `rendering` by a process that died go back to the queue (or fail after 3 attempts).
-  // With a shared store only lapsed leases: other processes' renders are alive.
-  const recover = async () => {
-    const recovered = await store.recoverAbandoned({ all: !shared });
+  // At start on the embedded store all of them (no other process renders); from then on, and
+  // always with a shared store, those whose lease lapsed: a render whose outcome could not be
+  // written (a full disk) stops renewing its lease, and is taken up again once writes succeed.
+  const leaseMs = options.leaseMs ?? 30_000;
+  const recovery = new Backoff(5000);
+  const recover = async (all: boolean) => {
+    const recovered = await store.recoverAbandoned({ all });
     if (recovered.requeued.length || recovered.failed.length) app.log.warn(recovered, 'recovered abandoned renders');
   };
-  await recover();
-  const leases = shared ? setInterval(() => void recover().catch((err) => app.log.error({ err }, 'lease recovery failed')), 5000) : null;
-  leases?.unref();
+  await recover(!shared);
+  const leases = setInterval(() => {
+    if (!recovery.ready()) return;
+    recover(false).then(
+      () => recovery.succeed(),
+      (err: unknown) => app.log.error({ err, ...recovery.fail() }, 'lease recovery failed'),
+    );
+  }, Math.min(5000, leaseMs));
+  leases.unref();
 
   const queue = new WorkerQueue({
     store,
@@ -155,6 +169,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     engine,
     workRoot,
     concurrency: options.concurrency ?? defaultConcurrency(),
+    leaseMs,
     shortSide: options.shortSide ?? 720,
     log: app.log,
   });
@@ -181,7 +196,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     close: () =>
       (closing ??= (async () => {
         clearInterval(maintenance);
-        if (leases) clearInterval(leases);
+        clearInterval(leases);
         hub.close();
         listCache?.close();
         await app.close();

@@ -12,6 +12,7 @@ import { AssetError } from './asset-error.js';
 import type { AssetStore, StoredAsset } from './asset-store.js';
 import { probeAsset } from './probe.js';
 import { receiveBody, TooLargeError } from './receive.js';
+import { OWNER_DIR_MODE } from '../storage/owner-only.js';
 import { checkSniffedType } from './sniff.js';
 
 export interface AssetLimits {
@@ -67,7 +68,7 @@ export class Assets {
     const max = this.limits.maxBytes[u.kind];
     // Reading stops at the kind's limit, or sooner at the room left in the quota.
     const cap = Math.min(max, Math.max(0, this.limits.quotaBytes - used));
-    await mkdir(this.uploadDir, { recursive: true });
+    await mkdir(this.uploadDir, { recursive: true, mode: OWNER_DIR_MODE });
     const base = join(this.uploadDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
     const content = `${base}.upload`;
     const thumbnail = `${base}.thumb.jpg`;

@@ -10,6 +10,7 @@ import { imageComplete, imageHeaderSize, type ImageFormat } from './image-header
 import { isoBoxesComplete } from './iso-media.js';
 import { matroskaComplete } from './matroska.js';
 import { ffmpegBin, ffprobeBin, runTool, SAFE_INPUT } from './media-tools.js';
+import { OWNER_FILE_MODE } from '../storage/owner-only.js';
 import { PdfError, pdfInfo, renderPdfPage } from './pdf.js';
 
 export interface Probed {
@@ -77,7 +78,7 @@ async function probeImage(path: string, mediaType: AssetMediaType, thumbnailPath
   ctx.fillStyle = '#ffffff'; // under transparent pixels (a JPEG has no alpha)
   ctx.fillRect(0, 0, t.width, t.height);
   ctx.drawImage(image, 0, 0, t.width, t.height);
-  await writeFile(thumbnailPath, await canvas.encode('jpeg', 85));
+  await writeFile(thumbnailPath, await canvas.encode('jpeg', 85), { mode: OWNER_FILE_MODE });
   return { width, height, durationSeconds: null, pages: null };
 }
 
@@ -89,7 +90,7 @@ async function probeDocument(path: string, thumbnailPath: string): Promise<Probe
   const page = await renderPdfPage(path, 1, THUMBNAIL_SIDE, THUMBNAIL_SIDE).catch((err: unknown) => {
     throw refuse(`the PDF's first page cannot be drawn (${(err as Error).message})`);
   });
-  await writeFile(thumbnailPath, await page.encode('jpeg', 85));
+  await writeFile(thumbnailPath, await page.encode('jpeg', 85), { mode: OWNER_FILE_MODE });
   return { width: info.width, height: info.height, durationSeconds: null, pages: info.pages };
 }
 

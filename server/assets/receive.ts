@@ -4,6 +4,7 @@
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import { OWNER_FILE_MODE } from '../storage/owner-only.js';
 
 /** The client disconnected before the body ended. */
 export class UploadAbortedError extends Error {
@@ -24,7 +25,7 @@ export class TooLargeError extends Error {
 /** Writes the body to `path` (a new file); resolves with its size once it is on disk. */
 export function receiveBody(source: IncomingMessage, path: string, maxBytes: number): Promise<number> {
   return new Promise<number>((resolve, reject) => {
-    const out = createWriteStream(path, { flags: 'wx' });
+    const out = createWriteStream(path, { flags: 'wx', mode: OWNER_FILE_MODE });
     let bytes = 0;
     let settled = false;
     const detach = () => {

@@ -13,7 +13,8 @@ import { catalogRoutes } from './routes-catalog.js';
 import { jobRoutes } from './routes-jobs.js';
 import { mediaRoutes } from './routes-media.js';
 import { renderRoutes } from './routes-render.js';
-import { parseJsonBody } from './json-body.js';
+import { decodeJsonBody, parseJsonBody } from './json-body.js';
+import { EXPECTATION_FAILED, refuseOddRequest } from './request-edges.js';
 
 /** Method lists of the contract's paths, for 405 answers to a known path with another method. */
 const PATHS: [RegExp, string[]][] = [
@@ -47,6 +48,15 @@ function rawMethodNotAllowed(socket: import('node:stream').Duplex, method: strin
   );
 }
 
+/** The answer to a request no route takes: 405 with Allow for a path of the contract, else 404. */
+function unrouted(method: string, url: string): ApiError {
+  const path = url.split('?')[0]!;
+  const known = PATHS.find(([re]) => re.test(path));
+  if (!known) return new ApiError('not_found', `no route ${method.slice(0, 32)} ${path}`);
+  const allow = known[1].join(', ');
+  return new ApiError('method_not_allowed', `${method.slice(0, 32)} is not allowed here; use ${allow}`, undefined, { Allow: allow });
+}
+
 // Request ids: a random prefix per process and a counter (unique, cheap, sortable within a process).
 const REQ_PREFIX = `req_${randomBytes(4).toString('hex')}`;
 let reqCounter = 0;
@@ -65,6 +75,8 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // A missing Host is refused in onRequest, with the contract's body (Node's 400 has none).
+    http: { requireHostHeader: false },
     // Malformed HTTP (bad request line, oversized headers) still gets the contract's body.
     clientErrorHandler: (err, socket) => {
       if ((err as { code?: string }).code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
@@ -88,12 +100,19 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
     },
   });
 
+  // An Expect other than 100-continue: Node would answer 417 with no body.
+  app.server.on('checkExpectation', (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+    const body = JSON.stringify(errorBody('bad_request', EXPECTATION_FAILED, genReqId()));
+    res.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    res.end(body);
+    req.resume();
+  });
   // CONNECT never reaches a route (Node hands it to a 'connect' listener or drops the socket).
   app.server.on('connect', (req: import('node:http').IncomingMessage, socket: import('node:stream').Duplex) => rawMethodNotAllowed(socket, 'CONNECT', req.url ?? ''));
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string));
+      done(null, parseJsonBody(decodeJsonBody(body as Buffer, request.headers['content-type'])));
     } catch (err) {
       done(err as Error, undefined);
     }
@@ -105,24 +124,15 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    if (request.is404 || isHealth(request.url)) return;
+    refuseOddRequest(request);
+    // Answered before any body is read: a method the router has no route for (QUERY) is a 405 too.
+    if (request.is404) throw unrouted(request.method, request.url);
+    if (isHealth(request.url)) return;
     setKey(request, await authenticate(request, ctx.keys));
   });
 
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0]!;
-    const known = PATHS.find(([re]) => re.test(path));
-    if (known) {
-      return sendError(
-        reply,
-        new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${known[1].join(', ')}`, undefined, {
-          Allow: known[1].join(', '),
-        }),
-      );
-    }
-    return sendError(reply, new ApiError('not_found', `no route ${request.method} ${path}`));
-  });
+  app.setNotFoundHandler((request, reply) => sendError(reply, unrouted(request.method, request.url)));
 
   app.get('/api/health', async (): Promise<Health> => ({ status: 'ok', version: ctx.version, extensions: [...API_EXTENSIONS] }));
 

@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_STATUS } from '../../shared/contract/index.js';
 import type { ErrorBody, ErrorCode, ErrorDetail } from '../../shared/contract/index.js';
+import { DISK_FULL_RETRY_SECONDS, isDiskFull } from '../jobs/disk-full.js';
 
 export class ApiError extends Error {
   constructor(
@@ -35,6 +36,11 @@ export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
 /** Maps Fastify's own errors (body parsing, limits, bad URLs) to contract codes. */
 export function toApiError(err: FastifyError | Error): ApiError {
   if (err instanceof ApiError) return err;
+  if (isDiskFull(err)) {
+    return new ApiError('unavailable', "the server's disk is full, so nothing was saved; try again later", undefined, {
+      'Retry-After': String(DISK_FULL_RETRY_SECONDS),
+    });
+  }
   const e = err as FastifyError;
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -63,6 +69,7 @@ export function toApiError(err: FastifyError | Error): ApiError {
 export function handleError(err: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const apiError = toApiError(err);
   if (apiError.code === 'internal_error') request.log.error({ err }, 'unexpected error');
+  else if (apiError.code === 'unavailable' && !(err instanceof ApiError)) request.log.error({ err }, 'the disk is full');
   else if (!(err instanceof ApiError)) request.log.info({ code: (err as FastifyError).code }, apiError.message);
   return sendError(reply, apiError);
 }

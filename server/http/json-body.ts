@@ -46,6 +46,24 @@ function walkKeys(text: string, onKey: (key: string, path: string, keys: Set<str
   }
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
+ * The text of a JSON body: UTF-8 only (RFC 8259), refused rather than guessed, so a byte that
+ * is not UTF-8 never becomes U+FFFD in a stored script.
+ */
+export function decodeJsonBody(body: Buffer, contentType: string | undefined): string {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new ApiError('unsupported_media_type', `charset "${charset.slice(0, 40)}" is not supported; send JSON as UTF-8`);
+  }
+  try {
+    return UTF8.decode(body);
+  } catch {
+    throw new ApiError('invalid_json', 'the body is not valid UTF-8');
+  }
+}
+
 export function parseJsonBody(text: string): unknown {
   let value: unknown;
   try {

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { AspectRatio } from '../../shared/contract/index.js';
 import type { TemplateList, VoiceList, VoicePackStatus } from '../../shared/contract/index.js';
 import type { ServerContext } from './context.js';
+import { voicePackFailure } from '../voice-pack-errors.js';
 import { ApiError } from './errors.js';
 
 export function catalogRoutes(app: FastifyInstance, ctx: ServerContext): void {
@@ -66,7 +67,8 @@ export function catalogRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const engine = engineOrFail();
     const answer = install ? engine.installVoicePack : engine.voicePack;
     if (!answer) throw new ApiError('unavailable', 'this render engine cannot install voice packs');
-    return answer.call(engine, voice.id);
+    const status = await answer.call(engine, voice.id);
+    return status.error === undefined ? status : { ...status, error: voicePackFailure(status.error) };
   };
   app.get<{ Params: { id: string } }>('/api/voices/:id/pack', (request) => pack(request.params.id, false));
   app.post<{ Params: { id: string } }>('/api/voices/:id/pack', (request) => pack(request.params.id, true));

@@ -6,6 +6,7 @@ import { toJob } from '../jobs/store.js';
 import type { TransitionResult } from '../jobs/store.js';
 import type { ServerContext } from './context.js';
 import { ApiError } from './errors.js';
+import { pageKey } from './list-cache.js';
 import { userOf } from './principal.js';
 
 /** The cursor is opaque to clients: the last listed id, base64url-encoded. */
@@ -43,7 +44,7 @@ export function jobRoutes(app: FastifyInstance, ctx: ServerContext): void {
       throw new ApiError('validation_failed', `bad query: ${details.map((d) => d.path).join(', ')}`, details);
     }
     const q = parsed.data;
-    const cacheKey = request.url;
+    const cacheKey = pageKey(q);
     const cached = ctx.listCache?.get(userId, cacheKey);
     if (cached) return reply.type('application/json; charset=utf-8').send(cached);
     const generation = ctx.listCache?.generation(userId) ?? 0;

@@ -13,13 +13,14 @@ import type { ServerContext } from './context.js';
 import { ApiError } from './errors.js';
 import { userOf } from './principal.js';
 import { checkPresenter, normaliseScenes } from './render-scenes.js';
+import { checkVoicePacks, type VoiceUse } from './voice-packs-ready.js';
 
 const QUOTA_RETRY_SECONDS = 30;
 
 const invalid = (details: ErrorDetail[]) =>
   new ApiError('validation_failed', `the render request is invalid: ${details.map((d) => d.path).join(', ')}`, details);
 
-async function validate(ctx: ServerContext, body: unknown, userId: string): Promise<NewJob> {
+async function validate(ctx: ServerContext, body: unknown, userId: string, log: FastifyRequest['log']): Promise<NewJob> {
   const parsed = RenderRequest.safeParse(body, { reportInput: true });
   if (!parsed.success) throw invalid(issuesToDetails(parsed.error));
   const req = parsed.data;
@@ -50,6 +51,12 @@ async function validate(ctx: ServerContext, body: unknown, userId: string): Prom
       )
     : null;
   if (details.length) throw invalid(details);
+  // Each voice by the field that chose it; a scene without its own speaks in the request's voice.
+  const uses: VoiceUse[] = req.scenes
+    ? req.scenes.map((sc, i) => (sc.voiceId === undefined ? { path: 'voiceId', voice } : { path: `scenes[${i}].voiceId`, voice: ctx.catalog.voice(sc.voiceId)! }))
+    : [{ path: 'voiceId', voice }];
+  await checkVoicePacks(ctx.engine, uses.filter((u, i) => uses.findIndex((o) => o.path === u.path) === i), details, log);
+  if (details.length) throw invalid(details);
   const text = requestText(req).trim();
   const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params };
   return resolved ? { ...base, scenes: resolved.scenes, warnings: resolved.warnings } : { ...base, warnings: scriptWarnings(text, voice) };
@@ -74,7 +81,7 @@ export function renderRoutes(app: FastifyInstance, ctx: ServerContext): void {
       throw new ApiError('unsupported_media_type', 'send the render request as Content-Type: application/json');
     }
     const key = idempotencyKey(request);
-    const input = await validate(ctx, request.body, userId);
+    const input = await validate(ctx, request.body, userId, request.log);
     const requestHash = key ? bodyHash(request.body) : '';
     const ttl = LIMITS.idempotencyTtlMs;
 

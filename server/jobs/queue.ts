@@ -12,6 +12,8 @@ import type { RenderEngine } from '../engine/types.js';
 import type { OutputStorage } from '../storage/output-storage.js';
 import { resolveSceneMedia, type AssetAccess } from '../assets/scene-media.js';
 import type { JobStore, StoredJob } from './store.js';
+import { Backoff } from './backoff.js';
+import { voicePackFailure } from '../voice-pack-errors.js';
 
 export interface QueueLog {
   info(obj: object, msg: string): void;
@@ -56,6 +58,8 @@ export class WorkerQueue {
   private pumpAgain = false;
   private poll: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
+  /** A claim that fails (a full disk) is tried again, and logged, ever more rarely. */
+  private readonly claims = new Backoff();
 
   constructor(private readonly o: QueueOptions) {
     this.leaseMs = o.leaseMs ?? 30_000;
@@ -115,7 +119,7 @@ export class WorkerQueue {
 
   /** Fills free slots with queued jobs; re-entrant calls coalesce. */
   pump(): void {
-    if (this.stopping) return;
+    if (this.stopping || !this.claims.ready()) return;
     if (this.pumping) {
       this.pumpAgain = true;
       return;
@@ -131,8 +135,9 @@ export class WorkerQueue {
             this.launch(job);
           }
         } while (this.pumpAgain && !this.stopping);
+        this.claims.succeed();
       } catch (err) {
-        this.o.log.error({ err }, 'claiming a job failed');
+        this.o.log.error({ err, ...this.claims.fail() }, 'claiming a job failed');
       } finally {
         this.pumping = false;
       }
@@ -215,11 +220,13 @@ export class WorkerQueue {
       } else if (r.reason === 'canceled') {
         log.info({ jobId: job.id }, 'render canceled');
       } else {
+        // An engine's own words reach the creator; an unexpected fault's (paths, stack) only the log.
         const error =
-          err instanceof EngineError
-            ? { code: err.code, message: err.message }
+          err instanceof EngineError && err.code !== 'internal_error'
+            ? { code: err.code, message: voicePackFailure(err.message) }
             : { code: 'internal_error', message: 'the render failed unexpectedly' };
-        if (!(err instanceof EngineError)) log.error({ err, jobId: job.id }, 'render failed');
+        if (error.code === 'internal_error') log.error({ err, jobId: job.id }, 'render failed');
+        else log.warn({ err, jobId: job.id }, 'render failed'); // with the encoder's detail, when it has one
         await store.transition(job.id, null, { to: 'failed', error }, this.workerId);
       }
     } finally {

@@ -4,11 +4,12 @@
 // files are gathered in a staging directory and renamed into place in one step, so a reader
 // never sees half an asset.
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ASSET_ID_PATTERN } from '../../shared/contract/index.js';
+import { OWNER_DIR_MODE, OWNER_FILE_MODE } from './owner-only.js';
 import { statIfPresent } from './output-storage.js';
 
 export const ASSET_FILES = { content: 'content', thumbnail: 'thumbnail.jpg' } as const;
@@ -31,6 +32,7 @@ async function moveFile(from: string, to: string): Promise<void> {
     await copyFile(from, to);
     await rm(from, { force: true });
   });
+  await chmod(to, OWNER_FILE_MODE);
 }
 
 /** The one implementation for a local or a shared (mounted) directory: ids never collide, so rename is enough. */
@@ -43,9 +45,9 @@ export class DirAssetStorage implements AssetStorage {
 
   async put(assetId: string, contentFile: string, thumbnailFile: string): Promise<void> {
     const final = this.dir(assetId);
-    await mkdir(this.root, { recursive: true });
+    await mkdir(this.root, { recursive: true, mode: OWNER_DIR_MODE });
     const staging = join(this.root, `.staging-${assetId}-${randomBytes(6).toString('hex')}`);
-    await mkdir(staging);
+    await mkdir(staging, { mode: OWNER_DIR_MODE });
     try {
       await moveFile(contentFile, join(staging, ASSET_FILES.content));
       await moveFile(thumbnailFile, join(staging, ASSET_FILES.thumbnail));

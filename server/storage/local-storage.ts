@@ -4,6 +4,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { OUTPUT_FILES, stageOutputs, statIfPresent } from './output-storage.js';
+import { OWNER_DIR_MODE } from './owner-only.js';
 import type { OutputFile, OutputStorage, StoredFile } from './output-storage.js';
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -14,7 +15,7 @@ export class LocalOutputStorage implements OutputStorage {
   async publish(jobId: string, workDir: string): Promise<{ videoBytes: number }> {
     const dir = this.dir(jobId);
     const staging = `${dir}.staging-${process.pid}-${Date.now()}`;
-    await mkdir(staging, { recursive: true });
+    await mkdir(staging, { recursive: true, mode: OWNER_DIR_MODE });
     try {
       await stageOutputs(workDir, staging);
       await rm(dir, { recursive: true, force: true }); // an earlier attempt's leftovers

@@ -1,9 +1,10 @@
 // Where finished renders live. The local directory is the default; a shared directory or an
 // object store can implement the same interface for a fleet of workers.
-import { copyFile, rename, stat } from 'node:fs/promises';
+import { chmod, copyFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Stats } from 'node:fs';
+import { OWNER_FILE_MODE } from './owner-only.js';
 
 /** The file's stats, or null when it is not there (ENOENT, or ENOTDIR: its folder is not there); other failures throw. */
 export function statIfPresent(path: string): Promise<Stats | null> {
@@ -52,5 +53,6 @@ export async function stageOutputs(workDir: string, staging: string): Promise<vo
       if (err.code !== 'EXDEV') throw err;
       await copyFile(from, join(staging, name));
     });
+    await chmod(join(staging, name), OWNER_FILE_MODE); // the encoder made it under the process's umask
   }
 }

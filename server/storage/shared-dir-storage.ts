@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { LocalOutputStorage } from './local-storage.js';
 import { OUTPUT_FILES, stageOutputs } from './output-storage.js';
+import { OWNER_DIR_MODE } from './owner-only.js';
 
 export class SharedDirOutputStorage extends LocalOutputStorage {
   constructor(private readonly shared: string) {
@@ -20,7 +21,7 @@ export class SharedDirOutputStorage extends LocalOutputStorage {
     const final = join(this.shared, jobId);
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(jobId)) throw new Error('bad job id');
     const staging = join(this.shared, `.staging-${jobId}-${randomBytes(6).toString('hex')}`);
-    await mkdir(staging, { recursive: true });
+    await mkdir(staging, { recursive: true, mode: OWNER_DIR_MODE });
     try {
       await stageOutputs(workDir, staging);
       try {

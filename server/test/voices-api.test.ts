@@ -130,9 +130,12 @@ describe('a neural voice pack', () => {
     expect(pack.requests).toHaveLength(2);
   });
 
-  it('is downloaded by the first render in that voice when nobody installed it before', async () => {
+  it('is waited for by a render sent while it downloads (a missing pack is refused at submit)', async () => {
     pack.requests.length = 0;
     expect(((await call(`${s.url}/api/voices/en-US-Tina/pack`, { key })).body as VoicePackStatus).state).toBe('missing');
+    const refused = await call(`${s.url}/api/render`, { key, json: { text: 'Hello.', templateId: 'corporate-briefing', voiceId: 'en-US-Tina' } });
+    expect(refused.status).toBe(422);
+    await call(`${s.url}/api/voices/en-US-Tina/pack`, { key, method: 'POST' });
     const { vtt } = await renderWith('en-US-Tina', 'Good morning, and welcome to the weekly update.');
     expect(vtt).toContain('weekly');
     expect(pack.requests).toEqual(['/model.onnx', '/config.json']);

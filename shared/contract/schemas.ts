@@ -58,6 +58,10 @@ export type RenderParamsInput = z.infer<typeof RenderParamsInput>;
 export const VOICE_ID_LOCALE_PATTERN = /^[a-z]{2,3}-[A-Z]{2}-[A-Za-z]+$/;
 export const VOICE_ID_DIGITS_PATTERN = /^[0-9]+$/;
 
+/** An unpaired UTF-16 surrogate: valid in a JS string and a JSON escape, but not Unicode text (UTF-8 cannot hold it). */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+const WELL_FORMED = 'must be valid Unicode text (it holds an unpaired surrogate, \\uD800–\\uDFFF)';
+
 // The length counts the trimmed text; the OpenAPI document states the (stricter) untrimmed
 // bound, and the letter rule as a pattern, so whatever it calls valid is valid here.
 export const ScriptText = z
@@ -65,6 +69,7 @@ export const ScriptText = z
   .refine((s) => s.trim().length >= 1, 'must not be empty')
   .refine((s) => s.trim().length <= LIMITS.textMaxChars, `must be at most ${LIMITS.textMaxChars} characters`)
   .regex(/[\p{L}\p{N}]/u, 'must contain at least one letter or digit')
+  .refine((s) => !LONE_SURROGATE.test(s), WELL_FORMED)
   .meta({ minLength: 1, maxLength: LIMITS.textMaxChars });
 
 /** Extension `title` (docs/server.md): optional; sent only to APIs whose health lists it. */
@@ -72,6 +77,7 @@ export const JobTitle = z
   .string({ error: 'must be a string' })
   .refine((s) => s.trim().length >= 1, 'must not be empty')
   .refine((s) => s.trim().length <= LIMITS.titleMaxChars, `must be at most ${LIMITS.titleMaxChars} characters`)
+  .refine((s) => !LONE_SURROGATE.test(s), WELL_FORMED)
   // The document states the stricter untrimmed bound and "not only white space" as a pattern.
   .meta({ minLength: 1, maxLength: LIMITS.titleMaxChars, pattern: '\\S' })
   .describe(`Extension "title": the job's name, 1–${LIMITS.titleMaxChars} characters after trimming (docs/server.md)`);

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { EngineError } from '../types.js';
 import { decoderPath, ffmpegPath } from '../../media-binaries.js';
+import { encoderExitError, encoderStartError } from './ffmpeg-errors.js';
 
 export { decoderPath, ffmpegPath };
 
@@ -34,21 +35,13 @@ export function runFfmpeg(args: string[], signal: AbortSignal | undefined, what:
   const done = new Promise<void>((resolve, reject) => {
     proc.once('error', (err: NodeJS.ErrnoException) => {
       signal?.removeEventListener('abort', onAbort);
-      reject(
-        new EngineError(
-          'encode_failed',
-          err.code === 'ENOENT'
-            ? `The video encoder (ffmpeg) was not found at ${bin}. Install ffmpeg or set FFMPEG_PATH.`
-            : `The video encoder (ffmpeg) could not be started: ${err.message}`,
-        ),
-      );
+      reject(encoderStartError(bin, err));
     });
     proc.once('close', (code, sig) => {
       signal?.removeEventListener('abort', onAbort);
       if (signal?.aborted) return reject(new EngineError('canceled', 'The render was canceled.'));
       if (code === 0) return resolve();
-      const last = stderr.trim().split('\n').filter(Boolean).slice(-2).join(' / ');
-      reject(new EngineError('encode_failed', `The video encoder failed while ${what} (${sig ?? `exit code ${code}`})${last ? `: ${last}` : '.'}`));
+      reject(encoderExitError(what, sig ?? `exit code ${code}`, stderr));
     });
   });
   return { proc, done, extra };

@@ -1,0 +1,80 @@
+// The embedded store on a full disk, made for real: SQLite's max_page_count on the server's own
+// connection, after its free pages are used up, so every write that needs a page fails with
+// "database or disk is full". A create is then a 503 with Retry-After (never a 500), and a job
+// whose failure could not be written does not stay `rendering` once there is space again.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Job } from '../../shared/contract/index.js';
+import type { SqliteDatabase } from '../jobs/sqlite-db.js';
+import { createTestEngine } from './fixtures/test-engine.js';
+import { call, errorCode, testServer, validRequest, waitFor } from './helpers.js';
+import type { TestServer } from './helpers.js';
+
+const skip = process.env.TEST_STORE === 'postgres'; // a full PostgreSQL disk is the database's own affair
+const engine = createTestEngine();
+let s: TestServer;
+let key: string;
+let db: SqliteDatabase;
+
+beforeAll(async () => {
+  if (skip) return;
+  s = await testServer({ engine, concurrency: 1, leaseMs: 300 });
+  key = await s.userKey('full');
+  // The server's connection: max_page_count holds only for the connection that sets it.
+  db = (s.store as unknown as { sqlite: { db: SqliteDatabase } }).sqlite.db;
+  db.exec('CREATE TABLE filler (b BLOB)');
+});
+afterAll(() => s?.stop());
+
+function fillDisk(): void {
+  const pages = db.prepare('PRAGMA page_count').value<number>()!;
+  db.exec(`PRAGMA max_page_count = ${pages}`);
+  const insert = db.prepare('INSERT INTO filler VALUES (zeroblob(?))');
+  for (const size of [3000, 1000, 200]) {
+    try {
+      for (;;) insert.run(size);
+    } catch (err) {
+      expect(String(err)).toMatch(/database or disk is full/);
+    }
+  }
+}
+
+function freeDisk(): void {
+  db.exec('PRAGMA max_page_count = 1073741823');
+}
+
+const getJob = async (id: string) => (await call(`${s.url}/api/jobs/${id}`, { key })).body as Job;
+
+describe.skipIf(skip)('a full disk', () => {
+  it('answers a create with 503 unavailable and Retry-After, not 500', async () => {
+    fillDisk();
+    try {
+      const r = await call(`${s.url}/api/render`, { key, json: { ...validRequest, text: `Long script. ${'word '.repeat(950)}` } });
+      expect(r.status).toBe(503);
+      expect(errorCode(r)).toBe('unavailable');
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(r.body.error.message).toMatch(/disk is full/);
+    } finally {
+      freeDisk();
+    }
+  });
+
+  it('recovers a job left rendering by a failed write, without a restart', async () => {
+    const created = await call(`${s.url}/api/render`, { key, json: { ...validRequest, text: 'Hello [hold] [fail:long]' } });
+    expect(created.status).toBe(202);
+    const id = created.body.id as string;
+    await waitFor(async () => (await getJob(id)).status === 'rendering');
+    fillDisk();
+    engine.release(); // the render fails; writing that failure needs pages the disk no longer has
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await getJob(id)).status).toBe('rendering');
+    freeDisk();
+    // Taken up again (its second attempt), and this time its failure is written.
+    await waitFor(async () => engine.started.filter((j) => j === id).length === 2, 15_000);
+    engine.release();
+    const failed = await waitFor(async () => {
+      const job = await getJob(id);
+      return job.status === 'failed' ? job : null;
+    });
+    expect(failed.error?.code).toBe('speech_failed');
+  });
+});
