@@ -24,6 +24,8 @@ function snapshot(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
+      // Test runners' own caches (vitest's results), written by any run beside this one.
+      if (d.endsWith('node_modules') && name === '.vite') continue;
       const full = join(d, name);
       const st = lstatSync(full);
       if (st.isDirectory()) walk(full);

@@ -1,7 +1,7 @@
 // The warm studio's rehearsal of a render (rehearsal.ts): it composes a sentence's frames with
 // the real speech and drawing, waits while a render runs, ends when the studio closes, and a
 // speech failure only ends it.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { rehearseRender } from '../rehearsal.js';
 import { SpeechSynth } from '../speech/speech.js';
 import { SpeechEngines } from '../speech/speech-engines.js';
@@ -23,7 +23,9 @@ describe('a rehearsal', () => {
       let waits = 0;
       let done = false;
       const rehearsal = rehearseRender(engines, () => (++waits === 2 ? render : idle()), open).then(() => (done = true));
-      await new Promise((r) => setTimeout(r, 300));
+      // However slow the machine: it reaches the render's turn, then stays there.
+      await vi.waitFor(() => expect(waits).toBe(2), { timeout: 30_000, interval: 20 });
+      await new Promise((r) => setTimeout(r, 200));
       expect([waits, done]).toEqual([2, false]);
       release();
       await rehearsal;

@@ -60,13 +60,13 @@ describe('layout', () => {
     const first = templates[0]!;
     const bad = (patch: Record<string, unknown>) => ({ templates: [{ ...first, ...patch }] });
     const scene = first.scene;
-    expect(() => parseTemplateCatalog(bad({ scene: undefined }))).toThrow(/templates\.0\.scene/);
+    expect(() => parseTemplateCatalog(bad({ scene: undefined }))).toThrow(/templates\[0\]\.scene/);
     expect(() => parseTemplateCatalog(bad({ scene: { ...scene, background: 'beach' } }))).toThrow(/scene\.background/);
     expect(() => parseTemplateCatalog(bad({ scene: { ...scene, font: { family: 'Comic Sans', weight: 'bold', style: 'normal' } } }))).toThrow(/scene\.font/);
     expect(() => parseTemplateCatalog(bad({ presenter: { id: 'nobody', name: 'Nobody' } }))).toThrow(/presenter\.id/);
     expect(() => parseTemplateCatalog(bad({ defaults: { aspectRatio: '4:3', avatar: { scale: 0.6, x: 0.5, y: 0.5 } }, aspectRatios: ['16:9'] }))).toThrow(/defaults\.aspectRatio/);
     expect(() => parseTemplateCatalog({ templates: [first, first] })).toThrow(/used twice/);
-    expect(() => parseTemplateCatalog(bad({ colour: 'red' }))).toThrow(/templates\.0\.colour: unknown field/);
+    expect(() => parseTemplateCatalog(bad({ colour: 'red' }))).toThrow(/templates\[0\]\.colour: unknown field/);
     expect(() => computeLayout('no-such-template', first.defaults, { width: 1280, height: 720 })).toThrow(/Unknown template/);
   });
 });
