@@ -8,8 +8,19 @@ import { useEditor, useJobs, useUi } from '../store/index.js';
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 export const RENDER_SHORTCUT = isMac ? '⌘↵' : 'Ctrl+Enter';
 
-export async function renderCurrent(): Promise<void> {
-  const ok = await useEditor.getState().submit();
+const ALREADY_SENT = 'This version of the draft has already been sent to render.';
+
+export async function renderCurrent(again = false): Promise<void> {
+  const editor = useEditor.getState();
+  if (!again && editor.isSent()) {
+    const ui = useUi.getState();
+    // One notice however often the shortcut is pressed, and none while the first is still on its way.
+    if (!editor.submitting && !ui.notices.some((n) => n.text === ALREADY_SENT)) {
+      ui.notify({ kind: 'info', text: ALREADY_SENT, action: { label: 'Render again', run: () => void renderCurrent(true) } });
+    }
+    return;
+  }
+  const ok = await editor.submit(again);
   if (!ok) return;
   const r = useEditor.getState().lastSubmit;
   const ui = useUi.getState();

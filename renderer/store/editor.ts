@@ -6,6 +6,7 @@
 import type { OutboxItem } from '../../shared/bridge/index.js';
 import { isSingleScene, toRenderRequest } from '../../shared/contract/document.js';
 import { RenderRequest, issuesToDetails, type Job } from '../../shared/contract/index.js';
+import type { VideoDocument } from '../../shared/contract/document.js';
 import { call, describeError, toBridgeError } from '../lib/bridge.js';
 import { documentOf, draftInput, draftSummary, readDraft } from '../lib/drafts.js';
 import { sceneOfPath } from '../lib/scenes.js';
@@ -28,7 +29,13 @@ export interface EditorState {
   sceneErrors: Record<string, FieldErrors>;
   lastSubmit: { job: Job | null; queued: OutboxItem | null } | null;
   saveNow(): Promise<void>;
-  submit(): Promise<boolean>;
+  /**
+   * Sends the open document as a job, once per state of it: a second submit of the same state
+   * (a repeated shortcut, a click after it) is refused unless `again` says it is meant.
+   */
+  submit(again?: boolean): Promise<boolean>;
+  /** Whether the document as it is now has been sent (or is being sent). */
+  isSent(): boolean;
   /** Stops the autosave (a test's store, a closed window). */
   dispose(): void;
 }
@@ -42,6 +49,8 @@ export function createEditorSlice(api: SliceApi<EditorState>): EditorState {
   let saving: Promise<void> | null = null;
   /** Counts edits, so a save that raced a newer edit leaves the state unsaved. */
   let edits = 0;
+  /** The document state last sent; edits make new states (the store never mutates one). */
+  let sent: VideoDocument | null = null;
   const later = (ms: number) => {
     clearTimeout(timer);
     timer = setTimeout(() => void get().saveNow(), ms);
@@ -53,6 +62,7 @@ export function createEditorSlice(api: SliceApi<EditorState>): EditorState {
       // Another document was opened: nothing of it is unsaved, and nothing of the last one applies.
       clearTimeout(timer);
       clearBackup();
+      sent = null;
       set({ saveState: 'saved', saveError: null, fieldErrors: {}, sceneErrors: {}, submitError: null, lastSubmit: null });
       return;
     }
@@ -119,9 +129,12 @@ export function createEditorSlice(api: SliceApi<EditorState>): EditorState {
       await saving;
       saving = null;
     },
-    async submit() {
+    isSent() {
+      return sent !== null && sent === root().document;
+    },
+    async submit(again = false) {
       const { document: d, settings } = root();
-      if (get().submitting) return false;
+      if (get().submitting || (!again && get().isSent())) return false;
       if (!d.templateId || !d.voiceId) {
         showErrors([...(d.templateId ? [] : [{ path: 'templateId', message: 'is required' }]), ...(d.voiceId ? [] : [{ path: 'voiceId', message: 'is required' }])]);
         set({ submitError: 'Fix the marked fields to render.' });
@@ -140,12 +153,14 @@ export function createEditorSlice(api: SliceApi<EditorState>): EditorState {
         return false;
       }
       set({ submitting: true, submitError: null, fieldErrors: {}, sceneErrors: {} });
+      sent = d;
       try {
         const r = await call('jobs.submit', { request: parsed.data });
         set({ submitting: false, lastSubmit: r });
         return true;
       } catch (e) {
         const err = toBridgeError(e);
+        if (sent === d) sent = null;
         set({ submitting: false, submitError: describeError(err) });
         showErrors(err.details ?? []);
         return false;
