@@ -41,6 +41,8 @@ export interface StudioDeps {
   /** Desktop: asks where to save a download (null = canceled). Absent in the web shell. */
   chooseSavePath?: (suggestedName: string) => Promise<string | null>;
   clientOptions?: ClientOptions;
+  /** How long the live event stream may stay silent before it counts as lost (tests shorten it). */
+  eventsIdleMs?: number;
 }
 
 const DISABLED: StudioStatus = { state: 'disabled', baseUrl: null, restarts: 0, error: null };
@@ -128,6 +130,7 @@ export function createStudio(deps: StudioDeps): Studio {
       emit: (e) => events.emit(e),
       present: (j) => present(profileId, j),
       onOnline: flushOutbox,
+      idleMs: deps.eventsIdleMs,
     });
     sync.start();
   }
