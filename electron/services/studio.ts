@@ -267,7 +267,7 @@ export function createStudio(deps: StudioDeps): Studio {
         return null;
       });
       return importCsv(input, {
-        catalog: cat && { templateIds: new Set(cat.raw.templates.map((t) => t.id)), voiceIds: new Set(cat.raw.voices.map((v) => v.id)) },
+        catalog: cat && { templates: cat.raw.templates, voiceIds: new Set(cat.raw.voices.map((v) => v.id)) },
         saveDraft: (r, name) => drafts.save({ name, text: requestText(r), templateId: r.templateId, voiceId: r.voiceId, params: r.params ?? {} }),
         submit,
       });
