@@ -16,6 +16,9 @@ export interface ShellLimits {
   /** Open event streams (GET /bridge/events) per user and in total. */
   eventStreamsPerUser: number;
   eventStreams: number;
+  /** Drafts kept per user and in all (electron/web/user-data.ts holds them to it). */
+  draftsPerUser: number;
+  drafts: number;
 }
 
 export const DEFAULT_SHELL_LIMITS: ShellLimits = {
@@ -24,6 +27,8 @@ export const DEFAULT_SHELL_LIMITS: ShellLimits = {
   activeJobs: 1000,
   eventStreamsPerUser: 8,
   eventStreams: 1000,
+  draftsPerUser: 500,
+  drafts: 100_000,
 };
 
 /** A job the shell never sees finish (its user left) stops counting as active after this long. */
