@@ -18,7 +18,7 @@ const GENDER_LABEL: Record<string, string> = { female: 'Female', male: 'Male', n
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(bytes < 10e6 ? 1 : 0)} MB`;
 
 /** A neural voice's pack: its state, polled while it downloads; a button starts the download. */
-function VoicePack({ voice, onState }: { voice: CatalogVoice; onState: (state: VoicePackStatus['state']) => void }) {
+function VoicePack({ voice, onState, tabIndex, onFocus, onKeyDown }: { voice: CatalogVoice; onState: (state: VoicePackStatus['state']) => void } & Pick<React.ButtonHTMLAttributes<HTMLButtonElement>, 'tabIndex' | 'onFocus' | 'onKeyDown'>) {
   const [status, setStatus] = useState<VoicePackStatus | null>(null);
   const [error, setError] = useState<string | null>(null);
   const ask = (install: boolean) =>
@@ -46,7 +46,7 @@ function VoicePack({ voice, onState }: { voice: CatalogVoice; onState: (state: V
       )}
       {status.state === 'failed' && <span className="error-text">{status.error}</span>}
       {(status.state === 'missing' || status.state === 'failed') && (
-        <button type="button" className="btn small" onClick={() => void ask(true)}>
+        <button type="button" className="btn small" data-pack tabIndex={tabIndex} onFocus={onFocus} onKeyDown={onKeyDown} onClick={() => void ask(true)}>
           {status.state === 'failed' ? 'Retry download' : `Download ${mb(total)}`}
         </button>
       )}
@@ -66,6 +66,26 @@ const localeName = (() => {
   };
 })();
 
+/**
+ * How the list is ordered: best-sounding first, then the voices of the user's languages (exact
+ * locale, then the same language, in the order the user ranks them); the catalog's order otherwise.
+ */
+export function voiceOrder(voices: CatalogVoice[], languages: readonly string[]): CatalogVoice[] {
+  const tags = languages.map((l) => l.toLowerCase());
+  const match = (locale: string) => {
+    const l = locale.toLowerCase();
+    const exact = tags.indexOf(l);
+    if (exact >= 0) return exact;
+    const same = tags.findIndex((t) => t.split('-')[0] === l.split('-')[0]);
+    return same >= 0 ? tags.length + same : 2 * tags.length;
+  };
+  const quality = (v: CatalogVoice) => QUALITY_ORDER.indexOf(v.quality ?? 'basic');
+  return voices
+    .map((v, i) => ({ v, i, q: quality(v), m: match(v.locale) }))
+    .sort((a, b) => a.q - b.q || a.m - b.m || a.i - b.i)
+    .map((x) => x.v);
+}
+
 export function VoicePicker() {
   const voices = useCatalogs((s) => s.voices);
   const catalogError = useCatalogs((s) => s.error);
@@ -84,7 +104,13 @@ export function VoicePicker() {
   // The sample buttons are one Tab stop; arrow keys move between them.
   const list = useRef<HTMLUListElement>(null);
   const [sampleFocus, setSampleFocus] = useState<string | null>(null);
+  const [packFocus, setPackFocus] = useState<string | null>(null);
   const selected = findVoice(voices, voiceId);
+  // A notice about one voice's sample says nothing once another is chosen.
+  useEffect(() => setSampleError(null), [voiceId]);
+  // The chosen voice in view, wherever the order puts it (once per list shown, not on every choice).
+  const selectedRow = useRef<HTMLLIElement>(null);
+  useEffect(() => selectedRow.current?.scrollIntoView?.({ block: 'nearest' }), [voices]);
 
   const locales = useMemo(() => [...new Set(voices.map((v) => v.locale))].sort(), [voices]);
   // Only what some voice has: no "Neutral" without a neutral voice behind it.
@@ -92,7 +118,7 @@ export function VoicePicker() {
   const qualities = useMemo(() => QUALITY_ORDER.filter((q) => voices.some((v) => v.quality === q)), [voices]);
   const shown = useMemo(() => {
     const needle = q.trim().toLowerCase();
-    return voices.filter(
+    return voiceOrder(voices, navigator.languages ?? [navigator.language]).filter(
       (v) =>
         (!locale || v.locale === locale) &&
         (!gender || v.gender === gender) &&
@@ -103,6 +129,12 @@ export function VoicePicker() {
   const sampleStop = tabStop(
     shown.map((v) => v.id),
     sampleFocus,
+    selected?.id ?? null,
+  );
+  // The download buttons are one Tab stop too (only voices not installed have one).
+  const packStop = tabStop(
+    shown.filter((v) => v.downloadBytes !== undefined && packs[v.id] !== 'installed' && packs[v.id] !== 'downloading' && packs[v.id] !== 'builtin').map((v) => v.id),
+    packFocus,
     selected?.id ?? null,
   );
 
@@ -177,7 +209,7 @@ export function VoicePicker() {
           const checked = selected?.id === v.id;
           const alias = voiceIds(v).find((id) => id !== v.id);
           return (
-            <li key={v.id} className={`voice-row${checked ? ' selected' : ''}`}>
+            <li key={v.id} className={`voice-row${checked ? ' selected' : ''}`} ref={checked ? selectedRow : undefined}>
               <label className="voice-choice">
                 <input type="radio" name="voice" value={v.id} checked={checked} onChange={() => update({ voiceId: v.id })} />
                 <span className="voice-name">{v.name}</span>
@@ -196,7 +228,15 @@ export function VoicePicker() {
                   {alias ? ` · #${alias}` : ''}
                 </span>
               </label>
-              {v.downloadBytes !== undefined && <VoicePack voice={v} onState={(state) => setPacks((p) => (p[v.id] === state ? p : { ...p, [v.id]: state }))} />}
+              {v.downloadBytes !== undefined && (
+                <VoicePack
+                  voice={v}
+                  onState={(state) => setPacks((p) => (p[v.id] === state ? p : { ...p, [v.id]: state }))}
+                  tabIndex={v.id === packStop ? 0 : -1}
+                  onFocus={() => setPackFocus(v.id)}
+                  onKeyDown={(e) => moveFocus(e, list.current, '[data-pack]')}
+                />
+              )}
               <button
                 type="button"
                 className="icon-btn"
