@@ -7,6 +7,7 @@ import { call, describeError } from '../lib/bridge.js';
 import { findVoice, voiceIds, type CatalogVoice } from '../store/catalogs.js';
 
 import { ErrorNote } from './ErrorNote.js';
+import { VoicePack } from './VoicePack.js';
 import { Icon } from './Icon.js';
 import { moveFocus, tabStop } from '../lib/roving.js';
 import { useCatalogs, useEditor, useStudio } from '../store/index.js';
@@ -15,45 +16,6 @@ const QUALITY_LABEL: Record<VoiceQuality, string> = { basic: 'Basic', standard: 
 const QUALITY_ORDER: VoiceQuality[] = ['natural', 'standard', 'basic'];
 const ENGINE_LABEL: Record<VoiceEngine, string> = { espeak: 'eSpeak NG', pico: 'SVOX Pico', piper: 'Piper neural' };
 const GENDER_LABEL: Record<string, string> = { female: 'Female', male: 'Male', neutral: 'Neutral' };
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(bytes < 10e6 ? 1 : 0)} MB`;
-
-/** A neural voice's pack: its state, polled while it downloads; a button starts the download. */
-function VoicePack({ voice, onState, tabIndex, onFocus, onKeyDown }: { voice: CatalogVoice; onState: (state: VoicePackStatus['state']) => void } & Pick<React.ButtonHTMLAttributes<HTMLButtonElement>, 'tabIndex' | 'onFocus' | 'onKeyDown'>) {
-  const [status, setStatus] = useState<VoicePackStatus | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const ask = (install: boolean) =>
-    call('voices.pack', { voiceId: voice.id, install }).then(
-      (s) => (setStatus(s), setError(null), onState(s.state)),
-      (e: unknown) => setError(describeError(e)),
-    );
-  useEffect(() => void ask(false), [voice.id]);
-  useEffect(() => {
-    if (status?.state !== 'downloading') return;
-    const t = setTimeout(() => void ask(false), 400);
-    return () => clearTimeout(t);
-  }, [status]);
-  if (error) return <span className="voice-pack small error-text">{error}</span>;
-  if (!status || status.state === 'builtin') return null;
-  const total = status.totalBytes ?? voice.downloadBytes ?? 0;
-  return (
-    // A line of its own under the voice: the download and the terms of the voice's data, which
-    // stay in view once installed (a published video may owe a credit).
-    <span className="voice-pack small">
-      {status.state === 'downloading' && (
-        <progress className="voice-pack-progress" max={total || 1} value={status.receivedBytes ?? 0} aria-label={`Downloading ${voice.name}`}>
-          {mb(status.receivedBytes ?? 0)} of {mb(total)}
-        </progress>
-      )}
-      {status.state === 'failed' && <span className="error-text">{status.error}</span>}
-      {(status.state === 'missing' || status.state === 'failed') && (
-        <button type="button" className="btn small" data-pack tabIndex={tabIndex} onFocus={onFocus} onKeyDown={onKeyDown} onClick={() => void ask(true)}>
-          {status.state === 'failed' ? 'Retry download' : `Download ${mb(total)}`}
-        </button>
-      )}
-      {voice.licence && <span className="muted voice-licence">{voice.licence}</span>}
-    </span>
-  );
-}
 
 const localeName = (() => {
   const names = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'language' }) : null;

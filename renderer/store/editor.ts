@@ -10,6 +10,7 @@ import type { VideoDocument } from '../../shared/contract/document.js';
 import { call, describeError, toBridgeError } from '../lib/bridge.js';
 import { documentOf, draftInput, draftSummary, readDraft } from '../lib/drafts.js';
 import { sceneOfPath } from '../lib/scenes.js';
+import { findVoice } from './catalogs.js';
 import { clearBackup, writeBackup } from './backup.js';
 import { UNTITLED } from './document.js';
 import type { SliceApi } from './slice.js';
@@ -28,6 +29,10 @@ export interface EditorState {
   /** Problems with a scene's fields, by scene id then field (`text`, `background.assetId`). */
   sceneErrors: Record<string, FieldErrors>;
   lastSubmit: { job: Job | null; queued: OutboxItem | null } | null;
+  /** The chosen voice, when a render waits for its download (its pack is missing or failed). */
+  voiceDownload: string | null;
+  /** The voice's download is done: the render may go. */
+  voiceInstalled(voiceId: string): void;
   saveNow(): Promise<void>;
   /**
    * Sends the open document as a job, once per state of it: a second submit of the same state
@@ -63,12 +68,12 @@ export function createEditorSlice(api: SliceApi<EditorState>): EditorState {
       clearTimeout(timer);
       clearBackup();
       sent = null;
-      set({ saveState: 'saved', saveError: null, fieldErrors: {}, sceneErrors: {}, submitError: null, lastSubmit: null });
+      set({ saveState: 'saved', saveError: null, fieldErrors: {}, sceneErrors: {}, submitError: null, lastSubmit: null, voiceDownload: null });
       return;
     }
     edits++;
     writeBackup({ ...s.document, id: s.draftId });
-    set({ saveState: 'unsaved', fieldErrors: {}, sceneErrors: {}, submitError: null });
+    set({ saveState: 'unsaved', fieldErrors: {}, sceneErrors: {}, submitError: null, voiceDownload: null });
     later(SAVE_DELAY_MS);
   });
 
@@ -91,6 +96,18 @@ export function createEditorSlice(api: SliceApi<EditorState>): EditorState {
     if (first) root().selectScene(first);
   };
 
+  /** A voice with a pack to download that is not there (missing, or its download failed). */
+  const voiceNeedingDownload = async (voiceId: string) => {
+    const voice = findVoice(root().catalogs.voices, voiceId);
+    if (voice?.downloadBytes === undefined) return null;
+    try {
+      const pack = await call('voices.pack', { voiceId: voice.id });
+      return pack.state === 'missing' || pack.state === 'failed' ? voice : null;
+    } catch {
+      return null; // its state cannot be asked (an API without packs, offline): the render API decides
+    }
+  };
+
   return {
     saveState: 'saved',
     saveError: null,
@@ -99,6 +116,10 @@ export function createEditorSlice(api: SliceApi<EditorState>): EditorState {
     fieldErrors: {},
     sceneErrors: {},
     lastSubmit: null,
+    voiceDownload: null,
+    voiceInstalled(voiceId) {
+      if (get().voiceDownload === voiceId) set({ voiceDownload: null, submitError: null });
+    },
     async saveNow() {
       clearTimeout(timer);
       while (saving) await saving;
@@ -152,8 +173,14 @@ export function createEditorSlice(api: SliceApi<EditorState>): EditorState {
         set({ submitError: 'Fix the marked fields to render.' });
         return false;
       }
-      set({ submitting: true, submitError: null, fieldErrors: {}, sceneErrors: {} });
+      set({ submitting: true, submitError: null, fieldErrors: {}, sceneErrors: {}, voiceDownload: null });
       sent = d;
+      const needs = await voiceNeedingDownload(d.voiceId);
+      if (needs) {
+        sent = null;
+        set({ submitting: false, voiceDownload: needs.id, submitError: `${needs.name} needs its voice download before it can render.` });
+        return false;
+      }
       try {
         const r = await call('jobs.submit', { request: parsed.data });
         set({ submitting: false, lastSubmit: r });
