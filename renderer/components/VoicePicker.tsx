@@ -60,8 +60,6 @@ export function VoicePicker() {
   const [quality, setQuality] = useState('');
   const [playing, setPlaying] = useState<string | null>(null);
   const [sampleError, setSampleError] = useState<string | null>(null);
-  /** Download states of the neural voices shown (their samples are spoken by the voice itself). */
-  const [packs, setPacks] = useState<Record<string, VoicePackStatus['state']>>({});
   const audio = useRef<HTMLAudioElement>(null);
   // The sample buttons are one Tab stop; arrow keys move between them.
   const list = useRef<HTMLUListElement>(null);
@@ -70,9 +68,18 @@ export function VoicePicker() {
   const selected = findVoice(voices, voiceId);
   // A notice about one voice's sample says nothing once another is chosen.
   useEffect(() => setSampleError(null), [voiceId]);
-  // The chosen voice in view, wherever the order puts it (once per list shown, not on every choice).
   const selectedRow = useRef<HTMLLIElement>(null);
-  useEffect(() => selectedRow.current?.scrollIntoView?.({ block: 'nearest' }), [voices]);
+  /** Download states of the neural voices shown (their samples are spoken by the voice itself). */
+  const [packs, setPacks] = useState<Record<string, VoicePackStatus['state']>>({});
+  const packsKnown = Object.keys(packs).length;
+  // The chosen voice in the middle of the list, wherever the order puts it: when the list is
+  // shown and as the download lines under neural voices arrive (they move the rows), never on a
+  // choice. Only the list scrolls (scrollIntoView would move the page too).
+  useEffect(() => {
+    const row = selectedRow.current;
+    const box = list.current;
+    if (row && box) box.scrollTop = Math.max(0, row.offsetTop - (box.clientHeight - row.offsetHeight) / 2);
+  }, [voices, packsKnown]);
 
   const locales = useMemo(() => [...new Set(voices.map((v) => v.locale))].sort(), [voices]);
   // Only what some voice has: no "Neutral" without a neutral voice behind it.

@@ -1,9 +1,11 @@
 // The scene actions the media library uses, in one place: the document store's
 // (`useStudio`: the document, undo, the selected scene).
 import type { DocumentScene } from '../../shared/contract/index.js';
-import { useStudio } from './index.js';
+import { useStudio as sceneStore } from './index.js';
 
-export const sceneStore = useStudio;
+// A live binding, not a copy taken at load: this module and index.js import each other (through
+// media.ts), so useStudio may not be defined yet when this module runs.
+export { sceneStore };
 
 export const useSelectedSceneId = (): string | null => sceneStore((s) => s.selectedSceneId);
 
