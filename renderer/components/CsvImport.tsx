@@ -91,7 +91,7 @@ export function CsvImport({ onClose }: { onClose(): void }) {
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr key={r.row} className={r.ok ? 'ok' : 'bad'} data-testid={`csv-row-${r.row}`}>
+                <tr key={r.row} className={r.errors.length ? 'bad' : 'ok'} data-testid={`csv-row-${r.row}`}>
                   <td>{r.row}</td>
                   <td>
                     {r.ok ? (

@@ -27,7 +27,7 @@ export async function cancelJob(job: Job, undo = true): Promise<boolean> {
     useJobs.getState().applyEvents([{ type: 'job', profileId: '', job: j }]);
     followRender(job, j);
     if (undo) {
-      const at = job.status === 'rendering' ? ` at ${Math.round(job.progress * 100)} %` : '';
+      const at = job.status === 'rendering' && job.progress >= 0.01 ? ` at ${Math.round(job.progress * 100)} %` : '';
       useUi.getState().notify({ kind: 'info', text: `Canceled “${excerpt(job)}”${at}.`, action: { label: 'Undo', run: () => void retryJob(j) } }, UNDO_CANCEL_MS);
     }
     return true;
