@@ -18,9 +18,12 @@ export interface ApiConnection {
 }
 
 export interface ClientOptions {
+  /** One attempt's wait (for the headers and, but for streams, the body). */
   timeoutMs?: number;
   retries?: number;
   backoffMs?: number;
+  /** A whole call's budget, retries included (never less than one attempt's timeout). */
+  deadlineMs?: number;
 }
 
 interface RequestOptions {
@@ -50,12 +53,16 @@ async function bufferBody(res: Response): Promise<Response> {
   return new Response(buf, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
+/** A whole call's budget unless the client is told otherwise. */
+export const DEFAULT_DEADLINE_MS = 12_000;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class RenderApiClient {
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly backoffMs: number;
+  private readonly deadlineMs: number;
   constructor(
     readonly conn: ApiConnection,
     opts: ClientOptions = {},
@@ -63,6 +70,7 @@ export class RenderApiClient {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.retries = opts.retries ?? 2;
     this.backoffMs = opts.backoffMs ?? 250;
+    this.deadlineMs = opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
   }
 
   /** Headers that authenticate a call; used by media streaming too. */
@@ -89,11 +97,18 @@ export class RenderApiClient {
       body = JSON.stringify(opts.body);
     }
     const attempts = 1 + (opts.retries ?? ((opts.safe ?? method === 'GET') ? this.retries : 0));
+    const attemptMs = opts.timeoutMs ?? this.timeoutMs;
+    // A server that takes every attempt's full timeout must not hold a call for all of them.
+    const deadline = Date.now() + Math.max(this.deadlineMs, attemptMs);
     let last: BridgeFailure | null = null;
     for (let i = 0; i < attempts; i++) {
-      if (i > 0) await sleep(this.backoffMs * 2 ** (i - 1) * (0.75 + Math.random() / 2));
+      if (i > 0) {
+        const pause = this.backoffMs * 2 ** (i - 1) * (0.75 + Math.random() / 2);
+        if (Date.now() + pause >= deadline) break;
+        await sleep(pause);
+      }
       const timeout = new AbortController();
-      const timer = setTimeout(() => timeout.abort(new DOMException('timed out', 'TimeoutError')), opts.timeoutMs ?? this.timeoutMs);
+      const timer = setTimeout(() => timeout.abort(new DOMException('timed out', 'TimeoutError')), Math.min(attemptMs, deadline - Date.now()));
       const signals = [timeout.signal];
       if (opts.signal) signals.push(opts.signal);
       let res: Response;

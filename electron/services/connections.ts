@@ -3,7 +3,7 @@
 // (capabilities, learned from its health answer). Also the active profile's id, kept until the
 // profiles change, so a bridge call asks the profile store at most once.
 import type { Capabilities, Profile } from '../../shared/bridge/index.js';
-import { RenderApiClient, type ClientOptions } from './api-client.js';
+import { DEFAULT_DEADLINE_MS, RenderApiClient, type ClientOptions } from './api-client.js';
 import { BridgeFailure } from './errors.js';
 import type { LocalStudio } from './local-studio.js';
 import { LOCAL_PROFILE_ID, type EnvProfileConfig, type ProfileStore } from './profiles.js';
@@ -119,8 +119,12 @@ export class Connections {
     if (p.kind === 'local') {
       const studio = deps.localStudio;
       if (!studio) throw new BridgeFailure('offline', 'the local studio is not available here');
-      const baseUrl = await studio.ready().catch((e: Error) => {
-        throw new BridgeFailure('offline', `the local studio is not running: ${e.message}`);
+      // A studio being replaced answers within a call's deadline or the call goes on without it
+      // (the cache, the outbox); a first start may take longer (its key is made).
+      const wait = studio.status().state === 'restarting' ? (opts?.deadlineMs ?? DEFAULT_DEADLINE_MS) : undefined;
+      const baseUrl = await studio.ready(wait).catch((e: Error) => {
+        const st = studio.status();
+        throw new BridgeFailure('offline', st.state === 'restarting' && st.error ? st.error : `the local studio is not running: ${e.message}`);
       });
       this.localUrl = baseUrl;
       // The studio makes a fresh key at every start: asked for at call time.

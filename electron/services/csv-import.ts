@@ -1,5 +1,7 @@
-// CSV import (`jobs.importCsv`): each row of the file (csv.ts reads and checks it) becomes a
-// draft or a submitted job; every row is reported on its own, a failure in one never stops the rest.
+// CSV import (`jobs.importCsv`): the rows of the file (csv.ts reads and checks them) become
+// drafts or submitted jobs. While any row is bad nothing is created: the report names every bad
+// row by its line, so the file is fixed and imported again whole. A row the API then refuses is
+// reported on its own and never stops the rest.
 import type { BridgeParsedInput, CsvRowReport } from '../../shared/bridge/index.js';
 import { excerptOf, requestText, type RenderRequest } from '../../shared/contract/index.js';
 import { readCsvRequests, type CsvCatalog } from './csv.js';
@@ -14,12 +16,11 @@ export interface CsvImportTargets {
 
 
 export async function importCsv({ csv, mode }: BridgeParsedInput<'jobs.importCsv'>, to: CsvImportTargets): Promise<{ rows: CsvRowReport[] }> {
+  const read = readCsvRequests(csv, to.catalog ?? undefined);
+  if (read.some((r) => !r.request)) return { rows: read.map((r) => ({ row: r.row, ok: false, draftId: null, jobId: null, errors: r.errors })) };
   const rows: CsvRowReport[] = [];
-  for (const r of readCsvRequests(csv, to.catalog ?? undefined)) {
-    if (!r.request) {
-      rows.push({ row: r.row, ok: false, draftId: null, jobId: null, errors: r.errors });
-      continue;
-    }
+  for (const r of read) {
+    if (!r.request) continue;
     try {
       if (mode === 'drafts') {
         const d = await to.saveDraft(r.request, excerptOf(requestText(r.request), 60));

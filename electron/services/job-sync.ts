@@ -7,7 +7,7 @@ import type { BridgeError, StudioEvent } from '../../shared/bridge/index.js';
 import type { RenderApiClient } from './api-client.js';
 import { BridgeFailure, toBridgeError } from './errors.js';
 import { normalizeJob } from './normalize.js';
-import { readSse } from './sse.js';
+import { readSse, SseStalled } from './sse.js';
 
 export interface JobSyncOptions {
   profileId: string;
@@ -21,7 +21,12 @@ export interface JobSyncOptions {
   coalesceMs?: number;
   minPollMs?: number;
   maxPollMs?: number;
+  /** How long the event stream may stay silent (the API sends a heartbeat every 15 s). */
+  idleMs?: number;
 }
+
+/** Two and a half of the render API's 15 s heartbeats. */
+const EVENTS_IDLE_MS = 40_000;
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -115,14 +120,19 @@ export class JobSync {
     // Catch up on what changed while we were away before trusting the stream.
     await this.poll(client).catch(() => false); // a missed catch-up: the stream's events and the next reconnect make up for it
     if (!res.body) return;
-    for await (const msg of readSse(res.body)) {
-      if (signal.aborted) return;
-      if (msg.event !== 'job') continue;
-      try {
-        this.push(normalizeJob(JSON.parse(msg.data)));
-      } catch {
-        // a malformed event is skipped; the next poll or event brings the truth
+    try {
+      for await (const msg of readSse(res.body, this.o.idleMs ?? EVENTS_IDLE_MS)) {
+        if (signal.aborted) return;
+        if (msg.event !== 'job') continue;
+        try {
+          this.push(normalizeJob(JSON.parse(msg.data)));
+        } catch {
+          // a malformed event is skipped; the next poll or event brings the truth
+        }
       }
+    } catch (e) {
+      if (e instanceof SseStalled) throw new BridgeFailure('offline', 'the render API stopped answering (no heartbeat on its event stream)');
+      throw e;
     }
     throw new BridgeFailure('offline', 'the event stream ended');
   }

@@ -32,7 +32,12 @@ export interface LocalStudioOptions {
   log?: (line: string) => void;
   healthIntervalMs?: number;
   startTimeoutMs?: number;
+  /** How long a studio that stopped answering gets to exit on SIGTERM before SIGKILL. */
+  killGraceMs?: number;
 }
+
+/** What the status says while a studio that stopped answering is replaced. */
+export const NOT_RESPONDING = 'Local studio not responding — restarting';
 
 /** The label of the key the app makes for its own studio; making a new one revokes the old ones. */
 export const DESKTOP_KEY_LABEL = 'Presenter Studio desktop';
@@ -50,6 +55,8 @@ export class LocalStudio {
   private stopping = false;
   private starting: Promise<void> | null = null;
   private quickFailures = 0;
+  /** Set while a studio that stopped answering is being killed: its exit is not a crash. */
+  private hung = false;
   private readonly statusListeners = new Set<(s: StudioStatus) => void>();
 
   constructor(private readonly o: LocalStudioOptions) {}
@@ -226,7 +233,9 @@ export class LocalStudio {
         if (!found) reject(new Error(`the local studio exited before it was ready (${signal ?? `code ${code}`})`));
         else if (!this.stopping) {
           this.stopHealth();
-          this.scheduleRestart(`the local studio stopped unexpectedly (${signal ?? `code ${code}`})`);
+          const hung = this.hung;
+          this.hung = false;
+          this.scheduleRestart(hung ? NOT_RESPONDING : `the local studio stopped unexpectedly (${signal ?? `code ${code}`})`);
         }
       });
     });
@@ -251,13 +260,23 @@ export class LocalStudio {
       const ok = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(3000) })
         .then((r) => r.ok)
         .catch(() => false); // no answer counts as a failed check: two in a row restart the studio
+      if (this.healthTimer === null || this.st.state !== 'running' || this.st.baseUrl !== url) return; // stopped or replaced meanwhile
       failures = ok ? 0 : failures + 1;
-      if (failures >= 2) {
-        this.o.log?.('local studio: health check failed twice, restarting');
-        this.killChild(); // the exit handler schedules the restart
-      }
+      if (failures >= 2) this.replaceHung();
     }, this.o.healthIntervalMs ?? 5000);
     this.healthTimer.unref?.();
+  }
+
+  /**
+   * The studio is there but does not answer (stopped, deadlocked): say so at once, then end it;
+   * its exit schedules the restart.
+   */
+  private replaceHung() {
+    this.stopHealth();
+    this.o.log?.('local studio: health check failed twice, restarting');
+    this.set({ state: 'restarting', baseUrl: null, error: NOT_RESPONDING });
+    this.hung = this.child !== null;
+    this.killChild();
   }
 
   private stopHealth() {
@@ -282,9 +301,19 @@ export class LocalStudio {
     this.restartTimer.unref?.();
   }
 
-  private killChild(signal: NodeJS.Signals = 'SIGTERM') {
+  /** SIGTERM, then SIGKILL after a grace: a stopped or deadlocked process never handles SIGTERM. */
+  private killChild() {
     const c = this.child;
-    if (c && c.exitCode === null) c.kill(signal);
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
+    c.kill('SIGTERM');
+    const graceMs = this.o.killGraceMs ?? 5000;
+    const t = setTimeout(() => {
+      if (c.exitCode !== null || c.signalCode !== null) return;
+      this.o.log?.(`local studio: did not exit within ${graceMs} ms of SIGTERM, killing it`);
+      c.kill('SIGKILL');
+    }, graceMs);
+    t.unref?.();
+    c.once('exit', () => clearTimeout(t));
   }
 
   /**

@@ -48,6 +48,8 @@ export interface StudioDeps {
   /** Where LibreOffice is, for slide decks (default: looked up on this machine). */
   findSoffice?: () => Promise<string | null>;
   clientOptions?: ClientOptions;
+  /** How long the live event stream may stay silent before it counts as lost (tests shorten it). */
+  eventsIdleMs?: number;
 }
 
 const DISABLED: StudioStatus = { state: 'disabled', baseUrl: null, restarts: 0, error: null };
@@ -149,6 +151,7 @@ export function createStudio(deps: StudioDeps): Studio {
       emit: (e) => events.emit(e),
       present: (j) => present(profileId, j),
       onOnline: flushOutbox,
+      idleMs: deps.eventsIdleMs,
     });
     sync.start();
   }
@@ -298,7 +301,7 @@ export function createStudio(deps: StudioDeps): Studio {
         return null;
       });
       return importCsv(input, {
-        catalog: cat && { templateIds: new Set(cat.raw.templates.map((t) => t.id)), voiceIds: new Set(cat.raw.voices.map((v) => v.id)) },
+        catalog: cat && { templates: cat.raw.templates, voiceIds: new Set(cat.raw.voices.map((v) => v.id)) },
         saveDraft: (r, name) => drafts.save(documentOfRequest(r, name)),
         submit,
       });

@@ -1,5 +1,7 @@
-// CSV import through the bridge: each row checked with the contract's schema and reported on its
-// own, errors named by column; valid rows become drafts (or jobs, queued while offline).
+// CSV import through the bridge: each row checked with the rules of a submit (the contract's
+// schema, the catalog, the template's aspect ratios) and reported by its line in the file, errors
+// named by column; nothing is created while any row is bad; then the rows become drafts (or
+// jobs, queued while offline).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { CsvRowReport, DraftSummary, OutboxItem } from '../../shared/bridge/index.js';
@@ -37,7 +39,9 @@ const CSV = [
   'Unknown template,no-such,en-US-Ava,,,,',
   '"Multi ""quoted""',
   'line",podcast-studio,de-DE-Katja,1:1,,,',
+  'Classroom has no 9:16,classroom,en-US-Ava,9:16,,,',
 ].join('\r\n');
+const GOOD = CSV.split('\r\n').filter((_, i) => [0, 1, 2, 7, 8].includes(i)).join('\r\n');
 
 describe('CSV import', () => {
   it('parses quotes, doubled quotes and line breaks inside fields', () => {
@@ -47,18 +51,25 @@ describe('CSV import', () => {
     ]);
   });
 
-  it('reports every row with errors named by column and saves the good rows as drafts', async () => {
+  it('reports every bad row by its line, errors named by column, and creates nothing', async () => {
     const studio = await offlineStudio();
     const r = await dispatch(studio.handlers, 'jobs.importCsv', { csv: CSV, mode: 'drafts' });
     expect(r.ok).toBe(true);
     const rows = (r as { value: { rows: CsvRowReport[] } }).value.rows;
-    expect(rows.map((x) => [x.row, x.ok])).toEqual([
-      [1, true], [2, true], [3, false], [4, false], [5, false], [6, false], [7, true],
+    // Lines of the file: the header is line 1, the quoted script of line 8 runs on to line 9.
+    expect(rows.map((x) => [x.row, x.errors.length > 0])).toEqual([
+      [2, false], [3, false], [4, true], [5, true], [6, true], [7, true], [8, false], [10, true],
     ]);
+    expect(rows.every((x) => !x.ok && !x.draftId)).toBe(true);
     expect(rows[2]!.errors).toContainEqual({ path: 'text', message: 'must not be empty' });
     expect(rows[3]!.errors[0]).toMatchObject({ path: 'x', message: expect.stringContaining('must be a number') });
     expect(rows[4]!.errors.map((e) => e.path).sort()).toEqual(['aspect', 'scale']);
     expect(rows[5]!.errors).toEqual([{ path: 'template', message: 'unknown template "no-such"' }]);
+    expect(rows[7]!.errors).toEqual([{ path: 'aspect', message: 'the template "classroom" supports 16:9, 4:3, 1:1' }]);
+    expect(((await dispatch(studio.handlers, 'drafts.list', {})) as { value: DraftSummary[] }).value).toHaveLength(0);
+
+    const again = (await dispatch(studio.handlers, 'jobs.importCsv', { csv: GOOD, mode: 'drafts' })) as { value: { rows: CsvRowReport[] } };
+    expect(again.value.rows.map((x) => [x.row, x.ok])).toEqual([[2, true], [3, true], [4, true]]);
     const drafts = (await dispatch(studio.handlers, 'drafts.list', {})) as { value: DraftSummary[] };
     expect(drafts.value).toHaveLength(3);
     expect(drafts.value.map((d) => d.excerpt)).toContain('Multi "quoted" line');
@@ -69,7 +80,7 @@ describe('CSV import', () => {
     const studio = await offlineStudio();
     const r = (await dispatch(studio.handlers, 'jobs.importCsv', { csv: 'text,voice,colour\nHi,en-US-Ava,red', mode: 'drafts' })) as { value: { rows: CsvRowReport[] } };
     expect(r.value.rows).toEqual([
-      { row: 0, ok: false, draftId: null, jobId: null, errors: [{ path: 'template', message: 'column is missing from the header' }, { path: 'colour', message: expect.stringContaining('unknown column') }] },
+      { row: 1, ok: false, draftId: null, jobId: null, errors: [{ path: 'template', message: 'column is missing from the header' }, { path: 'colour', message: expect.stringContaining('unknown column') }] },
     ]);
     await studio.close();
   });
@@ -100,16 +111,16 @@ describe('importCsv, row by row into real drafts and the real render API', () =>
     connections.close();
     await api.stop();
   });
-  const rows = ['text,template,voice', '"Hello   there,\nfriends",newsroom,en-US-Ava', 'Second one,classroom,en-US-Ava', ',newsroom,en-US-Ava'].join('\n');
+  const rows = ['text,template,voice', '"Hello   there,\nfriends",newsroom,en-US-Ava', 'Second one,classroom,en-US-Ava'].join('\n');
 
-  it('saves each good row as a draft named after its script and reports the bad one', async () => {
+  it('saves each row as a draft named after its script', async () => {
     const drafts = new DraftStore(tempDir());
     const r = await importCsv({ csv: rows, mode: 'drafts' }, {
       catalog: null,
       saveDraft: (req, name) => drafts.save(documentOfRequest(req, name)),
       submit: () => Promise.reject(new Error('not in drafts mode')),
     });
-    expect(r.rows.map((x) => [x.row, x.ok])).toEqual([[1, true], [2, true], [3, false]]);
+    expect(r.rows.map((x) => [x.row, x.ok])).toEqual([[2, true], [4, true]]);
     const saved = await drafts.get(r.rows[0]!.draftId!);
     expect(saved).toMatchObject({ name: 'Hello there, friends', templateId: 'newsroom', scenes: [{ text: 'Hello   there,\nfriends', background: null, presenter: true }] });
     expect((await drafts.list()).length).toBe(2);
@@ -123,8 +134,8 @@ describe('importCsv, row by row into real drafts and the real render API', () =>
       saveDraft: () => Promise.reject(new Error('not in jobs mode')),
       submit: async (req) => ({ job: await client.submit(req, `csv-test-${process.pid}-${n++}`) }),
     });
-    expect(r.rows.map((x) => [x.row, x.ok])).toEqual([[1, true], [2, true], [3, false], [4, false]]);
-    expect(r.rows[3]!.errors.length).toBeGreaterThan(0);
+    expect(r.rows.map((x) => [x.row, x.ok])).toEqual([[2, true], [4, true], [5, false]]);
+    expect(r.rows[2]!.errors.length).toBeGreaterThan(0);
     const listed = await client.listJobs({ limit: 10 });
     expect(listed.jobs.map((j) => j.id).sort()).toEqual([r.rows[0]!.jobId, r.rows[1]!.jobId].sort());
   });

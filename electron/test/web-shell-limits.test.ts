@@ -7,6 +7,8 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testServer, type TestServer } from '../../server/test/helpers.js';
 import { startWebShell, type WebShell, type WebShellOptions } from '../web/server.js';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { webShellOptions } from './helpers.js';
 
 let api: TestServer;
@@ -182,5 +184,62 @@ describe('web shell event streams', () => {
     const c1 = await open(carol);
     expect(c1.status).toBe(200);
     for (const x of [a2, b1, c1]) x.close();
+  });
+});
+
+describe('web shell limits on what a CSV or drafts can make', () => {
+  it('counts the rows of a CSV as its parser reads them: a CR-only file is held to the create limit', async () => {
+    const s = await shell({ limits: { createsPerMinute: 5 } });
+    const csv = ['text,template,voice', ...Array.from({ length: 20 }, (_, i) => `Row ${i},newsroom,en-US-Ava`)].join('\r');
+    const a = await bridge(s.url, 'jobs.importCsv', { csv, mode: 'jobs' });
+    expect(a.status, a.body).toBe(429);
+    expect(JSON.parse(a.body)).toMatchObject({ ok: false, error: { code: 'rate_limited' } });
+    const listed = JSON.parse((await bridge(s.url, 'jobs.list', {}, { cookie: cookieOf(a) })).body);
+    expect(listed.value.jobs).toHaveLength(0);
+  });
+
+  it('holds each user and the whole shell to a number of drafts; changing a draft is never refused', async () => {
+    const s = await shell({ limits: { draftsPerUser: 3, drafts: 5 } });
+    const draft = (n: number) => ({ name: `Draft ${n}`, text: 'Hi', templateId: 'newsroom', voiceId: 'en-US-Ava', params: {} });
+    const first = await bridge(s.url, 'drafts.save', draft(0));
+    const alice = cookieOf(first);
+    for (let i = 1; i < 3; i++) expect(JSON.parse((await bridge(s.url, 'drafts.save', draft(i), { cookie: alice })).body).ok).toBe(true);
+    const refused = await bridge(s.url, 'drafts.save', draft(3), { cookie: alice });
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body)).toMatchObject({ ok: false, error: { code: 'quota_exceeded', message: expect.stringContaining('at most 3 drafts') } });
+    const csv = await bridge(s.url, 'jobs.importCsv', { csv: 'text,template,voice\nOne,newsroom,en-US-Ava', mode: 'drafts' }, { cookie: alice });
+    expect(csv.status).toBe(429);
+    const id = JSON.parse(first.body).value.id as string;
+    expect(JSON.parse((await bridge(s.url, 'drafts.save', { ...draft(0), id, text: 'Changed' }, { cookie: alice })).body).ok).toBe(true);
+
+    const bob = await bridge(s.url, 'drafts.save', draft(10));
+    expect(JSON.parse(bob.body).ok).toBe(true);
+    expect(JSON.parse((await bridge(s.url, 'drafts.save', draft(11), { cookie: cookieOf(bob) })).body).ok).toBe(true);
+    const full = await bridge(s.url, 'drafts.save', draft(12), { cookie: cookieOf(bob) });
+    expect(full.status).toBe(429);
+    expect(JSON.parse(full.body)).toMatchObject({ ok: false, error: { code: 'quota_exceeded' } });
+    // A draft removed frees its place.
+    expect(JSON.parse((await bridge(s.url, 'drafts.remove', { id }, { cookie: alice })).body).ok).toBe(true);
+    expect(JSON.parse((await bridge(s.url, 'drafts.save', draft(12), { cookie: cookieOf(bob) })).body).ok).toBe(true);
+  });
+
+  it('removes the data of an anonymous user who has not come back for a while', async () => {
+    const o = webShellOptions(api.url, serviceKey, { idleMs: 100, anonymousDataMs: 300 });
+    const s = await startWebShell(o);
+    shells.push(s);
+    const a = await bridge(s.url, 'drafts.save', { name: 'Left behind', text: 'Hi', templateId: 'newsroom', voiceId: 'en-US-Ava', params: {} });
+    expect(JSON.parse(a.body).ok).toBe(true);
+    const users = join(o.dataDir, 'users');
+    expect(readdirSync(users)).toHaveLength(1);
+    const kept = await bridge(s.url, 'drafts.save', { name: 'Still here', text: 'Hi', templateId: 'newsroom', voiceId: 'en-US-Ava', params: {} });
+    const keeper = cookieOf(kept);
+    const until = Date.now() + 1500;
+    while (Date.now() < until) {
+      await bridge(s.url, 'drafts.list', {}, { cookie: keeper }); // this one keeps coming back
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(readdirSync(users)).toHaveLength(1);
+    expect(JSON.parse((await bridge(s.url, 'drafts.list', {}, { cookie: keeper })).body).value).toHaveLength(1);
+    expect(JSON.parse((await bridge(s.url, 'drafts.list', {}, { cookie: cookieOf(a) })).body).value).toHaveLength(0);
   });
 });

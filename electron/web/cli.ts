@@ -21,6 +21,7 @@ const USAGE = `usage: npm run web -- [--port 5180] [--host 127.0.0.1] [--data ~/
                       [--identities-per-hour ${L.identitiesPerAddressPerHour}] [--creates-per-minute ${L.createsPerMinute}] [--active-jobs ${L.activeJobs}]
                       [--event-streams-per-user ${L.eventStreamsPerUser}] [--event-streams ${L.eventStreams}]
                       [--upload-max-bytes ${L.uploadMaxBytes}] [--uploads-per-user ${L.uploadsPerUser}]
+                      [--drafts-per-user ${L.draftsPerUser}] [--drafts ${L.drafts}]
   --allowed-host   a host name browsers use to reach the shell (repeatable; also WEB_ALLOWED_HOSTS=a,b);
                    localhost, 127.0.0.1, [::1] and the --host address are always allowed
   --trust-proxy    behind a reverse proxy: trust X-Forwarded-Proto / X-Forwarded-For (also WEB_TRUST_PROXY=1)
@@ -44,6 +45,8 @@ function parse(argv: string[]) {
       'event-streams': { type: 'string' },
       'upload-max-bytes': { type: 'string' },
       'uploads-per-user': { type: 'string' },
+      'drafts-per-user': { type: 'string' },
+      drafts: { type: 'string' },
     },
     strict: true,
   });
@@ -60,6 +63,8 @@ function parse(argv: string[]) {
   set('eventStreams', 'event-streams', 1_000_000);
   set('uploadMaxBytes', 'upload-max-bytes', 64 * 1024 ** 3);
   set('uploadsPerUser', 'uploads-per-user', 1000);
+  set('draftsPerUser', 'drafts-per-user', 1_000_000);
+  set('drafts', 'drafts', 100_000_000);
   const envHosts = (process.env.WEB_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean);
   return {
     help: values.help === true,

@@ -26,6 +26,8 @@ import { SECURITY_HEADERS } from './security-headers.js';
 import { UserCookies } from './user-cookie.js';
 import { allowedHostnames, hostAllowed, hostnameOf } from './host-check.js';
 import { ShellGuard, type Refusal, type ShellLimits } from './shell-limits.js';
+import { UserData } from './user-data.js';
+import { parseCsv } from '../services/csv.js';
 import { isJson } from '../../shared/media-type.js';
 import type { SubmitResult, CsvRowReport } from '../../shared/bridge/index.js';
 
@@ -45,6 +47,8 @@ export interface WebShellOptions {
   rendererDir?: string;
   /** How long an anonymous user's services stay in memory unused (default 30 minutes). */
   idleMs?: number;
+  /** How long the data of an anonymous user who does not come back is kept (default 30 days). */
+  anonymousDataMs?: number;
   /** Host names to answer to besides localhost, 127.0.0.1, [::1] and the bound address. */
   allowedHosts?: string[];
   /**
@@ -91,13 +95,15 @@ function sameOrigin(origin: string | undefined, host: string | undefined): boole
   }
 }
 
+const MAKES_JOBS = new Set(['jobs.submit', 'jobs.retry', 'jobs.importCsv']);
+
 /** Bridge methods that create render jobs, and how many a call may create. */
 function createsOf(method: string, input: unknown): number {
   if (method === 'jobs.submit' || method === 'jobs.retry') return 1;
   if (method === 'jobs.importCsv' && (input as { mode?: unknown } | undefined)?.mode === 'jobs') {
     const csv = (input as { csv?: unknown }).csv;
-    // At most one job per non-empty line after the header (a quoted line break only overcounts).
-    return typeof csv === 'string' ? Math.max(0, csv.split('\n').filter((l) => l.trim()).length - 1) : 0;
+    // The rows as the import reads them, however its lines end.
+    return typeof csv === 'string' ? Math.max(0, parseCsv(csv).length - 1) : 0;
   }
   return 0;
 }
@@ -142,6 +148,8 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
   const cookies = new UserCookies(o.cookieSecret ?? (await cookieSecret(o.dataDir)));
   const hosts = allowedHostnames(o.host, o.allowedHosts);
   const guard = new ShellGuard(o.limits);
+  const userData = new UserData(join(o.dataDir, 'users'), guard.limits);
+  await userData.load();
   const files = new StaticFiles(rendererDirs(o.root, o.rendererDir));
   const clientJs = await loadClientScript(o.root);
   const studios = new Map<string, Studio>();
@@ -149,8 +157,11 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
   /** Uploads under way per user: a long one keeps its user's services open however long it takes. */
   const uploading = new Map<string, number>();
   const lastUsed = new Map<string, number>();
+  const logFailure = (what: string) => (e: unknown) => o.log(`web shell: ${what}: ${e instanceof Error ? e.message : String(e)}`);
   // Anonymous users come and go: close the services of one idle for 30 minutes (its drafts and
-  // outbox stay on disk and come back with its cookie).
+  // outbox stay on disk and come back with its cookie), and remove the data of one who has not
+  // come back for 30 days.
+  let ageing = false;
   const sweep = setInterval(() => {
     const cutoff = Date.now() - (o.idleMs ?? 30 * 60_000);
     for (const [id, s] of studios) {
@@ -159,8 +170,15 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
       lastUsed.delete(id);
       listeners.delete(id);
       void s.close();
+      void userData.touch(id).catch(logFailure(`last use of user ${id} not recorded`));
     }
     guard.sweep();
+    if (ageing) return;
+    ageing = true;
+    void userData
+      .ageOut(o.anonymousDataMs ?? 30 * 24 * 60 * 60_000, (id) => studios.has(id))
+      .catch(logFailure('old users’ data not removed'))
+      .finally(() => (ageing = false));
   }, Math.min(o.idleMs ?? 5 * 60_000, 5 * 60_000));
   sweep.unref();
   // Browsers cannot change profiles or keys here; this store is never written.
@@ -191,6 +209,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
         else if (e.type === 'job-removed') guard.jobGone(e.jobId);
       });
       studios.set(userId, s);
+      void userData.touch(userId).catch(logFailure(`last use of user ${userId} not recorded`));
     }
     return s;
   }
@@ -320,10 +339,20 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
         const refused = guard.admitCreates(creates);
         if (refused) return refuse(res, refused, setCookie);
       }
+      const newDrafts = userData.draftsMadeBy(userId!, method, input);
+      if (newDrafts) {
+        const refused = await userData.admitDrafts(userId!, newDrafts);
+        if (refused) {
+          guard.refundCreates(creates);
+          return refuse(res, refused, setCookie);
+        }
+      }
       const out = await dispatch(studioFor(userId!).handlers, method, input);
+      if (newDrafts || method === 'drafts.remove') await userData.recount(userId!).catch(logFailure(`drafts of user ${userId} not counted`));
+      const made = out.ok && MAKES_JOBS.has(method) ? createdJobs(method, out.value) : [];
+      // Every job made here counts as active, whatever the call was expected to make.
+      for (const job of made) guard.created(job);
       if (creates) {
-        const made = out.ok ? createdJobs(method, out.value) : [];
-        for (const job of made) guard.created(job);
         // A request waiting in the outbox still creates its job later: it keeps its slot.
         const queued = out.ok && method !== 'jobs.importCsv' && made.length === 0 ? 1 : 0;
         guard.refundCreates(creates - made.length - queued);

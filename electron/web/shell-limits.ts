@@ -23,6 +23,9 @@ export interface ShellLimits {
   uploads: number;
   /** Uploads a user may start per hour. */
   uploadsPerUserPerHour: number;
+  /** Drafts kept per user and in all (electron/web/user-data.ts holds them to it). */
+  draftsPerUser: number;
+  drafts: number;
 }
 
 export const DEFAULT_SHELL_LIMITS: ShellLimits = {
@@ -35,6 +38,8 @@ export const DEFAULT_SHELL_LIMITS: ShellLimits = {
   uploadsPerUser: 4,
   uploads: 200,
   uploadsPerUserPerHour: 500,
+  draftsPerUser: 500,
+  drafts: 100_000,
 };
 
 /** A job the shell never sees finish (its user left) stops counting as active after this long. */

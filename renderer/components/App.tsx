@@ -155,14 +155,13 @@ function ConnectionPill() {
   const problem = useSettings((s) => s.problem);
   const studio = useSettings((s) => s.studio);
   const profile = useSettings((s) => s.profiles.find((p) => p.id === s.activeId));
-  const starting = !!studio && (studio.state === 'starting' || studio.state === 'restarting');
-  const label = connectionLabel(online, problem, starting);
+  const label = connectionLabel(online, problem, profile?.kind === 'local' ? studio : null);
   return (
     <button
       type="button"
       className={`conn ${label.tone}`}
       onClick={() => useUi.getState().setView('settings')}
-      title={problem && !online ? `${problem.message} — open Settings` : 'Render API settings'}
+      title={profile?.kind === 'local' && studio?.error ? `${studio.error} — open Settings` : problem && !online ? `${problem.message} — open Settings` : 'Render API settings'}
       data-testid="connection"
     >
       <span className="dot" aria-hidden="true" />

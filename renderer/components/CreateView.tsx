@@ -18,7 +18,7 @@ function OfflineBanner() {
   const problem = useSettings((s) => s.problem);
   const fromCache = useCatalogs((s) => s.fromCache);
   if (online && !fromCache) return null;
-  if (!online && problem && connectionLabel(false, problem, false).settings) {
+  if (!online && problem && connectionLabel(false, problem, null).settings) {
     return (
       <div className="banner" role="status">
         The render API refuses this connection ({problem.message}). Drafts keep saving on this computer.{' '}

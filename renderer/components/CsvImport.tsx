@@ -32,7 +32,9 @@ export function CsvImport({ onClose }: { onClose(): void }) {
     }
   };
   const ok = rows?.filter((r) => r.ok).length ?? 0;
-  const bad = rows ? rows.length - ok : 0;
+  const bad = rows?.filter((r) => !r.ok && r.errors.length).length ?? 0;
+  // A file with a bad row is not imported at all (the bridge checks every row first).
+  const held = rows?.some((r) => !r.ok && r.errors.length) && ok === 0;
   return (
     <Dialog title="Import scripts from CSV" onClose={onClose} wide>
       <p className="muted small">
@@ -76,22 +78,26 @@ export function CsvImport({ onClose }: { onClose(): void }) {
       {rows && (
         <div className="csv-report" data-testid="csv-report">
           <p role="status">
-            {ok} row{ok === 1 ? '' : 's'} imported{bad ? `, ${bad} with problems (not imported)` : ''}.
+            {held
+              ? `Nothing imported: ${bad} row${bad === 1 ? ' has' : 's have'} problems. Fix ${bad === 1 ? 'it' : 'them'} and import the file again.`
+              : `${ok} row${ok === 1 ? '' : 's'} imported${bad ? `, ${bad} refused by the render API` : ''}.`}
           </p>
           <table>
             <thead>
               <tr>
-                <th scope="col">Row</th>
+                <th scope="col">Line</th>
                 <th scope="col">Result</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr key={r.row} className={r.ok ? 'ok' : 'bad'} data-testid={`csv-row-${r.row}`}>
+                <tr key={r.row} className={r.errors.length ? 'bad' : 'ok'} data-testid={`csv-row-${r.row}`}>
                   <td>{r.row}</td>
                   <td>
                     {r.ok ? (
                       <span>✓ {r.jobId ? `job ${r.jobId}` : 'draft created'}</span>
+                    ) : !r.errors.length ? (
+                      <span className="muted">No problems</span>
                     ) : (
                       <ul>
                         {r.errors.map((e, i) => (

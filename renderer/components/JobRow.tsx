@@ -3,6 +3,7 @@
 import { memo } from 'react';
 import { isTerminal, type Job } from '../../shared/contract/index.js';
 import { cancelJob, deleteJob, downloadJob, duplicateJob, retryJob } from '../store/jobActions.js';
+import { plainError } from '../lib/plain-error.js';
 import { formatDuration } from '../lib/speech.js';
 import { relativeTime } from '../lib/time.js';
 import { STATUS_LABEL } from '../store/jobs.js';
@@ -52,7 +53,7 @@ export const JobRow = memo(function JobRow({ job, templateName, selected, now, o
         <span className="job-meta muted small">
           {templateName} · {job.voiceId} · {job.params.aspectRatio}
           {done && job.output ? ` · ${formatDuration(job.output.durationSeconds)}` : ''}
-          {job.status === 'failed' && job.error ? <span className="job-error"> · {job.error.message}</span> : null}
+          {job.status === 'failed' && job.error ? <span className="job-error"> · {plainError(job.error.message)}</span> : null}
         </span>
       </span>
       <span role="gridcell" className="cell-status">

@@ -3,13 +3,26 @@
 import { STATUS_LABEL } from '../store/jobs.js';
 
 import { ErrorNote } from './ErrorNote.js';
-import { useEditor, useJobs, useUi } from '../store/index.js';
+import { useCatalogs, useEditor, useJobs, useUi } from '../store/index.js';
+import { findVoice } from '../store/catalogs.js';
+import { VoicePack } from './VoicePack.js';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 export const RENDER_SHORTCUT = isMac ? '⌘↵' : 'Ctrl+Enter';
 
-export async function renderCurrent(): Promise<void> {
-  const ok = await useEditor.getState().submit();
+const ALREADY_SENT = 'This version of the draft has already been sent to render.';
+
+export async function renderCurrent(again = false): Promise<void> {
+  const editor = useEditor.getState();
+  if (!again && editor.isSent()) {
+    const ui = useUi.getState();
+    // One notice however often the shortcut is pressed, and none while the first is still on its way.
+    if (!editor.submitting && !ui.notices.some((n) => n.text === ALREADY_SENT)) {
+      ui.notify({ kind: 'info', text: ALREADY_SENT, action: { label: 'Render again', run: () => void renderCurrent(true) } });
+    }
+    return;
+  }
+  const ok = await editor.submit(again);
   if (!ok) return;
   const r = useEditor.getState().lastSubmit;
   const ui = useUi.getState();
@@ -26,10 +39,22 @@ export function RenderBar() {
   const error = submitError && scenesError ? `${submitError} Scenes: ${scenesError}.` : submitError;
   const last = useEditor((s) => s.lastSubmit);
   const setView = useUi((s) => s.setView);
+  // A render held for the chosen voice's download offers it here, with its progress.
+  const waitsFor = useEditor((s) => s.voiceDownload);
+  const voices = useCatalogs((s) => s.voices);
+  const downloadVoice = findVoice(voices, waitsFor);
   return (
     <div className="render-bar">
       <div className="render-status" aria-live="polite">
         <ErrorNote message={error} />
+        {downloadVoice && (
+          <VoicePack
+            voice={downloadVoice}
+            onState={(state) => {
+              if (state === 'installed') useEditor.getState().voiceInstalled(downloadVoice.id);
+            }}
+          />
+        )}
         {!error && last?.job && (
           <span className="last-job small">
             <span className="muted">Last render:</span>

@@ -1,6 +1,7 @@
 // A template thumbnail drawn by the scene code into a small canvas (no network, no image
-// files). Drawn when the browser is idle, so the editor is interactive first.
-import { useEffect, useReducer, useRef } from 'react';
+// files). Drawn when the browser is idle, so the editor is interactive first; until then a
+// placeholder of the frame's shape holds its place.
+import { useEffect, useReducer, useRef, useState } from 'react';
 import type { AspectRatio, Template } from '../../shared/contract/index.js';
 import { outputSize } from '../../shared/contract/index.js';
 import { drawScene, onSceneAssets } from '../canvas/scene.js';
@@ -19,6 +20,7 @@ export function TemplateThumb({ template, aspectRatio, width = 160 }: { template
   const size = outputSize(aspectRatio);
   const height = Math.round((width * size.height) / size.width);
   const [assetsVersion, bump] = useReducer((n: number) => n + 1, 0);
+  const [drawn, setDrawn] = useState(false);
   useEffect(() => onSceneAssets(bump), []);
   useEffect(
     () =>
@@ -32,8 +34,9 @@ export function TemplateThumb({ template, aspectRatio, width = 160 }: { template
         // Output coordinates scaled down: the thumbnail is the video's frame in small.
         ctx.setTransform((width * dpr) / size.width, 0, 0, (height * dpr) / size.height, 0, 0);
         drawScene(ctx, { template, params: { ...template.defaults, aspectRatio }, width: size.width, height: size.height });
+        setDrawn(true);
       }),
     [template, aspectRatio, width, height, size.width, size.height, assetsVersion],
   );
-  return <canvas ref={ref} className="thumb" style={{ width, height }} aria-hidden="true" />;
+  return <canvas ref={ref} className="thumb" data-state={drawn ? 'drawn' : 'loading'} style={{ width, height, aspectRatio: `${size.width} / ${size.height}` }} aria-hidden="true" />;
 }

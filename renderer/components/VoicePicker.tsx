@@ -7,6 +7,7 @@ import { call, describeError } from '../lib/bridge.js';
 import { findVoice, voiceIds, type CatalogVoice } from '../store/catalogs.js';
 
 import { ErrorNote } from './ErrorNote.js';
+import { VoicePack } from './VoicePack.js';
 import { Icon } from './Icon.js';
 import { moveFocus, tabStop } from '../lib/roving.js';
 import { useCatalogs, useEditor, useStudio } from '../store/index.js';
@@ -15,45 +16,6 @@ const QUALITY_LABEL: Record<VoiceQuality, string> = { basic: 'Basic', standard: 
 const QUALITY_ORDER: VoiceQuality[] = ['natural', 'standard', 'basic'];
 const ENGINE_LABEL: Record<VoiceEngine, string> = { espeak: 'eSpeak NG', pico: 'SVOX Pico', piper: 'Piper neural' };
 const GENDER_LABEL: Record<string, string> = { female: 'Female', male: 'Male', neutral: 'Neutral' };
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(bytes < 10e6 ? 1 : 0)} MB`;
-
-/** A neural voice's pack: its state, polled while it downloads; a button starts the download. */
-function VoicePack({ voice, onState }: { voice: CatalogVoice; onState: (state: VoicePackStatus['state']) => void }) {
-  const [status, setStatus] = useState<VoicePackStatus | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const ask = (install: boolean) =>
-    call('voices.pack', { voiceId: voice.id, install }).then(
-      (s) => (setStatus(s), setError(null), onState(s.state)),
-      (e: unknown) => setError(describeError(e)),
-    );
-  useEffect(() => void ask(false), [voice.id]);
-  useEffect(() => {
-    if (status?.state !== 'downloading') return;
-    const t = setTimeout(() => void ask(false), 400);
-    return () => clearTimeout(t);
-  }, [status]);
-  if (error) return <span className="voice-pack small error-text">{error}</span>;
-  if (!status || status.state === 'builtin') return null;
-  const total = status.totalBytes ?? voice.downloadBytes ?? 0;
-  return (
-    // A line of its own under the voice: the download and the terms of the voice's data, which
-    // stay in view once installed (a published video may owe a credit).
-    <span className="voice-pack small">
-      {status.state === 'downloading' && (
-        <progress className="voice-pack-progress" max={total || 1} value={status.receivedBytes ?? 0} aria-label={`Downloading ${voice.name}`}>
-          {mb(status.receivedBytes ?? 0)} of {mb(total)}
-        </progress>
-      )}
-      {status.state === 'failed' && <span className="error-text">{status.error}</span>}
-      {(status.state === 'missing' || status.state === 'failed') && (
-        <button type="button" className="btn small" onClick={() => void ask(true)}>
-          {status.state === 'failed' ? 'Retry download' : `Download ${mb(total)}`}
-        </button>
-      )}
-      {voice.licence && <span className="muted voice-licence">{voice.licence}</span>}
-    </span>
-  );
-}
 
 const localeName = (() => {
   const names = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'language' }) : null;
@@ -65,6 +27,26 @@ const localeName = (() => {
     }
   };
 })();
+
+/**
+ * How the list is ordered: best-sounding first, then the voices of the user's languages (exact
+ * locale, then the same language, in the order the user ranks them); the catalog's order otherwise.
+ */
+export function voiceOrder(voices: CatalogVoice[], languages: readonly string[]): CatalogVoice[] {
+  const tags = languages.map((l) => l.toLowerCase());
+  const match = (locale: string) => {
+    const l = locale.toLowerCase();
+    const exact = tags.indexOf(l);
+    if (exact >= 0) return exact;
+    const same = tags.findIndex((t) => t.split('-')[0] === l.split('-')[0]);
+    return same >= 0 ? tags.length + same : 2 * tags.length;
+  };
+  const quality = (v: CatalogVoice) => QUALITY_ORDER.indexOf(v.quality ?? 'basic');
+  return voices
+    .map((v, i) => ({ v, i, q: quality(v), m: match(v.locale) }))
+    .sort((a, b) => a.q - b.q || a.m - b.m || a.i - b.i)
+    .map((x) => x.v);
+}
 
 export function VoicePicker() {
   const voices = useCatalogs((s) => s.voices);
@@ -78,13 +60,26 @@ export function VoicePicker() {
   const [quality, setQuality] = useState('');
   const [playing, setPlaying] = useState<string | null>(null);
   const [sampleError, setSampleError] = useState<string | null>(null);
-  /** Download states of the neural voices shown (their samples are spoken by the voice itself). */
-  const [packs, setPacks] = useState<Record<string, VoicePackStatus['state']>>({});
   const audio = useRef<HTMLAudioElement>(null);
   // The sample buttons are one Tab stop; arrow keys move between them.
   const list = useRef<HTMLUListElement>(null);
   const [sampleFocus, setSampleFocus] = useState<string | null>(null);
+  const [packFocus, setPackFocus] = useState<string | null>(null);
   const selected = findVoice(voices, voiceId);
+  // A notice about one voice's sample says nothing once another is chosen.
+  useEffect(() => setSampleError(null), [voiceId]);
+  const selectedRow = useRef<HTMLLIElement>(null);
+  /** Download states of the neural voices shown (their samples are spoken by the voice itself). */
+  const [packs, setPacks] = useState<Record<string, VoicePackStatus['state']>>({});
+  const packsKnown = Object.keys(packs).length;
+  // The chosen voice in the middle of the list, wherever the order puts it: when the list is
+  // shown and as the download lines under neural voices arrive (they move the rows), never on a
+  // choice. Only the list scrolls (scrollIntoView would move the page too).
+  useEffect(() => {
+    const row = selectedRow.current;
+    const box = list.current;
+    if (row && box) box.scrollTop = Math.max(0, row.offsetTop - (box.clientHeight - row.offsetHeight) / 2);
+  }, [voices, packsKnown]);
 
   const locales = useMemo(() => [...new Set(voices.map((v) => v.locale))].sort(), [voices]);
   // Only what some voice has: no "Neutral" without a neutral voice behind it.
@@ -92,7 +87,7 @@ export function VoicePicker() {
   const qualities = useMemo(() => QUALITY_ORDER.filter((q) => voices.some((v) => v.quality === q)), [voices]);
   const shown = useMemo(() => {
     const needle = q.trim().toLowerCase();
-    return voices.filter(
+    return voiceOrder(voices, navigator.languages ?? [navigator.language]).filter(
       (v) =>
         (!locale || v.locale === locale) &&
         (!gender || v.gender === gender) &&
@@ -103,6 +98,12 @@ export function VoicePicker() {
   const sampleStop = tabStop(
     shown.map((v) => v.id),
     sampleFocus,
+    selected?.id ?? null,
+  );
+  // The download buttons are one Tab stop too (only voices not installed have one).
+  const packStop = tabStop(
+    shown.filter((v) => v.downloadBytes !== undefined && packs[v.id] !== 'installed' && packs[v.id] !== 'downloading' && packs[v.id] !== 'builtin').map((v) => v.id),
+    packFocus,
     selected?.id ?? null,
   );
 
@@ -177,7 +178,7 @@ export function VoicePicker() {
           const checked = selected?.id === v.id;
           const alias = voiceIds(v).find((id) => id !== v.id);
           return (
-            <li key={v.id} className={`voice-row${checked ? ' selected' : ''}`}>
+            <li key={v.id} className={`voice-row${checked ? ' selected' : ''}`} ref={checked ? selectedRow : undefined}>
               <label className="voice-choice">
                 <input type="radio" name="voice" value={v.id} checked={checked} onChange={() => update({ voiceId: v.id })} />
                 <span className="voice-name">{v.name}</span>
@@ -196,7 +197,15 @@ export function VoicePicker() {
                   {alias ? ` · #${alias}` : ''}
                 </span>
               </label>
-              {v.downloadBytes !== undefined && <VoicePack voice={v} onState={(state) => setPacks((p) => (p[v.id] === state ? p : { ...p, [v.id]: state }))} />}
+              {v.downloadBytes !== undefined && (
+                <VoicePack
+                  voice={v}
+                  onState={(state) => setPacks((p) => (p[v.id] === state ? p : { ...p, [v.id]: state }))}
+                  tabIndex={v.id === packStop ? 0 : -1}
+                  onFocus={() => setPackFocus(v.id)}
+                  onKeyDown={(e) => moveFocus(e, list.current, '[data-pack]')}
+                />
+              )}
               <button
                 type="button"
                 className="icon-btn"

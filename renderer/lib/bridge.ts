@@ -1,5 +1,6 @@
 // The renderer's only door to the world: `window.studio` (shared/bridge). Every rejection is
 // turned into a readable `{ code, message, details }` so each view can show it where it happened.
+import { plainError } from './plain-error.js';
 import type { BridgeError, BridgeInput, BridgeMethod, BridgeOutputs, StudioApi, StudioEvent } from '../../shared/bridge/index.js';
 
 export function studio(): StudioApi {
@@ -67,7 +68,7 @@ const HINTS: Record<string, string> = {
 export function describeError(e: unknown): string {
   const err = toBridgeError(e);
   const hint = HINTS[err.code];
-  let text = err.message || hint || 'Something went wrong.';
+  let text = plainError(err.message || hint || 'Something went wrong.');
   text = text.charAt(0).toUpperCase() + text.slice(1);
   if (!/[.!?)]$/.test(text)) text += '.';
   if (hint && !text.toLowerCase().includes(hint.slice(0, 20).toLowerCase()) && err.code !== 'offline') text = `${text} ${hint}`;

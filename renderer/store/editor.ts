@@ -6,9 +6,11 @@
 import type { OutboxItem } from '../../shared/bridge/index.js';
 import { isSingleScene, toRenderRequest } from '../../shared/contract/document.js';
 import { RenderRequest, issuesToDetails, type Job } from '../../shared/contract/index.js';
+import type { VideoDocument } from '../../shared/contract/document.js';
 import { call, describeError, toBridgeError } from '../lib/bridge.js';
 import { documentOf, draftInput, draftSummary, readDraft } from '../lib/drafts.js';
 import { sceneOfPath } from '../lib/scenes.js';
+import { findVoice } from './catalogs.js';
 import { clearBackup, writeBackup } from './backup.js';
 import { UNTITLED } from './document.js';
 import type { SliceApi } from './slice.js';
@@ -27,8 +29,18 @@ export interface EditorState {
   /** Problems with a scene's fields, by scene id then field (`text`, `background.assetId`). */
   sceneErrors: Record<string, FieldErrors>;
   lastSubmit: { job: Job | null; queued: OutboxItem | null } | null;
+  /** The chosen voice, when a render waits for its download (its pack is missing or failed). */
+  voiceDownload: string | null;
+  /** The voice's download is done: the render may go. */
+  voiceInstalled(voiceId: string): void;
   saveNow(): Promise<void>;
-  submit(): Promise<boolean>;
+  /**
+   * Sends the open document as a job, once per state of it: a second submit of the same state
+   * (a repeated shortcut, a click after it) is refused unless `again` says it is meant.
+   */
+  submit(again?: boolean): Promise<boolean>;
+  /** Whether the document as it is now has been sent (or is being sent). */
+  isSent(): boolean;
   /** Stops the autosave (a test's store, a closed window). */
   dispose(): void;
 }
@@ -42,6 +54,8 @@ export function createEditorSlice(api: SliceApi<EditorState>): EditorState {
   let saving: Promise<void> | null = null;
   /** Counts edits, so a save that raced a newer edit leaves the state unsaved. */
   let edits = 0;
+  /** The document state last sent; edits make new states (the store never mutates one). */
+  let sent: VideoDocument | null = null;
   const later = (ms: number) => {
     clearTimeout(timer);
     timer = setTimeout(() => void get().saveNow(), ms);
@@ -53,12 +67,13 @@ export function createEditorSlice(api: SliceApi<EditorState>): EditorState {
       // Another document was opened: nothing of it is unsaved, and nothing of the last one applies.
       clearTimeout(timer);
       clearBackup();
-      set({ saveState: 'saved', saveError: null, fieldErrors: {}, sceneErrors: {}, submitError: null, lastSubmit: null });
+      sent = null;
+      set({ saveState: 'saved', saveError: null, fieldErrors: {}, sceneErrors: {}, submitError: null, lastSubmit: null, voiceDownload: null });
       return;
     }
     edits++;
     writeBackup({ ...s.document, id: s.draftId });
-    set({ saveState: 'unsaved', fieldErrors: {}, sceneErrors: {}, submitError: null });
+    set({ saveState: 'unsaved', fieldErrors: {}, sceneErrors: {}, submitError: null, voiceDownload: null });
     later(SAVE_DELAY_MS);
   });
 
@@ -81,6 +96,18 @@ export function createEditorSlice(api: SliceApi<EditorState>): EditorState {
     if (first) root().selectScene(first);
   };
 
+  /** A voice with a pack to download that is not there (missing, or its download failed). */
+  const voiceNeedingDownload = async (voiceId: string) => {
+    const voice = findVoice(root().catalogs.voices, voiceId);
+    if (voice?.downloadBytes === undefined) return null;
+    try {
+      const pack = await call('voices.pack', { voiceId: voice.id });
+      return pack.state === 'missing' || pack.state === 'failed' ? voice : null;
+    } catch {
+      return null; // its state cannot be asked (an API without packs, offline): the render API decides
+    }
+  };
+
   return {
     saveState: 'saved',
     saveError: null,
@@ -89,6 +116,10 @@ export function createEditorSlice(api: SliceApi<EditorState>): EditorState {
     fieldErrors: {},
     sceneErrors: {},
     lastSubmit: null,
+    voiceDownload: null,
+    voiceInstalled(voiceId) {
+      if (get().voiceDownload === voiceId) set({ voiceDownload: null, submitError: null });
+    },
     async saveNow() {
       clearTimeout(timer);
       while (saving) await saving;
@@ -119,9 +150,12 @@ export function createEditorSlice(api: SliceApi<EditorState>): EditorState {
       await saving;
       saving = null;
     },
-    async submit() {
+    isSent() {
+      return sent !== null && sent === root().document;
+    },
+    async submit(again = false) {
       const { document: d, settings } = root();
-      if (get().submitting) return false;
+      if (get().submitting || (!again && get().isSent())) return false;
       if (!d.templateId || !d.voiceId) {
         showErrors([...(d.templateId ? [] : [{ path: 'templateId', message: 'is required' }]), ...(d.voiceId ? [] : [{ path: 'voiceId', message: 'is required' }])]);
         set({ submitError: 'Fix the marked fields to render.' });
@@ -139,13 +173,21 @@ export function createEditorSlice(api: SliceApi<EditorState>): EditorState {
         set({ submitError: 'Fix the marked fields to render.' });
         return false;
       }
-      set({ submitting: true, submitError: null, fieldErrors: {}, sceneErrors: {} });
+      set({ submitting: true, submitError: null, fieldErrors: {}, sceneErrors: {}, voiceDownload: null });
+      sent = d;
+      const needs = await voiceNeedingDownload(d.voiceId);
+      if (needs) {
+        sent = null;
+        set({ submitting: false, voiceDownload: needs.id, submitError: `${needs.name} needs its voice download before it can render.` });
+        return false;
+      }
       try {
         const r = await call('jobs.submit', { request: parsed.data });
         set({ submitting: false, lastSubmit: r });
         return true;
       } catch (e) {
         const err = toBridgeError(e);
+        if (sent === d) sent = null;
         set({ submitting: false, submitError: describeError(err) });
         showErrors(err.details ?? []);
         return false;

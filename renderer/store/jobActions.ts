@@ -1,11 +1,11 @@
 // Row and bulk actions of the job list. Each reports its own failure readably; none throws.
-import type { MediaKind } from '../../shared/bridge/index.js';
+import type { MediaKind, OutboxItem } from '../../shared/bridge/index.js';
 import { isTerminal, type Job } from '../../shared/contract/index.js';
 import { call, describeError } from '../lib/bridge.js';
 import { leaveCurrentDraft } from './draftNav.js';
 import { scriptExcerpt } from '../lib/excerpt.js';
 import { draftSummary, readDraft } from '../lib/drafts.js';
-import { useDownloads, useDrafts, useJobs, useStudio, useUi } from './index.js';
+import { useDownloads, useDrafts, useEditor, useJobs, useStudio, useUi } from './index.js';
 
 const hideJobs = (jobs: Job[]): void => useJobs.getState().hide(jobs);
 const showJobs = (jobs: Job[]): void => useJobs.getState().show(jobs);
@@ -14,10 +14,22 @@ const forgetHidden = (id: string): void => useJobs.getState().forgetHidden(id);
 const fail = (what: string, e: unknown) => useUi.getState().notify({ kind: 'error', text: `${what}: ${describeError(e)}` }, 8000);
 const excerpt = (job: Job) => job.title || scriptExcerpt(job.text, 40);
 
-export async function cancelJob(job: Job): Promise<boolean> {
+/** How long a cancelled render can be brought back (rendered again) from its notice. */
+export const UNDO_CANCEL_MS = 8000;
+
+/**
+ * Cancels a job; one that was under way is offered back for a while (`undo`): Undo renders it
+ * again as a new job, since a render stopped part way cannot resume. Bulk cancels report once.
+ */
+export async function cancelJob(job: Job, undo = true): Promise<boolean> {
   try {
     const j = await call('jobs.cancel', { id: job.id });
     useJobs.getState().applyEvents([{ type: 'job', profileId: '', job: j }]);
+    followRender(job, j);
+    if (undo) {
+      const at = job.status === 'rendering' && job.progress >= 0.01 ? ` at ${Math.round(job.progress * 100)} %` : '';
+      useUi.getState().notify({ kind: 'info', text: `Canceled “${excerpt(job)}”${at}.`, action: { label: 'Undo', run: () => void retryJob(j) } }, UNDO_CANCEL_MS);
+    }
     return true;
   } catch (e) {
     fail(`Could not cancel “${excerpt(job)}”`, e);
@@ -112,10 +124,17 @@ export function sendPendingDeletes(): void {
   for (const sendNow of [...unsentDeletes]) sendNow();
 }
 
+/** The draft's "Last render" line follows a render of its job to the job that replaces it. */
+function followRender(before: Job, after: Job | null, queued: OutboxItem | null = null): void {
+  const last = useEditor.getState().lastSubmit?.job;
+  if (last?.id === before.id) useEditor.setState({ lastSubmit: { job: after, queued } });
+}
+
 export async function retryJob(job: Job): Promise<void> {
   try {
     const r = await call('jobs.retry', { id: job.id });
     if (r.job) useJobs.getState().applyEvents([{ type: 'job', profileId: '', job: r.job }]);
+    followRender(job, r.job, r.queued);
     useUi.getState().notify({ kind: 'success', text: r.queued ? 'Retry waits in the outbox (offline).' : 'Rendering again as a new job.' });
   } catch (e) {
     fail('Could not retry', e);
@@ -176,7 +195,7 @@ export async function bulk(action: 'cancel' | 'delete'): Promise<void> {
     else deleteJobs(eligible, skipped ? ` ${skipped} skipped: still running (cancel them first).` : '');
     return;
   }
-  const failed = await inPool(eligible, 4, cancelJob);
+  const failed = await inPool(eligible, 4, (j) => cancelJob(j, false));
   useJobs.getState().clearSelection();
   const done = eligible.length - failed;
   useUi.getState().notify({

@@ -2,25 +2,31 @@
 import { expect, test } from '@playwright/test';
 import { bridge, cancelIfActive, goTo, openApp } from './support/app.js';
 
-test('CSV import into drafts reports the bad row and imports the rest', async ({ page }) => {
+test('CSV import into drafts reports the bad row by its line, imports nothing, then the fixed file', async ({ page }) => {
   await openApp(page);
   await goTo(page, 'Jobs');
   await page.getByRole('button', { name: 'Import CSV…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Import scripts from CSV' });
-  await dialog.getByLabel('CSV text').fill(
-    [
-      'text,template,voice,aspect,x,y,scale',
-      '"Welcome, everyone, to the update.",newsroom,en-US-Ava,16:9,0.7,0.6,0.6',
-      'Second row has problems,no-such-template,en-US-Ava,16:9,0.5,0.5,3',
-      'Third row is fine,classroom,102,,,,',
-    ].join('\n'),
-  );
+  const lines = [
+    'text,template,voice,aspect,x,y,scale',
+    '"Welcome, everyone, to the update.",newsroom,en-US-Ava,16:9,0.7,0.6,0.6',
+    'Second row has problems,no-such-template,en-US-Ava,16:9,0.5,0.5,3',
+    'Third row is fine,classroom,102,,,,',
+    'Classroom has no 9:16,classroom,102,9:16,,,',
+  ];
+  await dialog.getByLabel('CSV text').fill(lines.join('\n'));
   await dialog.getByLabel(/Drafts/).check();
   await dialog.getByRole('button', { name: 'Import' }).click();
-  await expect(dialog.getByTestId('csv-report')).toContainText('2 rows imported, 1 with problems');
-  await expect(dialog.getByTestId('csv-row-1')).toContainText('draft created');
-  await expect(dialog.getByTestId('csv-row-2')).toContainText('scale');
-  await expect(dialog.getByTestId('csv-row-2')).not.toContainText('draft created');
+  await expect(dialog.getByTestId('csv-report')).toContainText('Nothing imported: 2 rows have problems');
+  await expect(dialog.getByTestId('csv-row-3')).toContainText('scale');
+  await expect(dialog.getByTestId('csv-row-5')).toContainText('supports 16:9, 4:3, 1:1');
+  await expect(dialog.getByTestId('csv-row-2')).toContainText('No problems');
+  expect(await bridge(page, 'drafts.list', {})).toHaveLength(0);
+
+  await dialog.getByLabel('CSV text').fill([lines[0], lines[1], lines[3]].join('\n'));
+  await dialog.getByRole('button', { name: 'Import' }).click();
+  await expect(dialog.getByTestId('csv-report')).toContainText('2 rows imported');
+  await expect(dialog.getByTestId('csv-row-2')).toContainText('draft created');
   await expect(dialog.getByTestId('csv-row-3')).toContainText('draft created');
   await dialog.getByRole('button', { name: 'Close' }).first().click();
 

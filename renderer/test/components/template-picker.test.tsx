@@ -6,6 +6,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Notices } from '../../components/Notices.js';
 import { TemplatePicker } from '../../components/TemplatePicker.js';
+import { TemplateThumb } from '../../components/TemplateThumb.js';
 
 
 
@@ -80,5 +81,15 @@ describe('template picker', () => {
     expect(screen.getByRole('alert').textContent).toContain('cannot be reached');
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(calls.map((c) => c.method)).toContain('catalogs.get');
+  });
+});
+
+describe('template thumbnail', () => {
+  // Drawn when the browser is idle: until then a placeholder holds the frame's shape.
+  it('shows a placeholder of the frame’s shape until it is drawn', () => {
+    const { container } = render(<TemplateThumb template={TEMPLATES[0]!} aspectRatio="9:16" width={90} />);
+    const thumb = container.querySelector<HTMLElement>('.thumb')!;
+    expect(thumb.dataset.state).toBe('loading');
+    expect(thumb.style.aspectRatio).toBe('720 / 1280');
   });
 });
