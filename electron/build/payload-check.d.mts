@@ -9,9 +9,21 @@ export interface PayloadTarget {
 export interface PayloadFile {
   path: string;
   size: number;
+  /** Any execute bit set. */
+  executable: boolean;
+}
+/** A native binary in the app: a .node module, a shared library or an executable. */
+export interface PayloadBinary {
+  path: string;
+  size: number;
+  kind: 'module' | 'library' | 'executable';
+  /** What its header says it is built for ('unknown' when it is none of ELF, PE, Mach-O). */
+  os: string;
+  arch: string;
 }
 export const RENDERER_ONLY: string[];
 export function listFiles(root: string): PayloadFile[];
 export function binaryTarget(file: string): { os: string; arch: string };
 export function nativeModuleProblem(file: string, target: PayloadTarget): string | null;
-export function checkPayload(appDir: string, target: PayloadTarget): { problems: string[]; files: PayloadFile[]; bytes: number };
+export function namedTarget(path: string): { os: string; arch: string } | null;
+export function checkPayload(appDir: string, target: PayloadTarget): { problems: string[]; files: PayloadFile[]; binaries: PayloadBinary[]; bytes: number };

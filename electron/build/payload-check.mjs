@@ -1,7 +1,9 @@
 // Checks a packaged app folder (<app>/resources/app or <App>.app/Contents/Resources/app) before
 // it ships: every native module must load in the target Electron without a rebuild (N-API,
 // built for the target OS and CPU), and nothing is shipped that has no business there (source
-// maps, native build leftovers, tests, libraries the renderer bundle already contains).
+// maps, native build leftovers, tests, libraries the renderer bundle already contains), and
+// every binary in it (.node modules, shared libraries, executables such as ffmpeg) is for the
+// target OS and CPU: a package's files for another platform are refused by name as well.
 // Used by electron-builder's afterPack hook (after-pack.cjs) and by the packaging test.
 import { readdirSync, readFileSync, lstatSync, openSync, readSync, closeSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -16,7 +18,19 @@ const FORBIDDEN = [
   { why: 'a native build leftover', test: (p) => /node_modules\/(?:@[^/]+\/)?[^/]+\/(?:deps|src|obj|build\/Release\/obj\.target|build\/Release\/\.deps|build\/node_gyp_bins)\//.test(p) && nativePackage(p) },
   { why: 'a library the renderer bundle already contains', test: (p) => RENDERER_ONLY.some((m) => p.startsWith(`node_modules/${m}/`)) },
   { why: 'a native build file', test: (p) => /\.(o|obj|gyp|gypi|cc|cpp|h|hpp|mk)$/.test(p) || /(^|\/)Makefile$/.test(p) },
+  { why: 'a GPU execution provider of onnxruntime (the app runs it on the CPU)', test: (p) => /(^|\/)(lib)?onnxruntime_providers_|(^|\/)(DirectML|dxcompiler|dxil)\.dll$/i.test(p) },
 ];
+
+const PLATFORMS = ['darwin', 'linux', 'win32'];
+const ARCHS = ['x64', 'arm64', 'ia32', 'arm'];
+/**
+ * The OS and CPU a path names as a package's target (`@ffmpeg-installer/darwin-arm64/`,
+ * `canvas-linux-x64-gnu/`, `bin/napi-v6/win32/x64/`, `prebuilds/linux-arm64/`), or null.
+ */
+export function namedTarget(path) {
+  const m = new RegExp(`(?:^|[/-])(${PLATFORMS.join('|')})[/-](${ARCHS.join('|')})(?=[/.-]|$)`).exec(path);
+  return m ? { os: m[1], arch: m[2] } : null;
+}
 
 /** Shared libraries native modules load (e.g. onnxruntime's): they must match the target too. */
 const SHARED_LIBRARY = /\.(so(\.\d+)*|dylib|dll)$/;
@@ -35,7 +49,7 @@ export function listFiles(root) {
       const full = join(dir, name);
       const st = lstatSync(full);
       if (st.isDirectory()) walk(full);
-      else out.push({ path: relative(root, full).split(sep).join('/'), size: st.size });
+      else out.push({ path: relative(root, full).split(sep).join('/'), size: st.size, executable: st.isFile() && (st.mode & 0o111) !== 0 });
     }
   };
   walk(root);
@@ -83,27 +97,45 @@ export function nativeModuleProblem(file, target) {
   return abi ? `built for Node ABI ${abi[1]}, the target Electron needs ${target.abi} (not N-API)` : 'no N-API or Node module entry point';
 }
 
-/** Everything wrong with a packaged app folder, as readable lines (empty: fine). */
+const foreign = (built, target) => built.os !== target.platform || (built.arch !== target.arch && built.arch !== 'universal');
+
+/**
+ * Everything wrong with a packaged app folder, as readable lines (empty: fine), and every
+ * binary it holds (each .node module, shared library and executable, with what it is built for).
+ */
 export function checkPayload(appDir, target) {
   const files = listFiles(appDir);
   nativeRoots = new Set(files.filter((f) => f.path.endsWith('.node')).map((f) => /^(node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(f.path)?.[1]).filter(Boolean));
   const problems = [];
+  const binaries = [];
   for (const f of files) {
     const rule = FORBIDDEN.find((r) => r.test(f.path));
     if (rule) problems.push(`${f.path}: ${rule.why} must not ship`);
-    if (f.path.endsWith('.node')) {
+    const named = namedTarget(f.path);
+    if (named && foreign(named, target)) problems.push(`${f.path}: a file for ${named.os}-${named.arch} must not ship for ${target.platform}-${target.arch}`);
+    const native = f.path.endsWith('.node');
+    const library = SHARED_LIBRARY.test(f.path);
+    if (!native && !library && !f.executable && !/\.exe$/i.test(f.path)) continue;
+    const built = f.size >= 64 ? binaryTarget(join(appDir, f.path)) : { os: 'unknown', arch: 'unknown' };
+    if (!native && built.os === 'unknown' && !library) continue; // a script or a text file marked executable
+    binaries.push({ path: f.path, size: f.size, kind: native ? 'module' : library ? 'library' : 'executable', ...built });
+    if (native) {
       const why = nativeModuleProblem(join(appDir, f.path), target);
       if (why) problems.push(`${f.path}: would not load in Electron ${target.electronVersion} on ${target.platform}-${target.arch}: ${why}`);
-    } else if (SHARED_LIBRARY.test(f.path)) {
-      const built = binaryTarget(join(appDir, f.path));
-      if (built.os !== target.platform || (built.arch !== target.arch && built.arch !== 'universal')) {
-        problems.push(`${f.path}: a library for ${built.os}-${built.arch} cannot load on ${target.platform}-${target.arch}`);
-      }
+    } else if (foreign(built, target)) {
+      problems.push(`${f.path}: ${library ? 'a library' : 'an executable'} for ${built.os}-${built.arch} cannot ${library ? 'load' : 'run'} on ${target.platform}-${target.arch}`);
     }
   }
+  // One copy of each native module: a package's nested copy of another version is never what the app loads.
+  const byName = new Map();
+  for (const b of binaries.filter((x) => x.kind === 'module')) {
+    const name = b.path.split('/').pop();
+    byName.set(name, [...(byName.get(name) ?? []), b]);
+  }
+  for (const [name, copies] of byName) if (copies.length > 1) problems.push(`${name}: ${copies.length} copies ship (${copies.map((c) => c.path).join(', ')}), the app loads one`);
   const ffmpeg = `node_modules/@ffmpeg-installer/${target.platform}-${target.arch}/ffmpeg${target.platform === 'win32' ? '.exe' : ''}`;
   if (!files.some((f) => f.path === ffmpeg)) problems.push(`${ffmpeg} is missing: the local studio cannot encode`);
   if (!files.some((f) => f.path === 'server/cli.js')) problems.push('server/cli.js is missing: the local studio cannot start');
   if (!files.some((f) => f.path === 'dist/renderer/index.html')) problems.push('dist/renderer/index.html is missing');
-  return { problems, files, bytes: files.reduce((n, f) => n + f.size, 0) };
+  return { problems, files, binaries, bytes: files.reduce((n, f) => n + f.size, 0) };
 }

@@ -17,6 +17,12 @@ import { readPackageInfo } from '../services/package-info.js';
 import { serverCommand } from '../services/server-command.js';
 import { ROOT, tempDir, waitFor } from './helpers.js';
 
+/**
+ * The Linux x64 app folder's ceiling, in MB. Three binaries the studio runs set its floor at about
+ * 150 MB (ffmpeg 68, onnxruntime 46, Skia 35): this catches whatever else comes along.
+ */
+const PAYLOAD_LIMIT_MB = 190;
+
 const ELECTRON_VERSION = readPackageInfo(join(ROOT, 'node_modules/electron')).version;
 
 /** Size and mtime of every file under node_modules: a rebuild or relabel in place changes them. */
@@ -67,12 +73,24 @@ describe('npm run dist -- --linux dir (stand-in Electron)', () => {
 
   it('ships nothing that must not ship, and nothing that points back into the project', () => {
     const appDir = join(installed, 'resources/app');
-    const { problems, bytes, files } = checkPayload(appDir, { platform: 'linux', arch: 'x64', abi: 'n-api only', electronVersion: ELECTRON_VERSION });
+    const { problems, bytes, files, binaries } = checkPayload(appDir, { platform: 'linux', arch: 'x64', abi: 'n-api only', electronVersion: ELECTRON_VERSION });
     expect(problems).toEqual([]);
     const links = files.filter((f) => lstatSync(join(appDir, f.path)).isSymbolicLink());
     for (const l of links) expect(resolve(appDir, readlinkSync(join(appDir, l.path))).startsWith(installed)).toBe(true);
     // The figure docs/desktop.md reports.
     console.log(`app payload: ${(bytes / 1e6).toFixed(1)} MB in ${files.length} files`);
+    console.log(`binaries:\n${binaries.map((b) => `  ${b.kind} ${b.os}-${b.arch} ${(b.size / 1e6).toFixed(1)} MB ${b.path}`).join('\n')}`);
+    expect(bytes / 1e6).toBeLessThanOrEqual(PAYLOAD_LIMIT_MB);
+    // Every .node module, shared library and executable is for this OS and CPU, and there is one of each.
+    expect(binaries.filter((b) => b.os !== 'linux' || b.arch !== 'x64').map((b) => `${b.path}: ${b.os}-${b.arch}`)).toEqual([]);
+    expect(binaries.map((b) => b.path.replace(/^node_modules\//, '')).sort()).toEqual([
+      '@ffmpeg-installer/linux-x64/ffmpeg',
+      '@napi-rs/canvas-linux-x64-gnu/skia.linux-x64-gnu.node',
+      '@photostructure/sqlite/prebuilds/linux-x64/@photostructure+sqlite.glibc.node',
+      'keytar/build/Release/keytar.node',
+      'onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1',
+      'onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node',
+    ]);
     expect(files.some((f) => f.path.endsWith('.node') && f.path.includes('@photostructure/sqlite'))).toBe(true);
     // The fonts ship once, in resources/fonts: the engine reads them there and studio-app:// serves them to the preview.
     expect(files.filter((f) => f.path.startsWith('dist/renderer/') && /\.(ttf|otf|woff2?)$/i.test(f.path)).map((f) => f.path)).toEqual([]);

@@ -2,7 +2,7 @@
 // node_modules pass; a module built for one Node ABI, for another OS or CPU, and every kind of
 // file that must not ship are refused with a line naming the file.
 import { describe, expect, it } from 'vitest';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { checkPayload, nativeModuleProblem } from '../build/payload-check.mjs';
 import { ROOT, tempDir } from './helpers.js';
@@ -48,9 +48,13 @@ describe('packaged native modules', () => {
   it('refuses a shared library for another CPU, and an app without ffmpeg for its platform', () => {
     const dir = app({ 'node_modules/onnxruntime-node/bin/napi-v6/linux/arm64/libonnxruntime.so.1': elf(0xb7, '') });
     expect(checkPayload(dir, target).problems).toEqual([
+      'node_modules/onnxruntime-node/bin/napi-v6/linux/arm64/libonnxruntime.so.1: a file for linux-arm64 must not ship for linux-x64',
       'node_modules/onnxruntime-node/bin/napi-v6/linux/arm64/libonnxruntime.so.1: a library for linux-arm64 cannot load on linux-x64',
     ]);
-    expect(checkPayload(dir, { ...target, arch: 'arm64' }).problems).toEqual(['node_modules/@ffmpeg-installer/linux-arm64/ffmpeg is missing: the local studio cannot encode']);
+    expect(checkPayload(dir, { ...target, arch: 'arm64' }).problems).toEqual([
+      'node_modules/@ffmpeg-installer/linux-x64/ffmpeg: a file for linux-x64 must not ship for linux-arm64',
+      'node_modules/@ffmpeg-installer/linux-arm64/ffmpeg is missing: the local studio cannot encode',
+    ]);
   });
 
   it('refuses a module for another CPU or OS', () => {
@@ -59,6 +63,29 @@ describe('packaged native modules', () => {
     const dir = app({});
     copyFileSync(join(ROOT, 'node_modules/keytar/build/Release/keytar.node'), join(dir, 'k.node'));
     expect(checkPayload(dir, { ...target, platform: 'win32' }).problems[0]).toContain('built for linux, not win32');
+  });
+
+  it('refuses an executable for another OS or CPU, another platform\'s package, GPU providers and a second copy of a module', () => {
+    const macho = Buffer.alloc(64);
+    macho.writeUInt32LE(0xfeedfacf, 0);
+    macho.writeUInt32LE(0x0100000c, 4);
+    const napi = elf(0x3e, 'napi_register_module_v1');
+    const dir = app({
+      'node_modules/tool/bin/ffmpeg': macho,
+      'node_modules/@ffmpeg-installer/win32-x64/package.json': '{}',
+      'node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime_providers_cuda.so': elf(0x3e, ''),
+      'node_modules/a/skia.node': napi,
+      'node_modules/b/node_modules/a/skia.node': napi,
+    });
+    chmodSync(join(dir, 'node_modules/tool/bin/ffmpeg'), 0o755);
+    const { problems, binaries } = checkPayload(dir, target);
+    expect([...problems].sort()).toEqual([
+      'node_modules/@ffmpeg-installer/win32-x64/package.json: a file for win32-x64 must not ship for linux-x64',
+      'skia.node: 2 copies ship (node_modules/a/skia.node, node_modules/b/node_modules/a/skia.node), the app loads one',
+      'node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime_providers_cuda.so: a GPU execution provider of onnxruntime (the app runs it on the CPU) must not ship',
+      'node_modules/tool/bin/ffmpeg: an executable for darwin-arm64 cannot run on linux-x64',
+    ].sort());
+    expect(binaries.map((b) => `${b.kind} ${b.os}-${b.arch}`).sort()).toEqual(['executable darwin-arm64', 'library linux-x64', 'module linux-x64', 'module linux-x64']);
   });
 
   it('refuses source maps, tests, TypeScript sources, build leftovers and renderer libraries', () => {
