@@ -36,7 +36,7 @@ const alive = (pid: number) => {
 
 beforeAll(async () => {
   const secrets = new MemorySecretStore();
-  local = new LocalStudio({ command: serverCommandForTests(), dataDir: join(dataDir, 'studio'), secrets, userId: 'desktop', log: (l) => logs.push(l), healthIntervalMs: 300, killGraceMs: 500 });
+  local = new LocalStudio({ command: serverCommandForTests(), dataDir: join(dataDir, 'studio'), secrets, userId: 'desktop', log: (l) => logs.push(l), healthIntervalMs: 300, killGraceMs: 6000 });
   local.onStatusChange((s) => statuses.push(s));
   studio = createStudio({
     shell: 'electron',
@@ -76,7 +76,8 @@ describe('a hung local studio', () => {
     expect(hung.baseUrl).toBeNull();
     // The live stream of the stopped studio is dropped by its silence, not waited on forever.
     await waitFor(() => events.some((e) => e.type === 'connection' && !e.online), 'the job sync to see the studio gone', 20_000);
-    // The job history answers from the cache while the studio is away.
+    // The job history answers from the cache while the studio is away (it is killed only after
+    // its SIGTERM's grace, long enough to look).
     const list = await ok<{ jobs: Job[]; fromCache: boolean }>('jobs.list', {});
     expect(list.fromCache).toBe(true);
     expect(list.jobs.map((j) => j.id)).toContain(job.id);

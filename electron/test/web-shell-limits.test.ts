@@ -10,6 +10,7 @@ import { startWebShell, type WebShell, type WebShellOptions } from '../web/serve
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { webShellOptions } from './helpers.js';
+import { blankScene, DOCUMENT_VERSION } from '../../shared/contract/index.js';
 
 let api: TestServer;
 let serviceKey: string;
@@ -70,6 +71,11 @@ const cookieOf = (a: Answer) => String(a.headers['set-cookie'] ?? '').split(';')
 const bridge = (base: string, method: string, input: unknown, headers: Record<string, string> = {}) =>
   raw(base, `/bridge/${method}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ input }) });
 const request = { text: 'Hello from the browser.', templateId: 'newsroom', voiceId: 'en-US-Ava' };
+
+/** A one-scene draft as drafts.save takes it. */
+const document = (name: string, text: string) => ({
+  version: DOCUMENT_VERSION, name, templateId: 'newsroom', voiceId: 'en-US-Ava', params: {}, scenes: [{ ...blankScene(text), id: 's_1' }],
+});
 
 describe('web shell host names (DNS rebinding)', () => {
   it('answers only its own host names, before any handler runs', async () => {
@@ -200,7 +206,7 @@ describe('web shell limits on what a CSV or drafts can make', () => {
 
   it('holds each user and the whole shell to a number of drafts; changing a draft is never refused', async () => {
     const s = await shell({ limits: { draftsPerUser: 3, drafts: 5 } });
-    const draft = (n: number) => ({ name: `Draft ${n}`, text: 'Hi', templateId: 'newsroom', voiceId: 'en-US-Ava', params: {} });
+    const draft = (n: number, text = 'Hi') => document(`Draft ${n}`, text);
     const first = await bridge(s.url, 'drafts.save', draft(0));
     const alice = cookieOf(first);
     for (let i = 1; i < 3; i++) expect(JSON.parse((await bridge(s.url, 'drafts.save', draft(i), { cookie: alice })).body).ok).toBe(true);
@@ -210,7 +216,7 @@ describe('web shell limits on what a CSV or drafts can make', () => {
     const csv = await bridge(s.url, 'jobs.importCsv', { csv: 'text,template,voice\nOne,newsroom,en-US-Ava', mode: 'drafts' }, { cookie: alice });
     expect(csv.status).toBe(429);
     const id = JSON.parse(first.body).value.id as string;
-    expect(JSON.parse((await bridge(s.url, 'drafts.save', { ...draft(0), id, text: 'Changed' }, { cookie: alice })).body).ok).toBe(true);
+    expect(JSON.parse((await bridge(s.url, 'drafts.save', { ...draft(0, 'Changed'), id }, { cookie: alice })).body).ok).toBe(true);
 
     const bob = await bridge(s.url, 'drafts.save', draft(10));
     expect(JSON.parse(bob.body).ok).toBe(true);
@@ -227,11 +233,11 @@ describe('web shell limits on what a CSV or drafts can make', () => {
     const o = webShellOptions(api.url, serviceKey, { idleMs: 100, anonymousDataMs: 300 });
     const s = await startWebShell(o);
     shells.push(s);
-    const a = await bridge(s.url, 'drafts.save', { name: 'Left behind', text: 'Hi', templateId: 'newsroom', voiceId: 'en-US-Ava', params: {} });
+    const a = await bridge(s.url, 'drafts.save', document('Left behind', 'Hi'));
     expect(JSON.parse(a.body).ok).toBe(true);
     const users = join(o.dataDir, 'users');
     expect(readdirSync(users)).toHaveLength(1);
-    const kept = await bridge(s.url, 'drafts.save', { name: 'Still here', text: 'Hi', templateId: 'newsroom', voiceId: 'en-US-Ava', params: {} });
+    const kept = await bridge(s.url, 'drafts.save', document('Still here', 'Hi'));
     const keeper = cookieOf(kept);
     const until = Date.now() + 1500;
     while (Date.now() < until) {

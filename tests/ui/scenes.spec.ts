@@ -93,6 +93,8 @@ test('drop a picture and a PDF, build three scenes, reorder, undo a delete, rend
   const library = page.getByTestId('media-library');
   const card = (name: string) => library.getByRole('listitem', { name });
   await expect(library).toBeVisible();
+  // The library has answered (a drop is taken only once the API is known to keep files).
+  await expect(library.getByText(/No files yet/)).toBeVisible();
 
   // Files dropped anywhere on the window land in the library, with their facts.
   await dropFiles(page, page.locator('body'), [picture()]);

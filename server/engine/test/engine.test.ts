@@ -259,7 +259,8 @@ it('fails with a clear code and message for bad input and a missing encoder', as
   process.env.FFMPEG_PATH = join(root, 'no-such-ffmpeg');
   try {
     const t = task({ text: 'Hi.', params });
-    await expect(engine.render(t)).rejects.toMatchObject({ code: 'encode_failed', message: expect.stringMatching(/ffmpeg.*not found.*FFMPEG_PATH/) });
+    await expect(engine.render(t)).rejects.toMatchObject({ code: 'encode_failed', message: expect.stringMatching(/ffmpeg.*not installed.*FFMPEG_PATH/) });
+    await expect(engine.render(task({ text: 'Hi.', params }))).rejects.toMatchObject({ message: expect.not.stringContaining(root) });
     expect(readdirSync(t.workDir)).toEqual([]);
   } finally {
     if (saved === undefined) delete process.env.FFMPEG_PATH;
@@ -300,7 +301,10 @@ it('names the encoder\'s own error when it fails mid-render (a full disk), leavi
   try {
     const text = 'This script is long enough that the video outgrows the limit while frames are still being sent. '.repeat(3);
     const t = task({ text, params: { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.7, y: 0.58 } } });
-    await expect(engine.render(t)).rejects.toMatchObject({ code: 'encode_failed', message: expect.stringMatching(/File too large/) });
+    // The cause in words; ffmpeg's own text (with the server's paths) stays in the log.
+    const failure = engine.render(t);
+    await expect(failure).rejects.toMatchObject({ code: 'encode_failed', message: expect.stringMatching(/no space left on the render disk/) });
+    await expect(failure).rejects.toMatchObject({ message: expect.not.stringContaining(t.workDir) });
     expect(readdirSync(t.workDir)).toEqual([]);
     expect(childFfmpegPids()).toEqual([]);
   } finally {
