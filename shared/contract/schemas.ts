@@ -82,6 +82,18 @@ export const JobTitle = z
   .meta({ minLength: 1, maxLength: LIMITS.titleMaxChars, pattern: '\\S' })
   .describe(`Extension "title": the job's name, 1–${LIMITS.titleMaxChars} characters after trimming (docs/server.md)`);
 
+/** The paging and search fields every list query shares (values arrive as strings). */
+const LIST_PAGE_QUERY = {
+  q: z.string().max(500, 'must be at most 500 characters').optional(),
+  limit: z
+    .string()
+    .regex(/^[0-9]+$/, 'must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= LIMITS.listMaxLimit, `must be between 1 and ${LIMITS.listMaxLimit}`)
+    .optional(),
+  cursor: z.string().max(200).optional(),
+};
+
 /** Extension `assets`: what a creator's file is. */
 export const ASSET_KINDS = ['image', 'video', 'audio', 'document'] as const;
 export const AssetKind = z.enum(ASSET_KINDS);
@@ -137,14 +149,7 @@ export type AssetList = z.infer<typeof AssetList>;
 /** Query of GET /api/assets. Values arrive as strings. */
 export const AssetListQuery = z.strictObject({
   kind: AssetKind.optional(),
-  q: z.string().max(500, 'must be at most 500 characters').optional(),
-  limit: z
-    .string()
-    .regex(/^[0-9]+$/, 'must be a whole number')
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= LIMITS.listMaxLimit, `must be between 1 and ${LIMITS.listMaxLimit}`)
-    .optional(),
-  cursor: z.string().max(200).optional(),
+  ...LIST_PAGE_QUERY,
 });
 export type AssetListQuery = z.output<typeof AssetListQuery>;
 
@@ -318,14 +323,7 @@ export const JobListQuery = z.strictObject({
       return parts as JobStatus[];
     })
     .optional(),
-  q: z.string().max(500, 'must be at most 500 characters').optional(),
-  limit: z
-    .string()
-    .regex(/^[0-9]+$/, 'must be a whole number')
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= LIMITS.listMaxLimit, `must be between 1 and ${LIMITS.listMaxLimit}`)
-    .optional(),
-  cursor: z.string().max(200).optional(),
+  ...LIST_PAGE_QUERY,
 });
 export type JobListQuery = z.output<typeof JobListQuery>;
 
