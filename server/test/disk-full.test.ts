@@ -69,12 +69,13 @@ describe.skipIf(skip)('a full disk', () => {
     expect((await getJob(id)).status).toBe('rendering');
     freeDisk();
     // Taken up again (its second attempt), and this time its failure is written.
-    await waitFor(async () => engine.started.filter((j) => j === id).length === 2, 15_000);
+    // Recovery runs with a backoff that grew while the disk was full: allow for its longest pause.
+    await waitFor(async () => engine.started.filter((j) => j === id).length === 2, 45_000);
     engine.release();
     const failed = await waitFor(async () => {
       const job = await getJob(id);
       return job.status === 'failed' ? job : null;
-    });
+    }, 15_000);
     expect(failed.error?.code).toBe('speech_failed');
-  });
+  }, 90_000);
 });
