@@ -85,7 +85,8 @@ describe('outbox', () => {
       headers: { 'content-type': 'application/json', 'x-api-key': key, 'idempotency-key': q.queued.id },
       body: JSON.stringify(q.queued.request),
     });
-    expect(res.status).toBe(202);
+    // 202, or 200 (a replay) when the outbox, flushing as the API came back, got there first.
+    expect([200, 202]).toContain(res.status);
     // …then let the outbox send it: the API answers with the same job instead of a second one.
     await waitFor(async () => (await ok<OutboxItem[]>('outbox.list')).length === 0, 'the outbox to drain', 60_000);
     const list = await ok<{ jobs: Job[] }>('jobs.list', { q: 'Resent twice', limit: 100 });
