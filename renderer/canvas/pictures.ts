@@ -2,7 +2,7 @@
 // record (`assets.get`), its thumbnail URL, and a scene background decoded as the video will
 // use it: a picture as an image, a clip's frame at the scene's start offset, a document's
 // page rendered by pdf.js. Listeners hear when something arrives, so canvases redraw.
-import type { Asset, SceneBackground } from '../../shared/contract/index.js';
+import { SceneBackground, type Asset } from '../../shared/contract/index.js';
 import type { BackgroundPicture } from '../../shared/scene/backgrounds.js';
 import { call, describeError } from '../lib/bridge.js';
 import { renderDocumentPage } from '../lib/pdf-import.js';
@@ -73,7 +73,7 @@ export function createMediaCache() {
   const assets = createLoader((id) => call('assets.get', { id }));
   const thumbnails = createLoader(async (id) => (await call('media.assetUrl', { assetId: id, kind: 'thumbnail' })).url);
   const pictures = createLoader(async (key): Promise<Picture> => {
-    const bg = JSON.parse(key) as SceneBackground;
+    const bg = SceneBackground.parse(JSON.parse(key));
     const asset = await call('assets.get', { id: bg.assetId });
     const { url } = await call('media.assetUrl', { assetId: bg.assetId, kind: 'content' });
     if (asset.kind === 'video') return videoFrame(url, bg.trimStart ?? 0);

@@ -4,6 +4,7 @@
 // count and size, page 1 drawn). A file that does not decode is a 422 with the reason.
 import { readFile, writeFile } from 'node:fs/promises';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { z } from 'zod';
 import { ASSET_LIMITS, type AssetKind, type AssetMediaType } from '../../shared/contract/index.js';
 import { AssetError } from './asset-error.js';
 import { imageComplete, imageHeaderSize, type ImageFormat } from './image-header.js';
@@ -94,18 +95,20 @@ async function probeDocument(path: string, thumbnailPath: string): Promise<Probe
   return { width: info.width, height: info.height, durationSeconds: null, pages: info.pages };
 }
 
-interface FfStream {
-  codec_type?: string;
-  codec_name?: string;
+/** What the probe reads of ffprobe's JSON (other fields pass through unread). */
+const FfStream = z.looseObject({
+  codec_type: z.string().optional(),
+  codec_name: z.string().optional(),
   /** The container's name for the codec (what is left to say when ffmpeg knows no such codec). */
-  codec_tag_string?: string;
-  width?: number;
-  height?: number;
-  duration?: string;
-  disposition?: { attached_pic?: number };
-}
+  codec_tag_string: z.string().optional(),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  duration: z.string().optional(),
+  disposition: z.looseObject({ attached_pic: z.number().optional() }).optional(),
+});
+type FfStream = z.infer<typeof FfStream>;
+const FfprobeOutput = z.looseObject({ streams: z.array(FfStream).optional(), format: z.looseObject({ duration: z.string().optional() }).optional() });
 
-/** ffprobe's reading of the file; its complaint as a reason the creator understands. */
 /** Runs a media tool; one that is not installed makes uploads of sound and video unavailable (503). */
 async function tool(bin: string, args: string[], ms: number) {
   return runTool(bin, args, ms).catch((err: NodeJS.ErrnoException) => {
@@ -113,14 +116,16 @@ async function tool(bin: string, args: string[], ms: number) {
   });
 }
 
+/** ffprobe's reading of the file; its complaint as a reason the creator understands. */
+
 async function ffprobe(path: string, mediaType: AssetMediaType): Promise<{ streams: FfStream[]; duration: number | null }> {
   const r = await tool(ffprobeBin(), ['-v', 'error', ...SAFE_INPUT, '-print_format', 'json', '-show_format', '-show_streams', path], PROBE_MS);
   if (r.timedOut) throw refuse(`the ${LABEL[mediaType]} could not be read within ${PROBE_MS / 1000} s`);
-  let parsed: { streams?: FfStream[]; format?: { duration?: string } } = {};
+  let parsed: z.infer<typeof FfprobeOutput> = {};
   try {
-    parsed = JSON.parse(r.stdout || '{}') as typeof parsed;
+    parsed = FfprobeOutput.parse(JSON.parse(r.stdout || '{}'));
   } catch {
-    // no JSON: ffprobe failed; its exit code and stderr say why, below
+    // no JSON of ffprobe's shape: ffprobe failed; its exit code and stderr say why, below
   }
   if (r.code !== 0 || !parsed.streams) {
     const why = r.stderr.toLowerCase();
