@@ -197,8 +197,8 @@ export class PgAssetStore implements AssetStore {
       c.release();
       return out;
     } catch (err) {
-      // The transaction's own error is the one reported; a connection that cannot roll back is dropped below.
-      await c.query('ROLLBACK').catch(() => undefined);
+      // Released with its error, the connection is closed, which ends its transaction on the server:
+      // nothing of it is kept, and the transaction's own error is the one reported.
       c.release(err as Error);
       throw err;
     }
