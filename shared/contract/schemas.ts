@@ -211,6 +211,62 @@ export const Scene = z.object({
 });
 export type Scene = z.infer<typeof Scene>;
 
+// ---- Extension `sound`: pauses, pronunciation, music.
+export const SOUND_LIMITS = {
+  breakMaxSeconds: 10,
+  lexiconMax: 500,
+  lexiconTextMaxChars: 100,
+  lexiconSayMaxChars: 200,
+  musicVolumeDefault: 0.25,
+  /** The final mix: integrated loudness (LUFS) and true-peak ceiling (dBTP). */
+  loudnessLufs: -14,
+  truePeakDbtp: -1,
+} as const;
+export const LexiconEntry = z.strictObject({
+  text: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(SOUND_LIMITS.lexiconTextMaxChars, `must be at most ${SOUND_LIMITS.lexiconTextMaxChars} characters`),
+  say: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(SOUND_LIMITS.lexiconSayMaxChars, `must be at most ${SOUND_LIMITS.lexiconSayMaxChars} characters`),
+});
+export type LexiconEntry = z.infer<typeof LexiconEntry>;
+export const Lexicon = z.array(LexiconEntry).max(SOUND_LIMITS.lexiconMax, `must hold at most ${SOUND_LIMITS.lexiconMax} entries`);
+export const MusicInput = z.strictObject({
+  assetId: AssetId,
+  volume: z.number({ error: 'must be a number' }).min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').optional(),
+  duck: z.boolean({ error: 'must be true or false' }).optional(),
+});
+export type MusicInput = z.infer<typeof MusicInput>;
+/** Music as a Job carries it: every field resolved. */
+export const Music = z.object({ assetId: z.string(), volume: z.number(), duck: z.boolean() });
+export type Music = z.infer<typeof Music>;
+
+// ---- Extensions `brand` and `output`.
+export const LOGO_POSITIONS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
+export const LogoPosition = z.enum(LOGO_POSITIONS);
+export type LogoPosition = z.infer<typeof LogoPosition>;
+export const CAPTION_STYLES = ['box', 'outline', 'highlight'] as const;
+export const CaptionStyle = z.enum(CAPTION_STYLES);
+export type CaptionStyle = z.infer<typeof CaptionStyle>;
+export const BRAND_LIMITS = { logoSizeMin: 0.05, logoSizeMax: 0.3 } as const;
+export const HexColor = z.string({ error: 'must be a string' }).regex(/^#[0-9A-Fa-f]{6}$/, 'must be a colour written #RRGGBB');
+export const Brand = z.strictObject({
+  logo: z
+    .strictObject({
+      assetId: AssetId,
+      position: LogoPosition,
+      size: z.number({ error: 'must be a number' }).min(BRAND_LIMITS.logoSizeMin, `must be between ${BRAND_LIMITS.logoSizeMin} and ${BRAND_LIMITS.logoSizeMax}`).max(BRAND_LIMITS.logoSizeMax, `must be between ${BRAND_LIMITS.logoSizeMin} and ${BRAND_LIMITS.logoSizeMax}`),
+    })
+    .optional(),
+  accentColor: HexColor.optional(),
+  font: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
+  captionStyle: CaptionStyle.optional(),
+});
+export type Brand = z.infer<typeof Brand>;
+export const RESOLUTIONS = ['720p', '1080p'] as const;
+export const Resolution = z.enum(RESOLUTIONS);
+export type Resolution = z.infer<typeof Resolution>;
+export const CAPTION_MODES = ['burned', 'file', 'none'] as const;
+export const CaptionMode = z.enum(CAPTION_MODES);
+export type CaptionMode = z.infer<typeof CaptionMode>;
+
 export const RenderRequest = z
   .strictObject({
     /** Either `text` (the original contract) or `scenes` (extension `scenes`), never both. */
@@ -327,12 +383,13 @@ export const JobListQuery = z.strictObject({
 });
 export type JobListQuery = z.output<typeof JobListQuery>;
 
-export const Presenter = z.object({ id: z.string(), name: z.string() });
+/** The presenter a template suggests (any presenter can be used with any template, `presenterId`). */
+export const TemplatePresenter = z.object({ id: z.string(), name: z.string() });
 export const Template = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string(),
-  presenter: Presenter,
+  presenter: TemplatePresenter,
   aspectRatios: z.array(AspectRatio),
   defaults: RenderParams,
   thumbnailUrl: z.string(),
@@ -381,6 +438,43 @@ export const VoicePackStatus = z.object({
 export type VoicePackStatus = z.infer<typeof VoicePackStatus>;
 export type VoiceList = z.infer<typeof VoiceList>;
 
+// ---- Extension `presenters`: who speaks.
+export const PRESENTER_KINDS = ['vector', 'photo'] as const;
+export const PresenterKind = z.enum(PRESENTER_KINDS);
+export type PresenterKind = z.infer<typeof PresenterKind>;
+export const PRESENTER_LIMITS = {
+  nameMaxChars: 100,
+  /** Face Mesh without and with the iris points. */
+  landmarkCounts: [468, 478] as readonly number[],
+  /** The face's height in the portrait, in pixels, below which it cannot be animated. */
+  minFacePixels: 120,
+  perUser: 100,
+} as const;
+export const Presenter = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: PresenterKind,
+  builtIn: z.boolean(),
+  thumbnailUrl: z.string(),
+  /** Refinement of the contract: how the presenter reads, so a client can suggest voices that suit. */
+  gender: Gender.optional(),
+});
+export type Presenter = z.infer<typeof Presenter>;
+export const PresenterList = z.object({ presenters: z.array(Presenter) });
+export type PresenterList = z.infer<typeof PresenterList>;
+const coordinate = z.number({ error: 'must be a number' });
+/** One Face Mesh point: x and y as fractions of the image, z (depth) optional. */
+export const Landmark = z.union([z.tuple([coordinate, coordinate]), z.tuple([coordinate, coordinate, coordinate])], { error: 'must be [x, y] or [x, y, z]' });
+export type Landmark = z.infer<typeof Landmark>;
+export const PresenterCreate = z.strictObject({
+  name: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(PRESENTER_LIMITS.nameMaxChars, `must be at most ${PRESENTER_LIMITS.nameMaxChars} characters`),
+  assetId: AssetId,
+  landmarks: z
+    .array(Landmark, { error: 'must be an array of [x, y] points' })
+    .refine((a) => PRESENTER_LIMITS.landmarkCounts.includes(a.length), `must hold ${PRESENTER_LIMITS.landmarkCounts.join(' or ')} points (MediaPipe Face Mesh)`),
+});
+export type PresenterCreate = z.infer<typeof PresenterCreate>;
+
 /** Extensions of the contract this implementation offers (docs/server.md); clients read them from GET /api/health. */
 export const API_EXTENSIONS = ['title', 'assets', 'scenes'] as const;
 export type ApiExtension = (typeof API_EXTENSIONS)[number];
@@ -398,6 +492,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   invalid_transition: 409,
   asset_in_use: 409,
+  presenter_in_use: 409,
   idempotency_conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
