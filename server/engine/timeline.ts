@@ -59,8 +59,8 @@ class Segment {
     return this.endSample === null ? null : this.endSample / SPEECH_SAMPLE_RATE;
   }
 
-  speak(speech: SpeechEngines, signal: AbortSignal): void {
-    this.narration ??= new Narration(speech, spokenScript(this.spec.text), this.voice, signal);
+  speak(speech: SpeechEngines, signal: AbortSignal, lexicon?: RenderTask['lexicon']): void {
+    this.narration ??= new Narration(speech, spokenScript(this.spec.text), this.voice, signal, lexicon);
   }
 
   /** Lays out the scene and opens its background; the frame source follows. */
@@ -152,7 +152,7 @@ export class Timeline {
     this.width = size.width | 0;
     this.height = size.height | 0;
     const first = this.segments[0]!;
-    first.speak(o.speech, o.signal);
+    first.speak(o.speech, o.signal, o.task.lexicon);
     first.open(o.task, o.pool, o.fullFrames, o.signal);
   }
 
@@ -188,7 +188,7 @@ export class Timeline {
       if (!this.restSpoken) {
         // The other scenes are asked for once the first sentence is ready (it has the cores to itself).
         this.restSpoken = true;
-        for (const other of this.segments) other.speak(this.o.speech, this.o.signal);
+        for (const other of this.segments) other.speak(this.o.speech, this.o.signal, this.o.task.lexicon);
       }
       return [{ chunk }];
     }
@@ -198,7 +198,7 @@ export class Timeline {
     if (!last) {
       const next = this.segments[++this.speaking]!;
       next.startSample = s.endSample!;
-      next.speak(this.o.speech, this.o.signal);
+      next.speak(this.o.speech, this.o.signal, this.o.task.lexicon);
       next.open(this.o.task, this.o.pool, this.o.fullFrames, this.o.signal);
     }
     return silence > 0 ? [{ silence }] : [];

@@ -1,7 +1,7 @@
 // The render engine interface the worker queue calls. The real engine (speech → frames →
 // ffmpeg) implements it; tests may drive the queue with a controllable engine.
 import { z } from 'zod';
-import type { AssetKind, Job, Scene, ShortSide } from '../../shared/contract/index.js';
+import type { AssetKind, Job, LexiconEntry, Scene, ShortSide } from '../../shared/contract/index.js';
 
 /** A scene's background file as this worker reads it (resolved from the asset id by the queue). */
 export interface SceneMedia {
@@ -28,6 +28,8 @@ export interface RenderTask extends Pick<Job, 'text' | 'templateId' | 'voiceId' 
    * contract, which is one scene of `text` over the template.
    */
   scenes?: RenderScene[];
+  /** Extension `sound`: how the voice says words (whole words, any case); captions keep the script's. */
+  lexicon?: LexiconEntry[];
   shortSide: ShortSide;
   /**
    * A fresh, empty directory owned by this attempt. The engine writes `video.mp4`,

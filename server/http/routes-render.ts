@@ -58,7 +58,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
   await checkVoicePacks(ctx.engine, uses.filter((u, i) => uses.findIndex((o) => o.path === u.path) === i), details, log);
   if (details.length) throw invalid(details);
   const text = requestText(req).trim();
-  const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params };
+  const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params, ...(req.lexicon ? { lexicon: req.lexicon } : {}) };
   return resolved ? { ...base, scenes: resolved.scenes, warnings: resolved.warnings } : { ...base, warnings: scriptWarnings(text, voice) };
 }
 

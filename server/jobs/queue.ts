@@ -189,6 +189,7 @@ export class WorkerQueue {
         voiceId: job.voiceId,
         params: job.params,
         ...(scenes ? { scenes } : {}),
+        ...(job.lexicon?.length ? { lexicon: job.lexicon } : {}),
         shortSide: this.o.shortSide,
         workDir,
         signal: r.controller.signal,

@@ -1,6 +1,7 @@
 // The render API contract (../shared/design/render-api.md) as zod schemas: the one source of
 // truth for the server, the desktop client, the bridge and the UI forms.
 import { z } from 'zod';
+import { BREAK_MAX_SECONDS, breakProblems, withoutBreaks } from './breaks.js';
 
 export const LIMITS = {
   textMaxChars: 5000,
@@ -64,12 +65,17 @@ const WELL_FORMED = 'must be valid Unicode text (it holds an unpaired surrogate,
 
 // The length counts the trimmed text; the OpenAPI document states the (stricter) untrimmed
 // bound, and the letter rule as a pattern, so whatever it calls valid is valid here.
+// Pause tags (extension `sound`, breaks.ts) are not text: neither counted nor a letter.
 export const ScriptText = z
   .string({ error: 'must be a string' })
   .refine((s) => s.trim().length >= 1, 'must not be empty')
-  .refine((s) => s.trim().length <= LIMITS.textMaxChars, `must be at most ${LIMITS.textMaxChars} characters`)
+  .refine((s) => withoutBreaks(s).trim().length <= LIMITS.textMaxChars, `must be at most ${LIMITS.textMaxChars} characters`)
   .regex(/[\p{L}\p{N}]/u, 'must contain at least one letter or digit')
+  .refine((s) => /[\p{L}\p{N}]/u.test(withoutBreaks(s)), 'must contain at least one letter or digit besides its pauses')
   .refine((s) => !LONE_SURROGATE.test(s), WELL_FORMED)
+  .superRefine((s, ctx) => {
+    for (const message of breakProblems(s)) ctx.addIssue({ code: 'custom', message });
+  })
   .meta({ minLength: 1, maxLength: LIMITS.textMaxChars });
 
 /** Extension `title` (docs/server.md): optional; sent only to APIs whose health lists it. */
@@ -213,7 +219,7 @@ export type Scene = z.infer<typeof Scene>;
 
 // ---- Extension `sound`: pauses, pronunciation, music.
 export const SOUND_LIMITS = {
-  breakMaxSeconds: 10,
+  breakMaxSeconds: BREAK_MAX_SECONDS,
   lexiconMax: 500,
   lexiconTextMaxChars: 100,
   lexiconSayMaxChars: 200,
@@ -277,6 +283,8 @@ export const RenderRequest = z
     voiceId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
     presenterId: PresenterId.optional(),
     params: RenderParamsInput.optional(),
+    /** Extension `sound`: how the voice says words, captions keep them as written. */
+    lexicon: Lexicon.optional(),
   })
   .superRefine((r, ctx) => {
     if (r.text !== undefined && r.scenes !== undefined) {
@@ -285,7 +293,7 @@ export const RenderRequest = z
       ctx.addIssue({ code: 'custom', path: ['text'], message: 'is required (or scenes)' });
     }
     if (r.scenes) {
-      const total = r.scenes.reduce((n, sc) => n + (typeof sc.text === 'string' ? sc.text.trim().length : 0), 0);
+      const total = r.scenes.reduce((n, sc) => n + (typeof sc.text === 'string' ? withoutBreaks(sc.text).trim().length : 0), 0);
       if (total > LIMITS.totalTextMaxChars) {
         ctx.addIssue({ code: 'custom', path: ['scenes'], message: `the scenes' text must be at most ${LIMITS.totalTextMaxChars} characters in all` });
       }
@@ -350,6 +358,8 @@ export const Job = z.object({
   warnings: z.array(JobWarning).default([]),
   /** Extension `scenes`: the normalised scenes, present when the request sent scenes. */
   scenes: z.array(Scene).optional(),
+  /** Extension `sound`: the request's pronunciation lexicon, present when it sent one. */
+  lexicon: z.array(z.object({ text: z.string(), say: z.string() })).optional(),
 });
 export type Job = z.infer<typeof Job>;
 
@@ -476,7 +486,7 @@ export const PresenterCreate = z.strictObject({
 export type PresenterCreate = z.infer<typeof PresenterCreate>;
 
 /** Extensions of the contract this implementation offers (docs/server.md); clients read them from GET /api/health. */
-export const API_EXTENSIONS = ['title', 'assets', 'scenes'] as const;
+export const API_EXTENSIONS = ['title', 'assets', 'scenes', 'sound'] as const;
 export type ApiExtension = (typeof API_EXTENSIONS)[number];
 export const Health = z.object({ status: z.literal('ok'), version: z.string(), extensions: z.array(z.string()).optional().describe('Extensions of the contract offered, e.g. "title"') });
 export type Health = z.infer<typeof Health>;

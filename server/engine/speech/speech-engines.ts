@@ -6,6 +6,7 @@
 //   the same way.
 // The espeak reference is spoken on its own worker while the other engine speaks, so the
 // alignment costs little more than the MFCC and warping path themselves.
+import type { LexiconEntry } from '../../../shared/contract/index.js';
 import { EngineError } from '../types.js';
 import { alignTimeline } from './speech-align.js';
 import { SPEECH_SAMPLE_RATE, SpeechSynth, WorkerSynth, type RawSpeech, type Speech } from './speech.js';
@@ -106,15 +107,17 @@ export class SpeechEngines {
     }
   }
 
-  /** Speech for one chunk of a script in the voice's engine, at SPEECH_SAMPLE_RATE, with timings. */
-  async speak(text: string, voice: EngineVoice, signal?: AbortSignal): Promise<Speech> {
-    if (voice.engine === 'espeak') return this.espeak.synthesize(text, voice.espeak, signal);
+  /** Speech for one chunk of a script in the voice's engine, at SPEECH_SAMPLE_RATE, with timings; words said as `lexicon` says. */
+  async speak(text: string, voice: EngineVoice, signal?: AbortSignal, lexicon?: readonly LexiconEntry[]): Promise<Speech> {
+    if (voice.engine === 'espeak') return this.espeak.synthesize(text, voice.espeak, signal, lexicon);
     if (voice.engine === 'piper' && !this.options.piper) throw new EngineError('speech_failed', 'Neural voices are not available in this studio.');
     // Pico reads the words espeak reads ("03/04/2026" as "March 4th, 2026"): the same reading in
     // every voice, and audio that matches its timing reference. A neural voice's phonemes are espeak's.
     const [reference, raw] = await Promise.all([
-      this.espeak.synthesize(text, voice.espeak, signal),
-      voice.engine === 'pico' ? this.pico.raw(espeakText(text, voice.espeak.voice).text, { ...voice.pico!, dir: PICO_DATA_DIR }, signal) : this.options.piper!.raw(text, voice, signal),
+      this.espeak.synthesize(text, voice.espeak, signal, lexicon),
+      voice.engine === 'pico'
+        ? this.pico.raw(espeakText(text, voice.espeak.voice, lexicon).text, { ...voice.pico!, dir: PICO_DATA_DIR }, signal)
+        : this.options.piper!.raw(text, voice, signal, lexicon),
     ]);
     return aligned(reference, raw);
   }
