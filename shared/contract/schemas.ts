@@ -70,13 +70,12 @@ export const ScriptText = z
   .string({ error: 'must be a string' })
   .refine((s) => s.trim().length >= 1, 'must not be empty')
   .refine((s) => withoutBreaks(s).trim().length <= LIMITS.textMaxChars, `must be at most ${LIMITS.textMaxChars} characters`)
-  .regex(/[\p{L}\p{N}]/u, 'must contain at least one letter or digit')
-  .refine((s) => /[\p{L}\p{N}]/u.test(withoutBreaks(s)), 'must contain at least one letter or digit besides its pauses')
+  .refine((s) => /[\p{L}\p{N}]/u.test(withoutBreaks(s)), 'must contain at least one letter or digit')
   .refine((s) => !LONE_SURROGATE.test(s), WELL_FORMED)
   .superRefine((s, ctx) => {
     for (const message of breakProblems(s)) ctx.addIssue({ code: 'custom', message });
   })
-  .meta({ minLength: 1, maxLength: LIMITS.textMaxChars });
+  .meta({ minLength: 1, maxLength: LIMITS.textMaxChars, pattern: '[\\p{L}\\p{N}]' });
 
 /** Extension `title` (docs/server.md): optional; sent only to APIs whose health lists it. */
 export const JobTitle = z
