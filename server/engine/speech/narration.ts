@@ -37,7 +37,7 @@ export function scriptChunks(text: string): string[] {
   const units = scriptUnits(text);
   units.forEach((unit, i) => {
     current.push(unit);
-    if (endsSentenceBefore(unit.text, units[i + 1]?.text)) close();
+    if (endsSentenceBefore(unit.text, units[i + 1]?.text, units[i - 1]?.text)) close();
   });
   close();
   const speakable = (s: string) => /[\p{L}\p{N}]/u.test(s);
