@@ -1,7 +1,7 @@
 // Estimated spoken duration of a script for a voice. The voice catalog may carry a speaking
 // rate in words per minute (`rate`, or espeak's `espeak.rate`); when it does not, a default
 // per language is used (documented in docs/ui.md).
-import type { Voice } from '../../shared/contract/index.js';
+import { breakSeconds, withoutBreaks, type Voice } from '../../shared/contract/index.js';
 import { spokenScript } from '../../shared/scene/index.js';
 
 export const DEFAULT_WPM_BY_LANGUAGE: Record<string, number> = {
@@ -34,11 +34,12 @@ export function countWords(text: string): number {
 
 /** Seconds, including a short pause per sentence end (as spoken: a heading or list item ends one too). */
 export function estimateSeconds(text: string, voice: Voice | null | undefined): number {
-  const spoken = spokenScript(text);
+  const spoken = spokenScript(withoutBreaks(text));
   const words = countWords(spoken);
   if (words === 0) return 0;
   const pauses = (spoken.match(/[.!?…]+(\s|$)/g) ?? []).length * 0.35;
-  return (words / wordsPerMinute(voice)) * 60 + pauses;
+  // A pause tag lasts as long as it says.
+  return (words / wordsPerMinute(voice)) * 60 + pauses + breakSeconds(text);
 }
 
 export function formatDuration(seconds: number): string {

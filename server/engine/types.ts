@@ -73,8 +73,8 @@ export class EngineError extends Error {
 export interface RenderEngine {
   readonly name: string;
   render(task: RenderTask): Promise<RenderResult>;
-  /** A short spoken sample of a voice as WAV bytes (cached by the caller). */
-  voiceSample(voiceId: string): Promise<Buffer>;
+  /** A short spoken sample of a voice as WAV bytes (cached by the caller); `say`: these words instead of its sample line (not cached). */
+  voiceSample(voiceId: string, say?: string): Promise<Buffer>;
   /** A JPEG still of a template at an aspect ratio with its default placement (the catalog's thumbnailUrl). */
   templateThumbnail(templateId: string, aspectRatio: import('../../shared/contract/index.js').AspectRatio): Promise<Buffer>;
   /** The download state of a voice's pack (`builtin` for voices that ship with the app). */

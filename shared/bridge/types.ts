@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import {
   type Asset,
+  type LexiconEntry,
   AspectRatio,
   Job,
   JobList,
@@ -68,6 +69,8 @@ export interface Capabilities {
   assets: boolean;
   /** The `scenes` extension: a video as a list of scenes. */
   scenes: boolean;
+  /** The `sound` extension: pauses, a pronunciation lexicon, SRT captions. */
+  sound: boolean;
 }
 export const Profile = z.object({
   id: z.string(),
@@ -162,7 +165,8 @@ export interface JobListResult extends JobList {
   fromCache: boolean;
 }
 
-export type MediaKind = 'video' | 'captions' | 'thumbnail';
+/** A job's file: `srt` is its captions in SRT (extension `sound`). */
+export type MediaKind = 'video' | 'captions' | 'srt' | 'thumbnail';
 
 export type StudioState = 'disabled' | 'starting' | 'running' | 'restarting' | 'stopped' | 'failed';
 export interface StudioStatus {
@@ -228,3 +232,9 @@ export const JobsListInput = z.strictObject({
 export type JobsListInput = z.infer<typeof JobsListInput>;
 
 export { AspectRatio, JobList };
+
+/** The app's own settings (not a profile's): every field has a default. */
+export interface AppSettings {
+  /** The pronunciation dictionary, sent with every job as its `lexicon` to an API with the `sound` extension. */
+  pronunciation: LexiconEntry[];
+}

@@ -1,6 +1,7 @@
 // Writing systems in captions: which scripts run right to left, which are written without
 // spaces (Chinese, Japanese), and how such text splits into caption words. One definition for
 // the video, the preview and the WebVTT file.
+import { withoutBreaks } from '../contract/breaks.js';
 import type { TimedWord } from './types.js';
 
 /** Characters of scripts written without spaces between words (Han, kana, CJK punctuation, fullwidth forms). */
@@ -73,7 +74,8 @@ export function spokenScript(text: string): string {
  * each marked `pageEnd` where spokenScript ended a line's thought with a lone "." (not shown).
  */
 export function captionTokens(text: string): { text: string; pageEnd?: boolean }[] {
-  return withPageEnds(spokenScript(text).split(/\s+/u).map((t) => ({ text: t })));
+  // A pause tag is silence, never a caption.
+  return withPageEnds(spokenScript(withoutBreaks(text)).split(/\s+/u).map((t) => ({ text: t })));
 }
 
 /**
