@@ -12,6 +12,7 @@ import { bodyHash } from './canonical-json.js';
 import type { ServerContext } from './context.js';
 import { ApiError } from './errors.js';
 import { userOf } from './principal.js';
+import { checkBrand } from './render-brand.js';
 import { checkPresenter, normaliseScenes } from './render-scenes.js';
 import { checkVoicePacks, type VoiceUse } from './voice-packs-ready.js';
 
@@ -40,6 +41,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
       });
     }
   }
+  if (req.brand) await checkBrand(req.brand, { assets: ctx.assets.store, userId }, details);
   if (!template || !voice || !params) throw invalid(details);
   // The scenes are checked even when the top level has a problem: one answer names them all.
   const resolved = req.scenes
@@ -58,7 +60,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
   await checkVoicePacks(ctx.engine, uses.filter((u, i) => uses.findIndex((o) => o.path === u.path) === i), details, log);
   if (details.length) throw invalid(details);
   const text = requestText(req).trim();
-  const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params };
+  const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params, ...(req.brand ? { brand: req.brand } : {}) };
   return resolved ? { ...base, scenes: resolved.scenes, warnings: resolved.warnings } : { ...base, warnings: scriptWarnings(text, voice) };
 }
 
