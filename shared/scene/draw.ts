@@ -241,8 +241,8 @@ export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView |
   ctx.restore();
 }
 
-/** Outline width of the brand's outline style, in font px (captionWordReach's margin covers half of it). */
-const BRAND_OUTLINE = 0.18;
+/** Outline width of the brand's outline style, in font px (captionWordReach's margin covers the half outside the letters). */
+const BRAND_OUTLINE = 0.3;
 
 /**
  * A caption under a brand's accent colour or caption style (brand.ts chose the colours): the
@@ -280,26 +280,35 @@ function drawBrandedCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView, 
   }
   ctx.lineJoin = 'round';
   ctx.lineWidth = px * BRAND_OUTLINE;
-  for (const { text: w, index, x, y, width: ww, dir } of words) {
-    ctx.direction = dir;
-    const active = index === view.activeIndex;
-    if (active && look.activePlate) {
+  // Outlines first, the spoken word's last, then every word's letters: no outline covers a letter.
+  const active = words.find((w) => w.index === view.activeIndex);
+  for (const w of words) {
+    if (w === active || !look.stroke) continue;
+    ctx.direction = w.dir;
+    ctx.strokeStyle = look.stroke;
+    ctx.strokeText(w.text, w.x, w.y);
+  }
+  if (active) {
+    ctx.direction = active.dir;
+    if (look.activePlate) {
       ctx.fillStyle = look.activePlate;
       ctx.beginPath();
-      ctx.roundRect(x - px * ACTIVE_PLATE_OUT, y - lh * 0.42, ww + 2 * px * ACTIVE_PLATE_OUT, lh * 0.84, px * 0.12);
+      ctx.roundRect(active.x - px * ACTIVE_PLATE_OUT, active.y - lh * 0.42, active.width + 2 * px * ACTIVE_PLATE_OUT, lh * 0.84, px * 0.12);
       ctx.fill();
     }
-    const stroke = active ? look.activeStroke : look.stroke;
-    if (stroke) {
-      ctx.strokeStyle = stroke;
-      ctx.strokeText(w, x, y);
+    if (look.activeStroke) {
+      ctx.strokeStyle = look.activeStroke;
+      ctx.strokeText(active.text, active.x, active.y);
     }
-    if (active && look.activeUnderline) {
+    if (look.activeUnderline) {
       ctx.fillStyle = look.text;
-      ctx.fillRect(x, y + px * 0.5, ww, Math.max(2, px * 0.06));
+      ctx.fillRect(active.x, active.y + px * 0.5, active.width, Math.max(2, px * 0.06));
     }
-    ctx.fillStyle = active ? look.activeText : look.text;
-    ctx.fillText(w, x, y);
+  }
+  for (const w of words) {
+    ctx.direction = w.dir;
+    ctx.fillStyle = w === active ? look.activeText : look.text;
+    ctx.fillText(w.text, w.x, w.y);
   }
 }
 
@@ -321,7 +330,7 @@ export function captionWordReach(ctx: Ctx2D, layout: SceneLayout, view: CaptionV
     ctx.direction = w.dir;
     const ink = ctx.measureText(w.text);
     const underline = w.y + px * 0.55 + Math.max(2, px * 0.06);
-    const margin = 2 + px * 0.1;
+    const margin = 2 + px * (BRAND_OUTLINE / 2 + 0.02);
     const x0 = Math.min(w.x - px * ACTIVE_PLATE_OUT, w.x - ink.actualBoundingBoxLeft) - margin;
     const x1 = Math.max(w.x + w.width + px * ACTIVE_PLATE_OUT, w.x + ink.actualBoundingBoxRight) + margin;
     const y0 = Math.min(w.y - lh / 2, w.y - ink.actualBoundingBoxAscent) - margin;
