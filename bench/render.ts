@@ -1,4 +1,4 @@
-// `npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--naive] [--kinds single,pictures,clip]`
+// `npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--naive] [--kinds single,pictures,clip,logo]`
 // A 60-second narration rendered at 720p by the real engine; reports wall time, real-time
 // factor, peak memory (engine process + ffmpeg) and the ratio to the encoder's floor measured
 // in the same run: ffmpeg alone encoding the very same frames (the rendered video decoded once
@@ -6,7 +6,8 @@
 // --kinds: `single` is the one-scene job over the template (every aspect and voice); `pictures`
 // the same narration as four scenes over pictures (presenter in two, fades and a slide, 16:9,
 // the first voice); `clip` one scene over a looped video clip, against the floor plus decoding
-// the clip alone (the engine's own decoder arguments, to raw frames at the output size).
+// the clip alone (the engine's own decoder arguments, to raw frames at the output size); `logo`
+// the one-scene job rendered with and without a brand logo in the same run (the logo's cost).
 // --naive adds the full-frame pipeline (every whole frame drawn and piped) as a second baseline.
 // --voices picks the catalog voices rendered (default en-US-Ava, espeak-ng, and en-US-Lisa, SVOX
 // Pico), each against a floor of its own frames. --neural adds a Piper voice pack: no real pack
@@ -31,6 +32,7 @@ import { z } from 'zod';
 import { AspectRatio, outputSize } from '../shared/contract/index.js';
 import { fillParams, templateEntry } from '../shared/scene/catalog.js';
 import { createEngine, RenderResult, SpeechStats, type RenderScene } from '../server/engine/index.js';
+import type { RenderBrand } from '../server/engine/types.js';
 import { clipDecoderArgs } from '../server/engine/frames/backgrounds/clip.js';
 import { decoderPath } from '../server/engine/encode/ffmpeg.js';
 import { createCanvas } from '@napi-rs/canvas';
@@ -137,6 +139,8 @@ const ChildJob = z.object({
   speakOnly: z.boolean().optional(),
   /** A video of scenes (the task's `scenes`, their media files made by the parent). */
   scenes: z.array(z.custom<RenderScene>()).optional(),
+  /** Extension `brand`, its logo file made by the parent. */
+  brand: z.custom<RenderBrand>().optional(),
 });
 type ChildJob = z.infer<typeof ChildJob>;
 
@@ -172,7 +176,7 @@ async function child(job: ChildJob): Promise<void> {
   const t0 = performance.now();
   const templateId = job.aspect === '9:16' ? 'social-short' : 'newsroom';
   const r = await engine.render({
-    jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: 720, scenes: job.scenes,
+    jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: 720, scenes: job.scenes, brand: job.brand,
     params: fillParams(templateId, { aspectRatio: job.aspect }),
     workDir: job.workDir, signal: new AbortController().signal, onProgress: () => undefined,
   });
@@ -212,7 +216,7 @@ function runChild(job: ChildJob): ChildResult {
   return ChildResult.parse(JSON.parse(line.slice(7)));
 }
 
-export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip]';
+export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip,logo]';
 export const OPTIONS = {
   child: { type: 'string' },
   aspect: { type: 'string', default: '16:9,9:16' },
@@ -231,6 +235,8 @@ interface Workload {
   aspect: AspectRatio;
   voiceId: string;
   scenes?: RenderScene[];
+  /** A brand logo: the workload is rendered with and without it. */
+  brand?: RenderBrand;
   /** Decodes the clip alone as the engine does, for this many seconds of video (timed into the floor). */
   decode?: (seconds: number) => void;
 }
@@ -296,6 +302,23 @@ function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], 
       })),
     });
   }
+  if (kinds.includes('logo')) {
+    const c = createCanvas(400, 160);
+    const ctx = c.getContext('2d');
+    ctx.fillStyle = '#0b6fb8';
+    ctx.beginPath();
+    ctx.roundRect(0, 0, 400, 160, 40);
+    ctx.fill();
+    ctx.fillStyle = '#ffffff';
+    ctx.font = 'bold 90px "DejaVu Sans"';
+    ctx.fillText('ACME', 60, 115);
+    const path = join(root, 'logo.png');
+    writeFileSync(path, c.toBuffer('image/png'));
+    out.push({
+      name: 'one scene', aspect: '16:9', voiceId: voiceIds[0]!,
+      brand: { brand: { logo: { assetId: 'logo', position: 'top-right', size: 0.15 } }, logo: { path, width: 400, height: 160 }, font: null },
+    });
+  }
   if (kinds.includes('clip')) {
     const clip = join(root, 'clip.mp4');
     execFileSync(real, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=20', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', clip]);
@@ -336,11 +359,12 @@ export async function main(args: string[]): Promise<void> {
 
   const rows: string[][] = [['aspect', 'pipeline', 'wall s', 'x real time', 'CPU s', 'peak MB', 'wall vs floor (each run)', 'CPU vs floor']];
   try {
-    for (const { name, aspect, voiceId, scenes, decode } of workloads(values.kinds.split(','), aspects, voiceIds, text, root, real)) {
+    for (const { name, aspect, voiceId, scenes, decode, brand } of workloads(values.kinds.split(','), aspects, voiceIds, text, root, real)) {
       const { width, height } = outputSize(aspect, 720);
       const engineName = engineVoice(voiceId, catalogDir)!.engine;
       const v = `${name}, ${voiceId} (${engineName})`;
-      const variants: [string, EncodeSettings, boolean?][] = [[`engine, ${v}`, DEFAULT_ENCODE]];
+      const variants: [string, EncodeSettings, boolean?, RenderBrand?][] = [[`engine, ${v}`, DEFAULT_ENCODE]];
+      if (brand) variants.push([`engine with a logo, ${v}`, DEFAULT_ENCODE, false, brand]);
       if (cold && !scenes) variants.push([`engine, cold start, ${v}`, DEFAULT_ENCODE, true]);
       if (naive && !scenes) variants.push([`full frames, ${v}`, { ...DEFAULT_ENCODE, fullFrames: true }]);
       let synthAlone = Infinity;
@@ -358,10 +382,10 @@ export async function main(args: string[]): Promise<void> {
       const wav = join(root, 'audio.wav');
       for (let run = 0; run < runs; run++) {
         perRun.push(new Map());
-        for (const [label, encode, coldStart] of variants) {
+        for (const [label, encode, coldStart, withBrand] of variants) {
           const workDir = mkdtempSync(join(root, 'work-'));
           ff.take();
-          const c = runChild({ text, aspect, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes });
+          const c = runChild({ text, aspect, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes, brand: withBrand });
           if (c.speech?.totalSeconds) modelShare = c.speech.modelSeconds / c.wall;
           const r = c.result;
           const enc = ff.take();
@@ -397,6 +421,14 @@ export async function main(args: string[]): Promise<void> {
         keep('floor', { wall, cpu: enc.cpu, peakMb: enc.peakMb, duration, bytes: statSync(join(root, 'floor.mp4')).size });
       }
       rmSync(raw, { force: true });
+      if (brand) {
+        // The logo's cost: each run's render with it against the same run's render without it.
+        const [plain, logo] = variants.map(([label]) => label);
+        const costs = perRun.map((m) => m.get(logo!)!.wall / m.get(plain!)!.wall).sort((x, y) => x - y);
+        const cpu = perRun.map((m) => m.get(logo!)!.cpu / m.get(plain!)!.cpu).sort((x, y) => x - y);
+        const median = (xs: number[]) => xs[Math.floor((xs.length - 1) / 2)]!;
+        notes.push(`${aspect} logo: wall with / without ${median(costs).toFixed(3)} (each run: ${costs.map((c) => c.toFixed(3)).join(' ')}), CPU ${median(cpu).toFixed(3)}; goal <= 1.03`);
+      }
       const floor = best.get('floor')!;
       rows.push([aspect, `floor: ffmpeg alone, ${decode ? 'clip decoded + ' : ''}raw → mp4, ${name}, ${voiceId}`, floor.wall.toFixed(2), (duration / floor.wall).toFixed(1), floor.cpu.toFixed(1), floor.peakMb.toFixed(0), '1.00', '1.00']);
       for (const [label] of variants) {
