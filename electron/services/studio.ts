@@ -11,6 +11,7 @@ import { CatalogCache, readBundledCatalogs, type RawCatalogs } from './catalogs.
 import { Connections, FOREIGN_CAPABILITIES } from './connections.js';
 import { importCsv } from './csv-import.js';
 import { Downloads } from './downloads.js';
+import { BrandKitStore } from './brand-kits.js';
 import { DraftStore } from './drafts.js';
 import { BridgeFailure, toBridgeError } from './errors.js';
 import { EventHub } from './events.js';
@@ -76,6 +77,7 @@ export function createStudio(deps: StudioDeps): Studio {
   const { log } = deps;
   const events = deps.events ?? new EventHub();
   const drafts = new DraftStore(join(deps.dataDir, 'drafts'));
+  const brandKits = new BrandKitStore(deps.dataDir);
   const catalogCache = new CatalogCache(join(deps.dataDir, 'cache', 'catalogs'));
   const jobsCache = new JobsCache(join(deps.dataDir, 'cache', 'jobs'));
   const connections = new Connections(deps);
@@ -105,17 +107,19 @@ export function createStudio(deps: StudioDeps): Studio {
 
   const present = (profileId: string, job: Job): Job => media.job(profileId, jobsCache.withTitle(profileId, job));
 
-  /** The title goes only to APIs with the extension; for the others the client remembers it. */
+  /**
+   * The title and the brand go only to APIs with their extension; for the others the client
+   * remembers the title, and the video renders without the brand (the kit editor says so).
+   */
   async function withoutUnsupported(profileId: string, request: RenderRequest): Promise<RenderRequest> {
-    if (request.title === undefined) return request;
+    if (request.title === undefined && request.brand === undefined) return request;
     const caps = await connections.capabilitiesOf(profileId).catch((e: unknown) => {
       // Offline: the capabilities are not known; the title is sent as to a foreign API.
       if (!isOffline(e)) logged(`capabilities of "${profileId}" not known`)(e);
       return null;
     });
-    if (caps?.title) return request;
-    const { title: _title, ...rest } = request;
-    return rest;
+    const { title, brand, ...rest } = request;
+    return { ...rest, ...(caps?.title && title !== undefined ? { title } : {}), ...(caps?.brand && brand ? { brand } : {}) };
   }
   async function remember(profileId: string, job: Job, request: RenderRequest): Promise<Job> {
     const title = request.title?.trim();
@@ -341,6 +345,26 @@ export function createStudio(deps: StudioDeps): Studio {
       const { profileId, client } = await assetsClient();
       const list = await client.listAssets(input ?? {});
       return { ...list, assets: list.assets.map((a) => media.asset(profileId, a)) };
+    },
+    'brandKits.list': () => brandKits.list(),
+    'brandKits.save': (input) => brandKits.save(input),
+    'brandKits.remove': async ({ id }) => {
+      await brandKits.remove(id);
+      return { ok: true as const };
+    },
+    'brandKits.export': ({ id }) => brandKits.exportKit(id),
+    'brandKits.import': async ({ text }) => {
+      const { client } = await assetsClient();
+      return brandKits.importKit(text, async ({ assetId, name, kind }) => {
+        const byId = await client.getAsset(assetId).catch((e: unknown) => {
+          // Not found: the kit came from another render API (or the file was deleted); look by name.
+          if (e instanceof BridgeFailure && e.code === 'not_found') return null;
+          throw e;
+        });
+        if (byId?.kind === kind) return byId;
+        const { assets } = await client.listAssets({ kind, q: name, limit: 100 });
+        return assets.find((a) => a.name === name) ?? null;
+      });
     },
     'assets.get': async ({ id }) => {
       const { profileId, client } = await assetsClient();

@@ -32,7 +32,7 @@ export interface DocumentSlice {
   /** Bumped whenever another document is loaded, so an edit and a load are told apart (autosave, late answers). */
   documentSession: number;
   /** Video-wide fields. */
-  update(patch: Partial<Pick<VideoDocument, 'name' | 'voiceId'>>): void;
+  update(patch: Partial<Pick<VideoDocument, 'name' | 'voiceId' | 'brand'>>): void;
   /** Switches template, keeping the creator's choices where the new one allows them; says what changed. */
   setTemplate(t: Template): TemplateSwitch;
   /** Puts back a template and parameters (the Undo of a template switch's notice). */

@@ -68,6 +68,8 @@ export interface Capabilities {
   assets: boolean;
   /** The `scenes` extension: a video as a list of scenes. */
   scenes: boolean;
+  /** The `brand` extension: a logo, accent colour, caption style and font over the video. */
+  brand: boolean;
 }
 export const Profile = z.object({
   id: z.string(),
