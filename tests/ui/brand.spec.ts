@@ -72,6 +72,14 @@ test('create a brand kit, apply it with one click, render with its logo and colo
   await panel.getByRole('button', { name: 'Apply to this video' }).click();
   await expect(panel.getByTestId('brand-applied')).toHaveText('Acme applied');
   await panel.screenshot({ path: 'docs/img/brand-kit.png' });
+  // The preview draws the brand as the video will (shared/scene): the logo in its corner once loaded.
+  await expect.poll(() => page.getByTestId('stage-scene').evaluate((c: HTMLCanvasElement) => {
+    const ctx = c.getContext('2d')!;
+    // The logo's blue at the top-left of the safe area, 6 % in plus a little.
+    const [r, g, b] = ctx.getImageData(Math.round(c.width * 0.08), Math.round(c.height * 0.09), 1, 1).data;
+    return Math.abs(r! - 0x0b) + Math.abs(g! - 0x6f) + Math.abs(b! - 0xb8) < 40;
+  })).toBe(true);
+  await page.locator('.col-stage').screenshot({ path: 'docs/img/brand-preview.png' });
 
   const logoId = (await bridge(page, 'assets.list', { kind: 'image' })).assets.find((a) => a.name === 'acme-logo.png')!.id;
   await page.getByRole('button', { name: /Render video/ }).click();
