@@ -79,7 +79,8 @@ test('create a brand kit, apply it with one click, render with its logo and colo
     const [r, g, b] = ctx.getImageData(Math.round(c.width * 0.08), Math.round(c.height * 0.09), 1, 1).data;
     return Math.abs(r! - 0x0b) + Math.abs(g! - 0x6f) + Math.abs(b! - 0xb8) < 40;
   })).toBe(true);
-  await page.locator('.col-stage').screenshot({ path: 'docs/img/brand-preview.png' });
+  await page.getByTestId('stage-scene').scrollIntoViewIfNeeded();
+  await page.getByTestId('stage-scene').screenshot({ path: 'docs/img/brand-preview.png' });
 
   const logoId = (await bridge(page, 'assets.list', { kind: 'image' })).assets.find((a) => a.name === 'acme-logo.png')!.id;
   await page.getByRole('button', { name: /Render video/ }).click();
