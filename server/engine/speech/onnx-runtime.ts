@@ -50,7 +50,7 @@ export const ONNX_RUNTIME: OnnxRuntimeSource = {
 const NOT_CPU = /(^|\/)(lib)?onnxruntime_providers_|(^|\/)(DirectML|dxcompiler|dxil)\.dll$|libonnxruntime\.\d+\.\d+\.\d+\.dylib$/i;
 
 /** What of a package's tarball the runtime needs: its manifest, its JavaScript, this platform's CPU binaries. */
-export function runtimeFile(pkg: string, path: string, platform = process.platform, arch = process.arch): string | null {
+export function runtimeFile(pkg: string, path: string, platform: string = process.platform, arch: string = process.arch): string | null {
   const inner = path.replace(/^package\//, '');
   if (inner === path) return null;
   if (inner === 'package.json') return inner;
