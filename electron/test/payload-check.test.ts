@@ -3,9 +3,9 @@
 // bundled ffmpeg on Linux (or none elsewhere) and every kind of file that must not ship are
 // refused with a line naming the file.
 import { describe, expect, it } from 'vitest';
-import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { checkPayload, nativeModuleProblem } from '../build/payload-check.mjs';
+import { checkPayload, nativeModuleProblem, SYSTEM_FFMPEG } from '../build/payload-check.mjs';
 import { ROOT, tempDir } from './helpers.js';
 
 const target = { platform: 'linux', arch: 'x64', abi: 145, electronVersion: '41.7.1' };
@@ -63,6 +63,15 @@ describe('packaged native modules', () => {
     expect(checkPayload(app({}), target).problems).toEqual([]);
     const mac = { ...target, platform: 'darwin', arch: 'arm64' };
     expect(checkPayload(app({}), mac).problems).toEqual(['node_modules/@ffmpeg-installer/darwin-arm64/ffmpeg is missing: the local studio cannot encode']);
+  });
+
+  it('has the deb depend on the ffmpeg that Linux packages do not carry', () => {
+    expect(SYSTEM_FFMPEG).toEqual(['linux']);
+    const yml = readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8');
+    // The deb: section, up to the next top-level key; its depends list one package a line.
+    const deb = /^deb:\n((?:[ #].*\n|\n)*)/m.exec(yml)?.[1] ?? '';
+    const depends = /^ {2}depends:\n((?: {4}- .*\n)+)/m.exec(deb)?.[1]?.split('\n').map((l) => l.replace(/^ {4}- /, '').trim()).filter(Boolean);
+    expect(depends).toContain('ffmpeg');
   });
 
   it('refuses onnxruntime in the app, for any platform (the studio downloads it with the first neural voice)', () => {
