@@ -36,8 +36,9 @@ function snapshot(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
-      // Test runners' own caches (vitest's results), written by any run beside this one.
-      if (d.endsWith('node_modules') && name === '.vite') continue;
+      // Vite's and vitest's own caches and the config bundles vite writes and removes while it
+      // builds, written by any run beside this one (this build's included).
+      if (d.endsWith('node_modules') && (name === '.vite' || name === '.vite-temp')) continue;
       const full = join(d, name);
       const st = lstatSync(full);
       if (st.isDirectory()) walk(full);
