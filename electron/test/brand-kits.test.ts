@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Asset } from '../../shared/contract/index.js';
-import { kitBrand } from '../../shared/bridge/index.js';
+import { kitBrand, kitCards } from '../../shared/bridge/index.js';
 import { BrandKitStore, type AssetFinder } from '../services/brand-kits.js';
 
 let dir: string;
@@ -81,5 +81,16 @@ describe('brand kits', () => {
     await expect(store.importKit('not json', library())).rejects.toMatchObject({ message: expect.stringMatching(/not JSON/) });
     const later = JSON.stringify({ format: 'presenter-studio.brand-kit', version: 2, kit: acme });
     await expect(store.importKit(later, library())).rejects.toMatchObject({ message: expect.stringMatching(/another version/) });
+  });
+});
+
+describe('a kit\'s cards', () => {
+  it('are scenes without the presenter over the logo, at least 3 s, and none without a line', () => {
+    const cards = kitCards({ ...acme, intro: 'Acme update.', outro: null });
+    expect(cards.outro).toBeNull();
+    expect(cards.intro).toEqual({
+      id: 'card-intro', text: 'Acme update.', presenter: false, avatar: null, transition: 'fade', minSeconds: 3,
+      background: { assetId: 'ast_LOGO', fit: 'contain' },
+    });
   });
 });

@@ -5,7 +5,7 @@
 // keeps what was typed.
 import { useEffect, useState } from 'react';
 import {
-  BRAND_KIT_DEFAULT_LOGO_SIZE, BrandKitInput, kitBrand, type BrandKit, type BrandKitInput as KitInput,
+  BRAND_KIT_DEFAULT_LOGO_SIZE, BrandKitInput, kitBrand, kitCards, type BrandKit, type BrandKitInput as KitInput,
 } from '../../shared/bridge/index.js';
 import { CAPTION_STYLES, issuesToDetails, LOGO_POSITIONS, type Asset, type CaptionStyle, type LogoPosition } from '../../shared/contract/index.js';
 import { BRAND_FONTS } from '../../shared/scene/fonts.js';
@@ -17,7 +17,7 @@ const POSITION_LABEL: Record<LogoPosition, string> = { 'top-left': 'Top left', '
 const STYLE_LABEL: Record<CaptionStyle, string> = { box: 'Box in the accent colour', outline: 'Outline in the accent colour', highlight: 'Spoken word highlighted' };
 const FIELD_LABEL: Record<string, string> = {
   name: 'Name', logo: 'Logo', 'logo.assetId': 'Logo', 'logo.size': 'Logo size', 'logo.position': 'Logo corner', accentColor: 'Accent colour',
-  captionStyle: 'Caption style', font: 'Font',
+  captionStyle: 'Caption style', font: 'Font', intro: 'Title card line', outro: 'End card call to action',
 };
 
 /** What the editor holds: text as typed (a size in percent, a colour), turned into a kit on save. */
@@ -31,15 +31,18 @@ interface Form {
   captionStyle: CaptionStyle | '';
   /** A bundled font's id, `asset:<id>`, or '' (the template's). */
   font: string;
+  intro: string;
+  outro: string;
 }
 
-const emptyForm = (): Form => ({ name: '', logoAssetId: '', position: 'top-right', sizePercent: String(BRAND_KIT_DEFAULT_LOGO_SIZE * 100), accentColor: '', captionStyle: '', font: '' });
+const emptyForm = (): Form => ({ name: '', logoAssetId: '', position: 'top-right', sizePercent: String(BRAND_KIT_DEFAULT_LOGO_SIZE * 100), accentColor: '', captionStyle: '', font: '', intro: '', outro: '' });
 
 function formOf(kit: BrandKit): Form {
   return {
     id: kit.id, name: kit.name, logoAssetId: kit.logo?.assetId ?? '', position: kit.logo?.position ?? 'top-right',
     sizePercent: String(Math.round((kit.logo?.size ?? BRAND_KIT_DEFAULT_LOGO_SIZE) * 1000) / 10), accentColor: kit.accentColor ?? '',
     captionStyle: kit.captionStyle ?? '', font: kit.font ? (kit.font.kind === 'bundled' ? kit.font.id : `asset:${kit.font.assetId}`) : '',
+    intro: kit.intro ?? '', outro: kit.outro ?? '',
   };
 }
 
@@ -54,6 +57,8 @@ function kitInput(f: Form, images: Asset[], fonts: Asset[]): unknown {
     accentColor: f.accentColor.trim() === '' ? null : f.accentColor.trim(),
     captionStyle: f.captionStyle || null,
     font: !f.font ? null : fontAsset ? { kind: 'asset', assetId: fontAsset.id, name: fontAsset.name } : { kind: 'bundled', id: f.font },
+    intro: f.intro.trim() === '' ? null : f.intro,
+    outro: f.outro.trim() === '' ? null : f.outro,
   };
 }
 
@@ -76,7 +81,7 @@ function download(fileName: string, text: string): void {
 export function BrandKits() {
   const supported = useSettings((s) => s.capabilities?.brand !== false);
   const applied = useStudio((s) => s.document.brand);
-  const update = useStudio((s) => s.update);
+  const applyBrand = useStudio((s) => s.applyBrand);
   const [kits, setKits] = useState<BrandKit[]>([]);
   const [chosen, setChosen] = useState('');
   const [form, setForm] = useState<Form | null>(null);
@@ -138,7 +143,7 @@ export function BrandKits() {
   };
   const apply = () => {
     if (!kit) return;
-    update({ brand: kitBrand(kit) });
+    applyBrand(kitBrand(kit), kitCards(kit));
     setAppliedName(kit.name);
     useUi.getState().notify({ kind: 'info', text: `Brand kit "${kit.name}" applied to this video.` });
   };
@@ -196,7 +201,7 @@ export function BrandKits() {
           </select>
           <button type="button" className="btn primary" disabled={!kit || !supported} onClick={apply}>Apply to this video</button>
           {applied && (
-            <button type="button" className="btn" onClick={() => (update({ brand: undefined }), setAppliedName(null))}>No brand</button>
+            <button type="button" className="btn" onClick={() => (applyBrand(undefined, { intro: null, outro: null }), setAppliedName(null))}>No brand</button>
           )}
           <button type="button" className="btn" onClick={() => edit(emptyForm())}>New kit</button>
           <button type="button" className="btn" disabled={!kit} onClick={() => kit && edit(formOf(kit))}>Edit</button>
@@ -270,6 +275,19 @@ export function BrandKits() {
               {errors.font && <span className="field-note">{errors.font}</span>}
             </label>
           </div>
+          <div className="form-grid">
+            <label className="field">
+              <span className="label">Title card line (optional)</span>
+              <input className={fieldClass('intro')} value={form.intro} onChange={(e) => set({ intro: e.target.value })} placeholder="Acme quarterly update" />
+              {errors.intro && <span className="field-note">{errors.intro}</span>}
+            </label>
+            <label className="field">
+              <span className="label">End card call to action (optional)</span>
+              <input className={fieldClass('outro')} value={form.outro} onChange={(e) => set({ outro: e.target.value })} placeholder="Visit acme.example" />
+              {errors.outro && <span className="field-note">{errors.outro}</span>}
+            </label>
+          </div>
+          <p className="muted small">Cards become the video's first and last scenes (the logo, the line said and shown in the brand's captions); edit them like any scene.</p>
           <p className="muted small">Fonts you bring (TTF, OTF, WOFF2) and logos (PNG with transparency, JPEG, WebP) are added in the media library below.</p>
           <div className="brand-row">
             <button type="submit" className="btn primary">Save kit</button>

@@ -3,7 +3,7 @@
 // names its logo and font assets by id plus their file names, so an imported kit re-links to the
 // same files in the importer's media library (by id on the same render API, else by name).
 import { z } from 'zod';
-import { AssetId, BRAND_LIMITS, BrandLogo, CaptionStyle, HexColor, type Brand } from '../contract/index.js';
+import { AssetId, BRAND_LIMITS, BrandLogo, CaptionStyle, HexColor, type Brand, type DocumentScene } from '../contract/index.js';
 
 export const BrandKitId = z.string().regex(/^k_[A-Za-z0-9]{1,40}$/, 'is not a brand kit id');
 
@@ -14,6 +14,8 @@ export const KitFont = z.discriminatedUnion('kind', [
 ]);
 export type KitFont = z.infer<typeof KitFont>;
 
+const CardLine = z.string({ error: 'must be text' }).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+
 /** The fields a kit editor sends (every rule of the contract's Brand, said in words). */
 export const BrandKitFields = z.strictObject({
   name: z.string({ error: 'must be a name' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
@@ -22,6 +24,9 @@ export const BrandKitFields = z.strictObject({
   accentColor: HexColor.nullable(),
   captionStyle: CaptionStyle.nullable(),
   font: KitFont.nullable(),
+  /** A title card's line and an end card's call to action (absent or null: no card). */
+  intro: CardLine.nullable().optional(),
+  outro: CardLine.nullable().optional(),
 });
 export type BrandKitFields = z.infer<typeof BrandKitFields>;
 
@@ -66,6 +71,26 @@ export function kitBrand(kit: BrandKitFields): Brand {
     ...(kit.captionStyle ? { captionStyle: kit.captionStyle } : {}),
     ...(kit.font ? { font: kit.font.kind === 'bundled' ? kit.font.id : kit.font.assetId } : {}),
   };
+}
+
+/** The scene ids of a kit's cards in a document: applying a kit again replaces them. */
+export const CARD_SCENE_IDS = { intro: 'card-intro', outro: 'card-outro' } as const;
+/** How long a card stays at least, in seconds (longer when its line takes longer to say). */
+export const CARD_MIN_SECONDS = 3;
+
+/**
+ * A kit's title and end cards as ordinary scenes the creator can edit: the line as the scene's
+ * narration (spoken, and shown in the brand's captions), the logo as its picture, no presenter.
+ */
+export function kitCards(kit: BrandKitFields): { intro: DocumentScene | null; outro: DocumentScene | null } {
+  const card = (id: string, text: string | null | undefined): DocumentScene | null =>
+    text
+      ? {
+          id, text, presenter: false, avatar: null, transition: 'fade', minSeconds: CARD_MIN_SECONDS,
+          background: kit.logo ? { assetId: kit.logo.assetId, fit: 'contain' } : null,
+        }
+      : null;
+  return { intro: card(CARD_SCENE_IDS.intro, kit.intro), outro: card(CARD_SCENE_IDS.outro, kit.outro) };
 }
 
 export const BRAND_KIT_DEFAULT_LOGO_SIZE = 0.12;

@@ -1,7 +1,7 @@
 // Brand kits end to end through the web shell in Chromium against the real local studio: drop a
 // logo, create a kit (bad input is said in words and what was typed stays), apply it to the
-// video with one click, render, and see the job carry the kit's brand; export and import the
-// kit. Screenshots of the kit editor go to docs/img/.
+// video with one click (its title and end cards become the first and last scenes), render, and
+// see the job carry the kit's brand and cards; export and import the kit. Screenshots of the kit editor go to docs/img/.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { createCanvas } from '@napi-rs/canvas';
 import { mkdirSync } from 'node:fs';
@@ -65,12 +65,16 @@ test('create a brand kit, apply it with one click, render with its logo and colo
   await editor.getByLabel('Accent colour (#RRGGBB)').fill('#E0218A');
   await editor.getByLabel('Caption style').selectOption('box');
   await editor.getByLabel('Font').selectOption({ label: 'DejaVu Sans Bold' });
+  await editor.getByLabel('Title card line (optional)').fill('Acme quarterly update.');
+  await editor.getByLabel('End card call to action (optional)').fill('Visit acme.example today.');
   await panel.screenshot({ path: 'docs/img/brand-kit-editor.png' });
   await editor.getByRole('button', { name: 'Save kit' }).click();
   await expect(editor).toBeHidden();
 
   await panel.getByRole('button', { name: 'Apply to this video' }).click();
   await expect(panel.getByTestId('brand-applied')).toHaveText('Acme applied');
+  // The title and end cards are the video's first and last scenes, editable like any other.
+  await expect(page.getByRole('region', { name: /^Scenes/ }).locator('[data-scene-id]')).toHaveCount(3);
   await panel.screenshot({ path: 'docs/img/brand-kit.png' });
   // The preview draws the brand as the video will (shared/scene): the logo in its corner once loaded.
   await expect.poll(() => page.getByTestId('stage-scene').evaluate((c: HTMLCanvasElement) => {
@@ -90,6 +94,11 @@ test('create a brand kit, apply it with one click, render with its logo and colo
     .toMatch(/completed|failed|canceled/);
   const job: Job = (await bridge(page, 'jobs.list', { limit: 1 })).jobs[0]!;
   expect(job.status, job.error?.message).toBe('completed');
+  expect(job.scenes?.map((s) => [s.text, s.avatar, s.background?.assetId ?? null])).toEqual([
+    ['Acme quarterly update.', null, logoId],
+    ['Welcome to Acme. Our numbers are in, and they look good.', expect.objectContaining({ x: expect.any(Number) }), null],
+    ['Visit acme.example today.', null, logoId],
+  ]);
   expect(job.brand).toEqual({ logo: { assetId: logoId, position: 'top-left', size: 0.15 }, accentColor: '#E0218A', captionStyle: 'box', font: 'sans-bold' });
 
   // Export, then import the same file: a second kit, its logo re-linked to the same picture.
