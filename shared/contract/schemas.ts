@@ -399,8 +399,11 @@ export const TemplateList = z.object({ templates: z.array(Template) });
 export type TemplateList = z.infer<typeof TemplateList>;
 
 export const Gender = z.enum(['female', 'male', 'neutral']);
-/** The speech engine behind a voice: espeak-ng (formant), SVOX Pico (diphone), Piper (neural, downloaded on demand). */
-export const VoiceEngine = z.enum(['espeak', 'pico', 'piper']);
+/**
+ * The speech engine behind a voice: espeak-ng (formant), SVOX Pico (diphone), Flite (CMU's
+ * clustergen, statistical parametric), Piper and Kokoro (neural, downloaded on demand).
+ */
+export const VoiceEngine = z.enum(['espeak', 'pico', 'flite', 'piper', 'kokoro']);
 export type VoiceEngine = z.infer<typeof VoiceEngine>;
 /** How natural a voice sounds, lowest first: basic (robotic, fastest), standard, natural (neural). */
 export const VoiceQuality = z.enum(['basic', 'standard', 'natural']);

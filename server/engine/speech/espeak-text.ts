@@ -5,6 +5,7 @@
 import { englishRewrites } from './english-text.js';
 import { languageRewrites } from './language-text.js';
 import { escapeRegExp, type Rewrite } from './text-rules.js';
+import { hasKanji, loadJapaneseReadings, readingsRewrite } from './japanese-readings.js';
 
 /**
  * Signs that espeak's dictionary for a language leaves unsaid, by espeak voice, and the word said
@@ -25,7 +26,15 @@ function rewritesOf(espeakVoice: string): Rewrite[] {
   const lang = espeakVoice.split('+')[0]!;
   const signs = Object.entries(UNSAID_SIGNS[lang] ?? {}).map(([sign, word]): Rewrite => [new RegExp(escapeRegExp(sign), 'gu'), () => ` ${word} `]);
   // The language's writings first: a sign they move ("€5" to "5 €") is then given its word.
-  return [...(lang === 'en' || lang.startsWith('en-') ? englishRewrites(lang) : languageRewrites(lang)), ...signs];
+  // Japanese kanji then as words in kana (once the dictionary is loaded: espeakReady).
+  const readings = lang === 'ja' ? readingsRewrite() : null;
+  return [...(lang === 'en' || lang.startsWith('en-') ? englishRewrites(lang) : languageRewrites(lang)), ...(readings ? [readings] : []), ...signs];
+}
+
+/** espeakText once what it needs is loaded: the Japanese dictionary for a Japanese text with kanji. */
+export async function espeakReady(text: string, espeakVoice: string): Promise<ReturnType<typeof espeakText>> {
+  if (espeakVoice.split('+')[0] === 'ja' && hasKanji(text)) await loadJapaneseReadings();
+  return espeakText(text, espeakVoice);
 }
 
 /**
