@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { issuesToDetails, LIMITS, RenderRequest, requestText } from '../../shared/contract/index.js';
 import type { ErrorDetail, RenderParams } from '../../shared/contract/index.js';
 import { fillParams } from '../../shared/scene/catalog.js';
-import { scriptWarnings } from '../../shared/language/detect.js';
+import { scriptWarnings, unreadableScript } from '../../shared/language/detect.js';
 import { toJob } from '../jobs/store.js';
 import type { NewJob } from '../jobs/store.js';
 import { isJson } from '../../shared/media-type.js';
@@ -39,6 +39,10 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
         message: `the template "${template.id}" supports ${template.aspectRatios.join(', ')}`,
       });
     }
+  }
+  if (voice && !req.scenes) {
+    const unreadable = unreadableScript(requestText(req), voice, ctx.catalog.voices);
+    if (unreadable) details.push({ path: 'text', message: unreadable.message });
   }
   if (!template || !voice || !params) throw invalid(details);
   // The scenes are checked even when the top level has a problem: one answer names them all.
