@@ -28,6 +28,7 @@ export function loadCatalog(dir = RESOURCES): Catalog {
     gender: x.gender,
     engine: x.engine,
     quality: x.quality,
+    ...(x.pace ? { pace: x.pace } : {}),
     ...(pack ? { downloadBytes: pack.files.reduce((n, f) => n + f.bytes, 0), licence: pack.licence } : {}),
     sampleUrl: `/api/voices/${encodeURIComponent(x.id)}/sample`,
     aliases: [x.numericId],

@@ -5,7 +5,7 @@ import { useDeferredValue, useMemo } from 'react';
 import { LIMITS } from '../../shared/contract/index.js';
 import { scriptWarnings, unreadableScript } from '../../shared/language/detect.js';
 import { captionPages } from '../lib/captions.js';
-import { formatDuration, wordsPerMinute, countWords } from '../lib/speech.js';
+import { formatDuration, paceLabel, countWords } from '../lib/speech.js';
 import { sceneParams, sceneSeconds, videoSeconds } from '../lib/scenes.js';
 import { findTemplate, findVoice } from '../store/catalogs.js';
 import type { SaveState } from '../store/editor.js';
@@ -101,7 +101,7 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
           {length.toLocaleString()} / {LIMITS.textMaxChars.toLocaleString()} characters
         </span>
         <span>{words.toLocaleString()} words</span>
-        <span data-testid="duration" title={`${wordsPerMinute(voice)} words per minute${voice ? ` (${voice.name})` : ''}${scene.minSeconds ? `; this scene lasts at least ${scene.minSeconds} s` : ''}`}>
+        <span data-testid="duration" title={`${paceLabel(voice)}${voice ? `, ${voice.name}` : ''}${scene.minSeconds ? `; this scene lasts at least ${scene.minSeconds} s` : ''}`}>
           ≈ {formatDuration(seconds)} {many ? 'this scene' : 'spoken'}
         </span>
         {many && (

@@ -408,6 +408,9 @@ export type VoiceEngine = z.infer<typeof VoiceEngine>;
 /** How natural a voice sounds, lowest first: basic (robotic, fastest), standard, natural (neural). */
 export const VoiceQuality = z.enum(['basic', 'standard', 'natural']);
 export type VoiceQuality = z.infer<typeof VoiceQuality>;
+/** How fast a voice speaks: spoken units (words; Chinese syllables; Japanese morae) per second, and the pause per sentence. */
+export const Pace = z.object({ unitsPerSecond: z.number().positive(), sentencePauseSeconds: z.number().min(0) });
+export type Pace = z.infer<typeof Pace>;
 export const Voice = z.object({
   id: z.string(),
   name: z.string(),
@@ -420,6 +423,8 @@ export const Voice = z.object({
   downloadBytes: z.number().int().positive().optional(),
   /** A downloadable voice's terms (its data's licence and what it asks of a published video). */
   licence: z.string().optional(),
+  /** Refinement of the contract: the voice's measured pace, which the app's length estimate reads (shared/language/pace.ts). */
+  pace: Pace.optional(),
   sampleUrl: z.string(),
   /** Refinement of the contract: the voice's other id forms (e.g. the all-digits "101"); both work as voiceId. */
   aliases: z.array(z.string()).optional(),

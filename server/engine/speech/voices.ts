@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { Gender, VoiceEngine, VoiceQuality } from '../../../shared/contract/index.js';
+import { Gender, Pace, VoiceEngine, VoiceQuality } from '../../../shared/contract/index.js';
 import { RESOURCES_DIR } from '../frames/assets.js';
 
 const EspeakVoice = z.strictObject({
@@ -71,6 +71,8 @@ export const EngineVoice = z
     flite: FliteVoice.optional(),
     piper: PiperVoice.optional(),
     kokoro: KokoroVoice.optional(),
+    /** Measured by tools/engine/voice-pace.ts: what the app's length estimate reads. */
+    pace: Pace.optional(),
   })
   .refine((v) => v.engine === 'espeak' || v[v.engine] !== undefined, { message: 'needs the block of its engine' })
   .refine((v) => v.id.startsWith(`${v.locale}-`), { message: 'id must start with the locale' });
