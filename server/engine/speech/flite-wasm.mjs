@@ -23,7 +23,7 @@ export async function loadFlite() {
     synthesize(text, voice, stretch = 1) {
       if (!FLITE_VOICES.includes(voice)) throw new Error(`Flite has no voice "${voice}"`);
       const args = ['flite', '-voice', voice, '--setf', `duration_stretch=${stretch}`, '-t', text, '-o', '/out/speech.wav'];
-      const wasi = readOnlyWasi(root, '/out', { args });
+      const wasi = readOnlyWasi(root, '/out', { args, keepCreated: true });
       const instance = new WebAssembly.Instance(module, wasi.imports);
       wasi.bind(instance);
       try {

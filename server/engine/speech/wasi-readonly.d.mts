@@ -16,4 +16,4 @@ export interface ReadOnlyWasi {
 }
 
 /** WASI imports with the real directory `root` preopened as `mountAs`, read-only. */
-export declare function readOnlyWasi(root: string, mountAs: string, options?: { onOpen?: (path: string) => void; args?: string[] }): ReadOnlyWasi;
+export declare function readOnlyWasi(root: string, mountAs: string, options?: { onOpen?: (path: string) => void; args?: string[]; keepCreated?: boolean }): ReadOnlyWasi;

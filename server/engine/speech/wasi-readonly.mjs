@@ -25,9 +25,10 @@ export class WasiExit extends Error {
  * WASI imports with `root` (a real directory) preopened as `mountAs` (e.g. "/data").
  * `onOpen(path)` sees every file opened (relative to root), for tools that trim data.
  * `args`: the command line a program's main() sees (argv[0] first).
- * A file the module creates (O_CREAT) is kept in memory only, never written to root: `created(path)`.
+ * `keepCreated`: a file the module creates (O_CREAT) is kept in memory only, never written to
+ * root (`created(path)`); without it, creating or truncating a file answers EROFS.
  */
-export function readOnlyWasi(root, mountAs, { onOpen, args = [] } = {}) {
+export function readOnlyWasi(root, mountAs, { onOpen, args = [], keepCreated = false } = {}) {
   let memory = null;
   const view = () => new DataView(memory.buffer);
   const bytes = () => new Uint8Array(memory.buffer);
@@ -143,7 +144,7 @@ export function readOnlyWasi(root, mountAs, { onOpen, args = [] } = {}) {
     path_open: (dirFd, _lookup, ptr, len, oflags, _rights, _inherit, _fdflags, out) => {
       const rel = resolve(dirFd, ptr, len);
       if (rel === null) return E.NOENT;
-      if (oflags & O_CREAT) {
+      if (oflags & O_CREAT && keepCreated) {
         if (oflags & O_DIRECTORY || rel === '') return E.ISDIR;
         const file = { data: Buffer.alloc(0), length: 0 };
         made.set(rel, file);
@@ -152,7 +153,7 @@ export function readOnlyWasi(root, mountAs, { onOpen, args = [] } = {}) {
         view().setUint32(out, fd, true);
         return E.SUCCESS;
       }
-      if (oflags & (O_EXCL | O_TRUNC)) return E.ROFS;
+      if (oflags & (O_CREAT | O_EXCL | O_TRUNC)) return E.ROFS;
       const st = stat(rel);
       if (!st) return E.NOENT;
       let entry;
