@@ -26,15 +26,28 @@ const KokoroTokenizer = z.object({
 });
 
 /**
+ * espeak's English IPA in the symbols Kokoro's English voices were trained on (misaki's
+ * inventory): one letter for each diphthong and affricate (eɪ A, aɪ I, aʊ W, ɔɪ Y, dʒ ʤ, tʃ ʧ;
+ * oʊ O in American, əʊ Q in British English), r-coloured schwa as ə + ɹ, espeak's near-open
+ * central vowel as schwa, no palatalisation mark.
+ */
+export function kokoroEnglish(ipa: string, british: boolean): string {
+  let s = ipa.replaceAll('dʒ', 'ʤ').replaceAll('tʃ', 'ʧ').replaceAll('eɪ', 'A').replaceAll('aɪ', 'I').replaceAll('aʊ', 'W').replaceAll('ɔɪ', 'Y');
+  s = british ? s.replaceAll('əʊ', 'Q') : s.replaceAll('oʊ', 'O');
+  return s.replaceAll('ɚ', 'əɹ').replaceAll('ɐ', 'ə').replaceAll('ʲ', '').replaceAll('r', 'ɹ');
+}
+
+/**
  * Kokoro's input ids for espeak's IPA of a text, in pieces of at most KOKORO_MAX_IDS (cut between
  * clauses; a longer clause between words), each without its pads. Symbols the vocabulary lacks
  * are left out, as Kokoro's own tokenizer does.
  */
-export function kokoroIds(ipa: string, vocab: Record<string, number>, text = ''): number[][] {
+export function kokoroIds(ipa: string, vocab: Record<string, number>, text = '', english?: 'us' | 'gb'): number[][] {
   const pieces: number[][] = [];
   let piece: number[] = [];
   const space = vocab[' '];
-  for (const clause of spelledPhonemes(ipa, text)) {
+  for (const spelled of spelledPhonemes(ipa, text)) {
+    const clause = english ? kokoroEnglish(spelled, english === 'gb') : spelled;
     const ids = Array.from(clause).flatMap((ch) => (vocab[ch] === undefined ? [] : [vocab[ch]]));
     if (piece.length + ids.length > KOKORO_MAX_IDS && piece.length) {
       pieces.push(piece);
@@ -106,7 +119,8 @@ export class KokoroSpeaker {
   async raw(text: string, voice: EngineVoice, signal?: AbortSignal): Promise<RawSpeech> {
     const t0 = performance.now();
     const [{ session, vocab, styles }, ipa] = await Promise.all([this.load(voice), this.espeak.ipa(text, voice.espeak, signal)]);
-    const pieces = kokoroIds(ipa, vocab, text);
+    const lang = voice.espeak.voice;
+    const pieces = kokoroIds(ipa, vocab, text, lang === 'en-us' ? 'us' : lang.startsWith('en') ? 'gb' : undefined);
     if (!pieces.length) throw new EngineError('speech_failed', 'Speech synthesis produced no phonemes for this script.');
     const { Tensor } = await import('onnxruntime-node');
     const pad = BigInt(vocab.$!);

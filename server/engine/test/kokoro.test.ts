@@ -23,6 +23,14 @@ describe('Kokoro tokenizer', () => {
     expect(kokoroIds('ʙ_a\n', vocab, 'a.')).toEqual([[vocab.a, vocab['.']]]);
   });
 
+  it('writes English in the symbols Kokoro\'s English voices were trained on', () => {
+    // espeak's "Hi, John, go now" (en-us): aɪ, dʒ, oʊ and aʊ each become one symbol.
+    const us = kokoroIds('h_ˈaɪ\ndʒ_ˈɑː_n\nɡ_ˈoʊ n_ˈaʊ\n', vocab, 'Hi, John, go now.', 'us');
+    expect(us).toEqual([[vocab.h, vocab['ˈ'], vocab.I, vocab[','], vocab[' '], vocab['ʤ'], vocab['ˈ'], vocab['ɑ'], vocab['ː'], vocab.n, vocab[','], vocab[' '], vocab['ɡ'], vocab['ˈ'], vocab.O, vocab[' '], vocab.n, vocab['ˈ'], vocab.W, vocab['.']]]);
+    // British "go" is əʊ: Q.
+    expect(kokoroIds('ɡ_ˈəʊ\n', vocab, 'Go.', 'gb')).toEqual([[vocab['ɡ'], vocab['ˈ'], vocab.Q, vocab['.']]]);
+  });
+
   it('cuts a long text into pieces the model takes, between clauses', () => {
     const clause = Array.from({ length: 60 }, () => 'b_a').join(' ');
     const ipa = Array.from({ length: 6 }, () => clause).join('\n');
