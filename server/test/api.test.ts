@@ -419,7 +419,7 @@ describe('catalogs', () => {
       expect(v.id).toMatch(/^[a-z]{2,3}-[A-Z]{2}-[A-Za-z]+$/);
       expect(v.aliases?.[0]).toMatch(/^[0-9]+$/);
     }
-    expect(r.text).not.toMatch(/"(espeak|pico|piper)":/); // the engine blocks stay on the server
+    expect(r.text).not.toMatch(/"(espeak|pico|flite|piper|kokoro)":/); // the engine blocks stay on the server
     expect(r.text).not.toContain('numericId');
   });
 

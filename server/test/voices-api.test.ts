@@ -104,6 +104,17 @@ describe('a SVOX Pico voice', () => {
   });
 });
 
+describe('a Flite voice (male, standard, ships with the studio)', () => {
+  it('renders a video whose captions are timed inside it', async () => {
+    const { vtt, duration } = await renderWith('en-US-Richard', 'Good morning, everyone. Here is what changed this week.');
+    expect(vtt).toContain('Good');
+    expect(vtt).toContain('week.');
+    const times = cueTimes(vtt);
+    expect(lastTime(vtt)).toBeLessThanOrEqual(duration + 0.05);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+});
+
 describe('a neural voice pack', () => {
   it('is missing, then downloads on request with its progress, then is installed and renders', async () => {
     pack.requests.length = 0;
