@@ -4,7 +4,7 @@
 // pack at a time; its progress is what GET /api/voices/{id}/pack reports.
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access, copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { access, copyFile, link, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VoicePackStatus } from '../../../shared/contract/index.js';
 import { EngineError } from '../types.js';
@@ -71,8 +71,9 @@ export class VoicePacks {
   }
 
   /**
-   * Copies `file` from another installed pack that holds the same bytes (size and SHA-256 checked
-   * again, through a temporary name); false when none does.
+   * Links (or, where the file system has no hard links, copies) `file` from another pack that
+   * holds the same bytes (size and SHA-256 checked again, through a temporary name); false when
+   * none does.
    */
   private async copyFromOtherPack(file: PackFile, dir: string, dest: string): Promise<boolean> {
     let packs: string[];
@@ -93,7 +94,14 @@ export class VoicePacks {
         throw e;
       }
       const part = `${dest}.${process.pid}.part`;
-      await copyFile(path, part);
+      try {
+        await link(path, part); // one copy on disk for every pack (a Kokoro model is ~325 MB)
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EEXIST') throw e;
+        await rm(part, { force: true }); // a leftover of an interrupted copy (EEXIST)
+        await copyFile(path, part); // a file system without hard links
+      }
       await rename(part, dest);
       return true;
     }
