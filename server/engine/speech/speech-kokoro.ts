@@ -1,6 +1,6 @@
 // Kokoro (StyleTTS 2 + iSTFTNet, Apache-2.0) neural voices on onnxruntime-node: the pack (the
 // model, its tokenizer.json, the voice's style vectors) is downloaded on demand and verified as
-// Piper's (voice-packs.ts); espeak-ng turns the text into IPA, spelled as Kokoro's phonemizer
+// Piper's (voice-packs.ts), onnxruntime as for Piper (onnx-runtime.ts); espeak-ng turns the text into IPA, spelled as Kokoro's phonemizer
 // writes it, and the tokenizer's vocabulary into ids; the model returns 24 kHz audio, which is
 // timed by alignment to espeak's rendering (speech-engines.ts).
 import { z } from 'zod';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
 import type { RawSpeech, SpeechSynth } from './speech.js';
 import { EngineError } from '../types.js';
+import { loadOnnxRuntime } from './onnx-runtime.js';
 import { spelledPhonemes } from './speech-piper.js';
 import type { VoicePacks } from './voice-packs.js';
 import type { EngineVoice } from './voices.js';
@@ -105,7 +106,7 @@ export class KokoroSpeaker {
         const bin = await readFile(join(dir, 'voice.bin'));
         if (bin.length < STYLE_DIM * 4 || bin.length % (STYLE_DIM * 4) !== 0) throw new EngineError('speech_failed', `The voice pack of ${voice.name} has no Kokoro style vectors.`);
         const styles = new Float32Array(bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.length));
-        const ort = await import('onnxruntime-node');
+        const ort = await loadOnnxRuntime(this.packs.root);
         // One thread: the encoder needs the other core while the narration is spoken.
         const session = await ort.InferenceSession.create(join(dir, 'model.onnx'), { intraOpNumThreads: 1, interOpNumThreads: 1 });
         return { session, vocab, styles };
@@ -122,7 +123,7 @@ export class KokoroSpeaker {
     const lang = voice.espeak.voice;
     const pieces = kokoroIds(ipa, vocab, text, lang === 'en-us' ? 'us' : lang.startsWith('en') ? 'gb' : undefined);
     if (!pieces.length) throw new EngineError('speech_failed', 'Speech synthesis produced no phonemes for this script.');
-    const { Tensor } = await import('onnxruntime-node');
+    const { Tensor } = await loadOnnxRuntime(this.packs.root);
     const pad = BigInt(vocab.$!);
     const parts: Float32Array[] = [];
     for (const ids of pieces) {

@@ -147,7 +147,7 @@ async function sha256Of(path: string): Promise<string> {
 }
 
 /** Downloads one file to `dest` through a temporary name; rejects on a wrong size or hash. */
-async function download(file: PackFile, dest: string, onBytes: (n: number) => void): Promise<void> {
+export async function download(file: PackFile, dest: string, onBytes: (n: number) => void): Promise<void> {
   try {
     await access(dest);
     onBytes(file.bytes);
