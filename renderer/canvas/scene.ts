@@ -148,7 +148,8 @@ export interface SceneOptions {
 
 export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): SceneLayout {
   const layout = sceneLayout(o.template, o.params, o.width, o.height);
-  const words = o.caption ? captionTokens(o.caption).slice(0, 40) : [];
+  // Captions given as a file only (or none) are not drawn in the video, nor here.
+  const words = o.caption && (o.params.captions ?? 'burned') === 'burned' ? captionTokens(o.caption).slice(0, 40) : [];
   let caption: CaptionView | null = null;
   if (words.length) {
     const timed = captionWords(words.map((w, i) => ({ ...w, start: i, end: i + 1 })));
