@@ -47,6 +47,8 @@ test('render at 1080p with captions as a file only, then choose the thumbnail', 
   await expect.poll(() => thumb.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(1920);
   const updated = await bridge(page, 'jobs.get', { id: job.id });
   expect(updated.output!.thumbnailUrl).toBe(await thumb.getAttribute('src'));
+  // Tall enough for the whole dialog in the picture.
+  await page.setViewportSize({ width: 1280, height: 1000 });
   await dialog.screenshot({ path: 'docs/img/thumbnail-picker.png' });
 
   // Bad input through the bridge: a time past the end is refused in words, the picker keeps its place.
