@@ -14,7 +14,7 @@ export function statIfPresent(path: string): Promise<Stats | null> {
   });
 }
 
-/** A render's files; `optional`: absent for some jobs (captions of a job rendered with `captions: "none"`). */
+/** A render's files; `optional`: a caption file, absent for a job rendered with `captions: "none"`. */
 export const OUTPUT_FILES = {
   video: { name: 'video.mp4', type: 'video/mp4', optional: false },
   captions: { name: 'captions.vtt', type: 'text/vtt; charset=utf-8', optional: true },
