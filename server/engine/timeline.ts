@@ -272,16 +272,15 @@ export class Timeline {
       }
       return Math.max(0, this.duration - 1 / OUTPUT_FPS);
     }
+    // Just after a word starts (segment time), or a frame before a blink under way then.
+    const openEyed = (wordStart: number) => eyesOpenNear(blinkTimes(wordStart + 1), wordStart + 0.05, 1 / OUTPUT_FPS);
     let n = 0;
     let lastWord: number | null = null;
     for (const s of this.segments) {
       const words = s.narration?.timeline.words ?? [];
-      if (n + words.length >= 3) return s.start + eyesOpenNear(blinkTimes(words[2 - n]!.start + 1), words[2 - n]!.start + 0.05, 1 / OUTPUT_FPS);
+      if (n + words.length >= 3) return s.start + openEyed(words[2 - n]!.start);
       n += words.length;
-      if (words.length) {
-        const last = words[words.length - 1]!.start;
-        lastWord = s.start + eyesOpenNear(blinkTimes(last + 1), last + 0.05, 1 / OUTPUT_FPS);
-      }
+      if (words.length) lastWord = s.start + openEyed(words[words.length - 1]!.start);
       if (s.endSample === null) return null;
     }
     return lastWord ?? 0;
