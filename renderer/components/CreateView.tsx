@@ -2,6 +2,7 @@
 // canvas with the scene strip under it, template, render.
 import { DraftsSidebar } from './DraftsSidebar.js';
 import { MediaLibrary } from './MediaLibrary.js';
+import { OutputSettings } from './OutputSettings.js';
 import { PresenterCanvas } from './PresenterCanvas.js';
 import { RenderBar, renderCurrent } from './RenderBar.js';
 import { SceneInspector } from './SceneInspector.js';
@@ -50,6 +51,7 @@ export function CreateView() {
           <PresenterCanvas />
           <SceneStrip />
           <RenderBar />
+          <OutputSettings />
           <TemplatePicker />
           <MediaLibrary />
         </div>

@@ -1,7 +1,7 @@
 // POST /api/render: validate against the contract, the catalog and (scenes) the caller's assets, honour Idempotency-Key,
 // apply the per-user rate and active-job limits, and create the job (202).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { issuesToDetails, LIMITS, RenderRequest, requestText } from '../../shared/contract/index.js';
+import { issuesToDetails, LIMITS, OUTPUT_DEFAULTS, RenderRequest, requestText } from '../../shared/contract/index.js';
 import type { ErrorDetail, RenderParams } from '../../shared/contract/index.js';
 import { fillParams } from '../../shared/scene/catalog.js';
 import { scriptWarnings, unreadableScript } from '../../shared/language/detect.js';
@@ -32,7 +32,12 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
   checkPresenter(ctx.catalog, req.presenterId, 'presenterId', details);
   let params: RenderParams | null = null;
   if (template) {
-    params = fillParams(template.id, req.params, ctx.catalog.templates);
+    params = {
+      ...fillParams(template.id, req.params, ctx.catalog.templates),
+      resolution: req.params?.resolution ?? ctx.resolution,
+      captions: req.params?.captions ?? OUTPUT_DEFAULTS.captions,
+      captionPosition: req.params?.captionPosition ?? OUTPUT_DEFAULTS.captionPosition,
+    };
     if (!template.aspectRatios.includes(params.aspectRatio)) {
       details.push({
         path: 'params.aspectRatio',
