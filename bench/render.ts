@@ -1,5 +1,6 @@
-// `npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--naive] [--kinds single,pictures,clip,logo]`
-// A 60-second narration rendered at 720p by the real engine; reports wall time, real-time
+// `npm run bench -- render [--aspect 16:9,9:16] [--resolution 720p,1080p] [--seconds 60] [--naive] [--kinds single,pictures,clip,logo]`
+// A 60-second narration rendered at 720p (--resolution: also or only 1080p, each against a floor
+// of its own frames) by the real engine; reports wall time, real-time
 // factor, peak memory (engine process + ffmpeg) and the ratio to the encoder's floor measured
 // in the same run: ffmpeg alone encoding the very same frames (the rendered video decoded once
 // to raw yuv420p, then encoded from raw with the same x264/AAC settings and audio).
@@ -29,7 +30,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { z } from 'zod';
-import { AspectRatio, outputSize } from '../shared/contract/index.js';
+import { AspectRatio, outputSize, Resolution, SHORT_SIDES } from '../shared/contract/index.js';
 import { fillParams, templateEntry } from '../shared/scene/catalog.js';
 import { createEngine, RenderResult, SpeechStats, type RenderScene } from '../server/engine/index.js';
 import type { RenderBrand } from '../server/engine/types.js';
@@ -128,6 +129,7 @@ interface Run {
 const ChildJob = z.object({
   text: z.string(),
   aspect: AspectRatio,
+  resolution: Resolution,
   encode: EncodeSettings,
   workDir: z.string(),
   cacheDir: z.string(),
@@ -176,8 +178,8 @@ async function child(job: ChildJob): Promise<void> {
   const t0 = performance.now();
   const templateId = job.aspect === '9:16' ? 'social-short' : 'newsroom';
   const r = await engine.render({
-    jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: 720, scenes: job.scenes, brand: job.brand,
-    params: fillParams(templateId, { aspectRatio: job.aspect }),
+    jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: SHORT_SIDES[job.resolution], scenes: job.scenes, brand: job.brand,
+    params: fillParams(templateId, { aspectRatio: job.aspect, resolution: job.resolution }),
     workDir: job.workDir, signal: new AbortController().signal, onProgress: () => undefined,
   });
   const wall = (performance.now() - t0) / 1000;
@@ -216,10 +218,11 @@ function runChild(job: ChildJob): ChildResult {
   return ChildResult.parse(JSON.parse(line.slice(7)));
 }
 
-export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip,logo]';
+export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--resolution 720p,1080p] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip,logo]';
 export const OPTIONS = {
   child: { type: 'string' },
   aspect: { type: 'string', default: '16:9,9:16' },
+  resolution: { type: 'string', default: '720p' },
   seconds: { type: 'string', default: '60' },
   runs: { type: 'string', default: '5' },
   naive: { type: 'boolean', default: false },
@@ -233,6 +236,7 @@ export const OPTIONS = {
 interface Workload {
   name: string;
   aspect: AspectRatio;
+  resolution: Resolution;
   voiceId: string;
   scenes?: RenderScene[];
   /** A brand logo: the workload is rendered with and without it. */
@@ -283,9 +287,13 @@ function splitScript(text: string, parts: number): string[] {
   return out.map((x) => x.join(' ')).filter(Boolean);
 }
 
-function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], text: string, root: string, real: string): Workload[] {
+function workloads(kinds: string[], aspects: AspectRatio[], resolutions: Resolution[], voiceIds: string[], text: string, root: string, real: string): Workload[] {
+  return resolutions.flatMap((resolution) => workloadsAt(kinds, aspects, resolution, voiceIds, text, root, real));
+}
+
+function workloadsAt(kinds: string[], aspects: AspectRatio[], resolution: Resolution, voiceIds: string[], text: string, root: string, real: string): Workload[] {
   const out: Workload[] = [];
-  if (kinds.includes('single')) for (const aspect of aspects) for (const voiceId of voiceIds) out.push({ name: 'one scene', aspect, voiceId });
+  if (kinds.includes('single')) for (const aspect of aspects) for (const voiceId of voiceIds) out.push({ name: 'one scene', aspect, resolution, voiceId });
   const base = (t: string, over: Partial<RenderScene>): RenderScene => ({
     text: t, templateId: 'newsroom', voiceId: voiceIds[0]!, presenterId: templateEntry('newsroom')!.presenter.id, avatar: fillParams('newsroom', {}).avatar, background: null,
     transition: 'cut', media: null, ...over,
@@ -294,7 +302,7 @@ function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], 
     const pictures = benchPictures(root, 4);
     const transitions = ['cut', 'fade', 'slide', 'fade'] as const;
     out.push({
-      name: 'four scenes over pictures', aspect: '16:9', voiceId: voiceIds[0]!,
+      name: 'four scenes over pictures', aspect: '16:9', resolution, voiceId: voiceIds[0]!,
       scenes: splitScript(text, 4).map((t, i) => base(t, {
         avatar: i % 2 ? null : fillParams('newsroom', {}).avatar, transition: transitions[i]!,
         background: { assetId: `p${i}`, fit: 'cover' },
@@ -315,7 +323,7 @@ function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], 
     const path = join(root, 'logo.png');
     writeFileSync(path, c.toBuffer('image/png'));
     out.push({
-      name: 'one scene', aspect: '16:9', voiceId: voiceIds[0]!,
+      name: 'one scene', aspect: '16:9', resolution, voiceId: voiceIds[0]!,
       brand: { brand: { logo: { assetId: 'logo', position: 'top-right', size: 0.15 } }, logo: { path, width: 400, height: 160 }, font: null },
     });
   }
@@ -324,10 +332,10 @@ function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], 
     execFileSync(real, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=20', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', clip]);
     const background = { assetId: 'c', fit: 'cover' as const, loop: true };
     out.push({
-      name: 'one scene over a clip', aspect: '16:9', voiceId: voiceIds[0]!,
+      name: 'one scene over a clip', aspect: '16:9', resolution, voiceId: voiceIds[0]!,
       scenes: [base(text, { background, media: { kind: 'video', path: clip, mediaType: 'video/mp4', width: 1280, height: 720, durationSeconds: 20, pages: null } })],
       decode: (seconds) => {
-        const { width, height } = outputSize('16:9', 720);
+        const { width, height } = outputSize('16:9', SHORT_SIDES[resolution]);
         const args = clipDecoderArgs(clip, width, height, background);
         execFileSync(decoderPath(), [...args.slice(0, -1), '-t', String(seconds), '-y', '/dev/null'], { maxBuffer: 1 << 20 });
       },
@@ -339,7 +347,8 @@ function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], 
 export async function main(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: OPTIONS });
   if (values.child) return child(ChildJob.parse(JSON.parse(values.child)));
-  const aspects = values.aspect.split(',') as AspectRatio[];
+  const aspects = values.aspect.split(',').map((a) => AspectRatio.parse(a));
+  const resolutions = values.resolution.split(',').map((r) => Resolution.parse(r));
   const seconds = Number(values.seconds);
   const runs = Math.max(1, Number(values.runs));
   const { naive, cold } = values;
@@ -359,8 +368,9 @@ export async function main(args: string[]): Promise<void> {
 
   const rows: string[][] = [['aspect', 'pipeline', 'wall s', 'x real time', 'CPU s', 'peak MB', 'wall vs floor (each run)', 'CPU vs floor']];
   try {
-    for (const { name, aspect, voiceId, scenes, decode, brand } of workloads(values.kinds.split(','), aspects, voiceIds, text, root, real)) {
-      const { width, height } = outputSize(aspect, 720);
+    for (const { name, aspect: ratio, resolution, voiceId, scenes, decode, brand } of workloads(values.kinds.split(','), aspects, resolutions, voiceIds, text, root, real)) {
+      const { width, height } = outputSize(ratio, SHORT_SIDES[resolution]);
+      const aspect = `${ratio} ${resolution}`;
       const engineName = engineVoice(voiceId, catalogDir)!.engine;
       const v = `${name}, ${voiceId} (${engineName})`;
       const variants: [string, EncodeSettings, boolean?, RenderBrand?][] = [[`engine, ${v}`, DEFAULT_ENCODE]];
@@ -385,7 +395,7 @@ export async function main(args: string[]): Promise<void> {
         for (const [label, encode, coldStart, withBrand] of variants) {
           const workDir = mkdtempSync(join(root, 'work-'));
           ff.take();
-          const c = runChild({ text, aspect, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes, brand: withBrand });
+          const c = runChild({ text, aspect: ratio, resolution, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes, brand: withBrand });
           if (c.speech?.totalSeconds) modelShare = c.speech.modelSeconds / c.wall;
           const r = c.result;
           const enc = ff.take();
@@ -403,7 +413,7 @@ export async function main(args: string[]): Promise<void> {
         }
         if (engineName !== 'espeak') {
           // Synthesis alone (every chunk, the engine warm, no frames), for the neural goal: render ≤ 1.3 × (synthesis + floor).
-          const sp = runChild({ text, aspect, encode: DEFAULT_ENCODE, workDir: root, cacheDir: join(root, 'cache'), voiceId, catalogDir, speakOnly: true });
+          const sp = runChild({ text, aspect: ratio, resolution, encode: DEFAULT_ENCODE, workDir: root, cacheDir: join(root, 'cache'), voiceId, catalogDir, speakOnly: true });
           synthAlone = Math.min(synthAlone, sp.wall);
         }
         // The floor: ffmpeg alone encoding the same frames and audio with the same settings
@@ -474,7 +484,8 @@ export async function main(args: string[]): Promise<void> {
   console.log(`load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log(
     'goals on 2 cores: espeak >= 10x real time, <= 1.3x the floor, peak < 400 MB (engine process + its ffmpeg), also over pictures; ' +
-      'over a clip <= 1.3x (clip decoded + floor); Pico >= 8x real time; neural: render <= 1.3x (synthesis alone + floor)',
+      'over a clip <= 1.3x (clip decoded + floor); Pico >= 8x real time; neural: render <= 1.3x (synthesis alone + floor); ' +
+      '1080p 16:9 >= 5x real time, <= 1.3x its own floor',
   );
   rmSync(root, { recursive: true, force: true });
 }

@@ -81,7 +81,7 @@ describe.each(TEMPLATES.map((t) => [t.id, t] as const))('captions of %s under a 
   it.each(cases)('$style, accent $name ($accent): every word ≥ 4.5:1 on every background', ({ style, accent }: { style: CaptionStyle; accent: string }) => {
     registerFonts();
     const brand = sceneBrand({ accentColor: accent, captionStyle: style }, null);
-    const layout = computeLayout(id, template.defaults, size, undefined, brand);
+    const layout = computeLayout(id, template.defaults, size, undefined, true, brand);
     const { width: W, height: H } = size;
     // Only the caption's region is drawn and read (with room for what its style paints past the box).
     const m = layout.captionFontPx;
