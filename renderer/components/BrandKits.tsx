@@ -20,6 +20,12 @@ const FIELD_LABEL: Record<string, string> = {
   captionStyle: 'Caption style', font: 'Font', intro: 'Title card line', outro: 'End card call to action',
 };
 
+/** The error keys each editor field answers for. */
+const ERROR_KEYS: Partial<Record<keyof Form, string[]>> = {
+  name: ['name'], logoAssetId: ['logo', 'logo.assetId'], position: ['logo.position'], sizePercent: ['logo.size'], accentColor: ['accentColor'],
+  captionStyle: ['captionStyle'], font: ['font'], intro: ['intro'], outro: ['outro'],
+};
+
 /** What the editor holds: text as typed (a size in percent, a colour), turned into a kit on save. */
 interface Form {
   id?: string;
@@ -177,7 +183,12 @@ export function BrandKits() {
       setError(describeError(e));
     }
   };
-  const set = (patch: Partial<Form>) => setForm((f) => (f ? { ...f, ...patch } : f));
+  /** A field edited: its value as typed, and its error gone until the next save checks it again. */
+  const set = (patch: Partial<Form>) => {
+    setForm((f) => (f ? { ...f, ...patch } : f));
+    const cleared = Object.keys(patch).flatMap((k) => ERROR_KEYS[k as keyof Form] ?? []);
+    setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !cleared.includes(k))));
+  };
   const fieldClass = (k: string) => `input${errors[k] ? ' invalid' : ''}`;
 
   return (

@@ -63,6 +63,9 @@ test('create a brand kit, apply it with one click, render with its logo and colo
 
   await editor.getByLabel('Logo size (% of the width)').fill('15');
   await editor.getByLabel('Accent colour (#RRGGBB)').fill('#E0218A');
+  // A corrected field no longer says it is wrong.
+  await expect(editor.getByText(/Logo size must be/)).toBeHidden();
+  await expect(editor.getByText(/Accent colour must be/)).toBeHidden();
   await editor.getByLabel('Caption style').selectOption('box');
   await editor.getByLabel('Font').selectOption({ label: 'DejaVu Sans Bold' });
   await editor.getByLabel('Title card line (optional)').fill('Acme quarterly update.');
