@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, errorCode, testServer } from './helpers.js';
 import type { TestServer } from './helpers.js';
 import { openApiDoc } from './openapi-doc.js';
+import { sampleLine } from '../engine/speech/voice-sample.js';
+import { VoiceList } from '../../shared/contract/index.js';
 import type { Schema } from './json-schema-arbitrary.js';
 
 const doc = openApiDoc;
@@ -99,7 +101,16 @@ describe('the documented render request', () => {
         expect(r.status, `${String(templateId)} ${String(aspectRatio)}: ${r.text}`).toBe(202);
       }
     }
-    for (const voiceId of renderSchema.properties!.voiceId!.enum!) expect((await render({ ...example, voiceId })).status, String(voiceId)).toBe(202);
+    // Each voice reads its own language's sample line: writing a voice cannot read is refused.
+    const voices = VoiceList.parse((await call(`${s.url}/api/voices`, { key })).body).voices;
+    for (const voiceId of renderSchema.properties!.voiceId!.enum!) {
+      const id = String(voiceId);
+      const voice = voices.find((v) => v.id === id || v.aliases?.includes(id));
+      expect(voice, id).toBeDefined();
+      const text = sampleLine(voice!);
+      const r = await render({ ...example, voiceId, text });
+      expect(r.status, `${id}: ${r.text}`).toBe(202);
+    }
   });
 });
 
