@@ -3,7 +3,7 @@
 // (the API client per profile), the media router, downloads, uploads and CSV import.
 // Plain Node: Electron's main process and the web shell both run it.
 import { join } from 'node:path';
-import { documentOfJob, documentOfRequest, excerptOf, hasBreaks, requestText, toRenderRequest, withoutBreaks, type Job, type RenderRequest } from '../../shared/contract/index.js';
+import { documentOfJob, documentOfRequest, excerptOf, hasBreaks, OUTPUT_PARAM_KEYS, requestText, toRenderRequest, withoutBreaks, type Job, type RenderRequest } from '../../shared/contract/index.js';
 import type { ConnectionTest, StudioHandlers, StudioStatus, UploadStatus } from '../../shared/bridge/index.js';
 import type { AssetKind } from '../../shared/contract/index.js';
 import type { ClientOptions } from './api-client.js';
@@ -11,6 +11,7 @@ import { CatalogCache, readBundledCatalogs, type RawCatalogs } from './catalogs.
 import { Connections, FOREIGN_CAPABILITIES } from './connections.js';
 import { importCsv } from './csv-import.js';
 import { Downloads } from './downloads.js';
+import { BrandKitStore } from './brand-kits.js';
 import { DraftStore } from './drafts.js';
 import { BridgeFailure, toBridgeError } from './errors.js';
 import { EventHub } from './events.js';
@@ -77,6 +78,7 @@ export function createStudio(deps: StudioDeps): Studio {
   const { log } = deps;
   const events = deps.events ?? new EventHub();
   const drafts = new DraftStore(join(deps.dataDir, 'drafts'));
+  const brandKits = new BrandKitStore(deps.dataDir);
   const catalogCache = new CatalogCache(join(deps.dataDir, 'cache', 'catalogs'));
   const jobsCache = new JobsCache(join(deps.dataDir, 'cache', 'jobs'));
   const settings = new AppSettingsStore(deps.dataDir);
@@ -108,15 +110,17 @@ export function createStudio(deps: StudioDeps): Studio {
   const present = (profileId: string, job: Job): Job => media.job(profileId, jobsCache.withTitle(profileId, job));
 
   /**
-   * The title goes only to APIs with the extension; for the others the client remembers it. The
-   * lexicon and pause tags (extension `sound`) go only to APIs with theirs: another API gets the
-   * script without its pauses.
+   * The title, the output settings and the brand go only to APIs with their extension; for the
+   * others the client remembers the title, and the video is made at that API's own size and
+   * captions, without the brand (the kit panel says so). The lexicon and pause tags (extension
+   * `sound`) likewise: another API gets the script without its pauses.
    */
   async function withoutUnsupported(profileId: string, request: RenderRequest): Promise<RenderRequest> {
+    const output = OUTPUT_PARAM_KEYS.filter((k) => request.params?.[k] !== undefined);
     const sound = request.lexicon !== undefined || hasBreaks(requestText(request));
-    if (request.title === undefined && !sound) return request;
+    if (request.title === undefined && !output.length && request.brand === undefined && !sound) return request;
     const caps = await connections.capabilitiesOf(profileId).catch((e: unknown) => {
-      // Offline: the capabilities are not known; it is sent as to a foreign API.
+      // Offline: the capabilities are not known; the request is sent as to a foreign API.
       if (!isOffline(e)) logged(`capabilities of "${profileId}" not known`)(e);
       return null;
     });
@@ -124,6 +128,15 @@ export function createStudio(deps: StudioDeps): Studio {
     if (!caps?.title && out.title !== undefined) {
       const { title: _title, ...rest } = out;
       out = rest;
+    }
+    if (!caps?.brand && out.brand !== undefined) {
+      const { brand: _brand, ...rest } = out;
+      out = rest;
+    }
+    if (!caps?.output && output.length && out.params) {
+      const params = Object.fromEntries(Object.entries(out.params).filter(([k]) => !(output as string[]).includes(k)));
+      const { params: _params, ...rest } = out;
+      out = Object.keys(params).length ? { ...rest, params } : rest;
     }
     if (!caps?.sound && sound) {
       const { lexicon: _lexicon, ...rest } = out;
@@ -294,6 +307,13 @@ export function createStudio(deps: StudioDeps): Studio {
       events.emit({ type: 'job', profileId, job });
       return job;
     },
+    'jobs.thumbnail': async ({ id, at }) => {
+      const profileId = await activeId();
+      await connections.require(profileId, 'output', 'choosing the thumbnail (its health lists no "output" extension)');
+      const job = present(profileId, await (await clientFor(profileId)).thumbnail(id, at));
+      events.emit({ type: 'job', profileId, job });
+      return job;
+    },
     'jobs.delete': async ({ id }) => {
       const profileId = await activeId();
       await connections.require(profileId, 'delete', 'deleting jobs');
@@ -368,6 +388,26 @@ export function createStudio(deps: StudioDeps): Studio {
       const { profileId, client } = await assetsClient();
       const list = await client.listAssets(input ?? {});
       return { ...list, assets: list.assets.map((a) => media.asset(profileId, a)) };
+    },
+    'brandKits.list': () => brandKits.list(),
+    'brandKits.save': (input) => brandKits.save(input),
+    'brandKits.remove': async ({ id }) => {
+      await brandKits.remove(id);
+      return { ok: true as const };
+    },
+    'brandKits.export': ({ id }) => brandKits.exportKit(id),
+    'brandKits.import': async ({ text }) => {
+      const { client } = await assetsClient();
+      return brandKits.importKit(text, async ({ assetId, name, kind }) => {
+        const byId = await client.getAsset(assetId).catch((e: unknown) => {
+          // Not found: the kit came from another render API (or the file was deleted); look by name.
+          if (e instanceof BridgeFailure && e.code === 'not_found') return null;
+          throw e;
+        });
+        if (byId?.kind === kind) return byId;
+        const { assets } = await client.listAssets({ kind, q: name, limit: 100 });
+        return assets.find((a) => a.name === name) ?? null;
+      });
     },
     'assets.get': async ({ id }) => {
       const { profileId, client } = await assetsClient();

@@ -1,7 +1,9 @@
 // The creator's main screen: drafts, the selected scene's script and settings, voice, the preview
 // canvas with the scene strip under it, template, render.
+import { BrandKits } from './BrandKits.js';
 import { DraftsSidebar } from './DraftsSidebar.js';
 import { MediaLibrary } from './MediaLibrary.js';
+import { OutputSettings } from './OutputSettings.js';
 import { PresenterCanvas } from './PresenterCanvas.js';
 import { RenderBar, renderCurrent } from './RenderBar.js';
 import { SceneInspector } from './SceneInspector.js';
@@ -50,6 +52,8 @@ export function CreateView() {
           <PresenterCanvas />
           <SceneStrip />
           <RenderBar />
+          <BrandKits />
+          <OutputSettings />
           <TemplatePicker />
           <MediaLibrary />
         </div>

@@ -83,10 +83,13 @@ export const JobRow = memo(function JobRow({ job, templateName, selected, now, o
             <button type="button" className="icon-btn" aria-label="Download video" title="Download video" onClick={() => void downloadJob(job, 'video')}>
               <Icon name="download" />
             </button>
-            <button type="button" className="icon-btn text" aria-label="Download captions" title="Download captions (WebVTT)" onClick={() => void downloadJob(job, 'captions')}>
-              CC
-            </button>
-            {srt && (
+            {/* A job rendered without captions ("none") has no caption file. */}
+            {job.output?.captionsUrl !== '' && (
+              <button type="button" className="icon-btn text" aria-label="Download captions" title="Download captions (WebVTT)" onClick={() => void downloadJob(job, 'captions')}>
+                CC
+              </button>
+            )}
+            {srt && job.output?.captionsUrl !== '' && (
               <button type="button" className="icon-btn text" aria-label="Download captions as SRT" title="Download captions (SRT)" onClick={() => void downloadJob(job, 'srt')}>
                 SRT
               </button>

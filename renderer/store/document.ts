@@ -2,6 +2,7 @@
 // the selected scene. Every edit here is a document edit: the undo history and the autosave
 // follow `document` (see history.ts, autosave.ts), so actions only compute the next document.
 import type { StoreApi } from 'zustand';
+import { CARD_SCENE_IDS } from '../../shared/bridge/brand-kits.js';
 import { DOCUMENT_VERSION, blankScene, newSceneId, type DocumentScene, type VideoDocument } from '../../shared/contract/document.js';
 import type { AspectRatio, Avatar, RenderParams, Template } from '../../shared/contract/index.js';
 import { fillParams } from '../../shared/scene/catalog.js';
@@ -24,6 +25,9 @@ export interface TemplateSwitch {
 
 export const UNTITLED = 'Untitled script';
 
+/** The output settings a creator chooses for the whole video. */
+export type OutputPatch = Partial<Pick<RenderParams, 'resolution' | 'captions' | 'captionPosition'>>;
+
 export interface DocumentSlice {
   document: EditorDocument;
   /** The saved draft's id; null until its first save. */
@@ -32,17 +36,24 @@ export interface DocumentSlice {
   /** Bumped whenever another document is loaded, so an edit and a load are told apart (autosave, late answers). */
   documentSession: number;
   /** Video-wide fields. */
-  update(patch: Partial<Pick<VideoDocument, 'name' | 'voiceId'>>): void;
+  update(patch: Partial<Pick<VideoDocument, 'name' | 'voiceId' | 'brand'>>): void;
   /** Switches template, keeping the creator's choices where the new one allows them; says what changed. */
   setTemplate(t: Template): TemplateSwitch;
   /** Puts back a template and parameters (the Undo of a template switch's notice). */
   restoreTemplate(templateId: string | null, params: RenderParams): void;
   setAspectRatio(a: AspectRatio): void;
+  /** Output settings (extension `output`); a field set to undefined goes back to the render API's default. */
+  setOutput(patch: OutputPatch): void;
   /** The placement the canvas edits: the selected scene's own when it has one, else the video's. */
   setAvatar(a: Avatar): void;
   /** That placement back to the template's default. */
   resetPlacement(): void;
   insertScenes(scenes: DocumentScene[], index?: number): void;
+  /**
+   * A brand kit applied (one edit, one undo step): the video's brand, and its title and end
+   * cards in place of any cards an earlier kit put there (null: no card).
+   */
+  applyBrand(brand: VideoDocument['brand'], cards: { intro: DocumentScene | null; outro: DocumentScene | null }): void;
   updateScene(id: string, patch: ScenePatch): void;
   selectScene(id: string): void;
   /** A blank scene after the selected one, selected. */
@@ -110,7 +121,7 @@ export function createDocumentSlice(
       const untouched = !old || sameAvatar(d.params.avatar, old.defaults.avatar);
       const keepsRatio = t.aspectRatios.includes(d.params.aspectRatio);
       const aspectRatio = keepsRatio ? d.params.aspectRatio : t.defaults.aspectRatio;
-      edit({ ...d, templateId: t.id, params: { aspectRatio, avatar: untouched ? { ...t.defaults.avatar } : { ...d.params.avatar } } });
+      edit({ ...d, templateId: t.id, params: { ...d.params, aspectRatio, avatar: untouched ? { ...t.defaults.avatar } : { ...d.params.avatar } } });
       return { ...before, aspectRatioFrom: keepsRatio ? null : d.params.aspectRatio };
     },
     restoreTemplate(templateId, params) {
@@ -120,6 +131,12 @@ export function createDocumentSlice(
     setAspectRatio(aspectRatio) {
       const d = get().document;
       edit({ ...d, params: { ...d.params, aspectRatio } });
+    },
+    setOutput(patch) {
+      const d = get().document;
+      const params: RenderParams = { ...d.params, ...patch };
+      for (const k of Object.keys(patch) as (keyof OutputPatch)[]) if (patch[k] === undefined) delete params[k];
+      edit({ ...d, params });
     },
     setAvatar(a) {
       dropLive();
@@ -137,6 +154,14 @@ export function createDocumentSlice(
       const all = [...get().document.scenes];
       all.splice(index ?? all.length, 0, ...scenes);
       withScenes(all, scenes[0]!.id);
+    },
+    applyBrand(brand, { intro, outro }) {
+      const d = get().document;
+      const ids = new Set<string>(Object.values(CARD_SCENE_IDS));
+      const middle = d.scenes.filter((s) => !ids.has(s.id));
+      const scenes = [...(intro ? [intro] : []), ...(middle.length ? middle : [blankScene()]), ...(outro ? [outro] : [])];
+      const selected = scenes.some((s) => s.id === get().selectedSceneId) ? get().selectedSceneId : scenes[0]!.id;
+      edit({ ...d, brand, scenes }, selected);
     },
     updateScene(id, patch) {
       withScenes(get().document.scenes.map((s) => (s.id === id ? { ...s, ...patch } : s)));

@@ -48,12 +48,14 @@ function rowOf(a: StoredAsset) {
   return { id: a.id, user_id: userId, kind: a.kind, search: a.name.toLowerCase(), size_bytes: a.sizeBytes, doc: JSON.stringify(asset) };
 }
 
-/** Ids of the active jobs (their stored documents) whose scenes use the asset. */
+/** Ids of the active jobs (their stored documents) whose scenes or brand (logo, font) use the asset. */
 function jobsUsing(assetId: string, docs: string[]): string[] {
   const out: string[] = [];
   for (const doc of docs) {
     const job = Job.safeParse(JSON.parse(doc));
-    if (job.success && job.data.scenes?.some((s) => s.background?.assetId === assetId)) out.push(job.data.id);
+    const brand = job.success ? job.data.brand : undefined;
+    const inBrand = brand?.logo?.assetId === assetId || brand?.font === assetId;
+    if (job.success && (inBrand || job.data.scenes?.some((s) => s.background?.assetId === assetId))) out.push(job.data.id);
   }
   return out;
 }

@@ -6,8 +6,9 @@
 // transition, and let go of when the frames leave it.
 import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
 import { OUTPUT_FPS, outputSize, type RenderParams } from '../../shared/contract/index.js';
-import { blinkTimes, createAnimation, spokenScript, templateEntry, type Animation, type CaptionPage, type TimedWord } from '../../shared/scene/index.js';
+import { blinkTimes, createAnimation, eyesOpenNear, spokenScript, templateEntry, type Animation, type CaptionPage, type TimedWord } from '../../shared/scene/index.js';
 import { openBackground, type BackgroundSource } from './frames/backgrounds/index.js';
+import { loadBrand, type LoadedBrand } from './frames/brand.js';
 import { addCaptionPages, composedSource, drawFullFrame, fullFrameSource, prepareScene, releaseArt, type FramePool, type FrameSource, type Scene } from './frames/scene-frames.js';
 import { transitionSource } from './frames/transitions.js';
 import { yuvToRgba } from './frames/yuv.js';
@@ -64,12 +65,13 @@ class Segment {
   }
 
   /** Lays out the scene and opens its background; the frame source follows. */
-  open(task: RenderTask, pool: FramePool, fullFrames: boolean, signal: AbortSignal): void {
+  open(task: RenderTask, pool: FramePool, fullFrames: boolean, signal: AbortSignal, brand: Promise<LoadedBrand | undefined>): void {
     const spec = this.spec;
-    const params: RenderParams = { aspectRatio: task.params.aspectRatio, avatar: spec.avatar ?? task.params.avatar };
+    const params: RenderParams = { ...task.params, avatar: spec.avatar ?? task.params.avatar };
     const size = outputSize(task.params.aspectRatio, task.shortSide);
     this.ready = (async () => {
       const scene = await prepareScene(spec.templateId, { params, shortSide: task.shortSide }, [], size, {
+        brand: await brand,
         presenterId: spec.presenterId,
         presenter: spec.avatar !== null,
         background: async (layout) => (this.background = await openBackground({ layout, scene: spec, index: this.index, signal })).still,
@@ -144,6 +146,8 @@ export class Timeline {
   private framesInSegment = 0;
   private restSpoken = false;
   private thumb: Promise<Buffer> | null = null;
+  /** Extension `brand`: its logo and font, loaded once for every scene. */
+  private readonly brand: Promise<LoadedBrand | undefined>;
 
   constructor(private readonly o: TimelineOptions, voices: EngineVoice[]) {
     const scenes = taskScenes(o.task);
@@ -151,9 +155,11 @@ export class Timeline {
     const size = outputSize(o.task.params.aspectRatio, o.task.shortSide);
     this.width = size.width | 0;
     this.height = size.height | 0;
+    this.brand = o.task.brand ? loadBrand(o.task.brand, size) : Promise.resolve(undefined);
+    this.brand.catch(() => undefined); // awaited by every segment's open; a failure must not go unhandled before
     const first = this.segments[0]!;
     first.speak(o.speech, o.signal, o.task.lexicon);
-    first.open(o.task, o.pool, o.fullFrames, o.signal);
+    first.open(o.task, o.pool, o.fullFrames, o.signal, this.brand);
   }
 
   /** Resolves once the first segment can give frames (laid out while its first sentence is spoken). */
@@ -199,7 +205,7 @@ export class Timeline {
       const next = this.segments[++this.speaking]!;
       next.startSample = s.endSample!;
       next.speak(this.o.speech, this.o.signal, this.o.task.lexicon);
-      next.open(this.o.task, this.o.pool, this.o.fullFrames, this.o.signal);
+      next.open(this.o.task, this.o.pool, this.o.fullFrames, this.o.signal, this.brand);
     }
     return silence > 0 ? [{ silence }] : [];
   }
@@ -258,15 +264,29 @@ export class Timeline {
     }
   }
 
-  /** The thumbnail's time: the third word spoken (the last when fewer), or null while not yet known. */
+  /**
+   * The thumbnail's time, or null while not yet known: `params.thumbnailAt` (the last frame when
+   * it is past the end), else the third word spoken (the last when fewer), moved off a blink.
+   */
   private thumbnailTime(): number | null {
+    const at = this.o.task.params.thumbnailAt;
+    if (at !== undefined) {
+      for (const s of this.segments) {
+        const known = s.end ?? s.start + (s.narration?.timeline.durationSeconds ?? 0);
+        if (at < known) return at;
+        if (s.endSample === null) return null;
+      }
+      return Math.max(0, this.duration - 1 / OUTPUT_FPS);
+    }
+    // Just after a word starts (segment time), or a frame before a blink under way then.
+    const openEyed = (wordStart: number) => eyesOpenNear(blinkTimes(wordStart + 1), wordStart + 0.05, 1 / OUTPUT_FPS);
     let n = 0;
     let lastWord: number | null = null;
     for (const s of this.segments) {
       const words = s.narration?.timeline.words ?? [];
-      if (n + words.length >= 3) return s.start + words[2 - n]!.start + 0.05;
+      if (n + words.length >= 3) return s.start + openEyed(words[2 - n]!.start);
       n += words.length;
-      if (words.length) lastWord = s.start + words[words.length - 1]!.start + 0.05;
+      if (words.length) lastWord = s.start + openEyed(words[words.length - 1]!.start);
       if (s.endSample === null) return null;
     }
     return lastWord ?? 0;

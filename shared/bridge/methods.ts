@@ -2,7 +2,7 @@
 // IPC and the web shell's HTTP) are generated from this table, and the privileged side
 // validates every input with it before a handler runs: no per-method glue, no generic invoke.
 import { z } from 'zod';
-import { AssetKind, Job, Lexicon, RenderRequest, SOUND_LIMITS, type Asset, type AssetList, type VoicePackStatus } from '../contract/index.js';
+import { AssetKind, Job, Lexicon, RenderRequest, SOUND_LIMITS, ThumbnailAt, type Asset, type AssetList, type VoicePackStatus } from '../contract/index.js';
 import type {
   AppInfo,
   AppSettings,
@@ -23,6 +23,7 @@ import type {
   UploadStatus,
 } from './types.js';
 import { DraftId, DraftInput, JobsListInput, KeyHeader } from './types.js';
+import { BrandKitId, BrandKitInput, type BrandKit, type BrandKitImport } from './brand-kits.js';
 
 const id = z.string().min(1).max(128);
 const none = z.strictObject({}).optional();
@@ -53,6 +54,8 @@ export const bridgeInputs = {
   'jobs.list': JobsListInput.optional(),
   'jobs.get': z.strictObject({ id }),
   'jobs.cancel': z.strictObject({ id }),
+  /** Extension `output`: the finished job's thumbnail made again from its frame at `at` seconds. */
+  'jobs.thumbnail': z.strictObject({ id, at: ThumbnailAt }),
   'jobs.delete': z.strictObject({ id }),
   'jobs.retry': z.strictObject({ id }),
   'jobs.duplicate': z.strictObject({ id }),
@@ -85,6 +88,14 @@ export const bridgeInputs = {
   'settings.save': z.strictObject({ pronunciation: Lexicon.optional() }),
   /** Words as a voice says them (a dictionary entry heard before it is used): WAV bytes, base64. */
   'voices.say': z.strictObject({ voiceId: id, text: z.string().trim().min(1, 'must not be empty').max(SOUND_LIMITS.lexiconSayMaxChars) }),
+  /** Brand kits (kept by the app; extension `brand` renders them). */
+  'brandKits.list': none,
+  'brandKits.save': BrandKitInput,
+  'brandKits.remove': z.strictObject({ id: BrandKitId }),
+  /** The kit as one file to share: its name and JSON text. */
+  'brandKits.export': z.strictObject({ id: BrandKitId }),
+  /** A shared kit file's text: saved as a new kit, its logo and font re-linked in this media library. */
+  'brandKits.import': z.strictObject({ text: z.string().max(1_000_000) }),
 } as const;
 
 export type BridgeMethod = keyof typeof bridgeInputs;
@@ -109,6 +120,7 @@ export interface BridgeOutputs {
   'jobs.list': JobListResult;
   'jobs.get': Job;
   'jobs.cancel': Job;
+  'jobs.thumbnail': Job;
   'jobs.delete': { ok: true };
   'jobs.retry': SubmitResult;
   'jobs.duplicate': Draft;
@@ -133,6 +145,11 @@ export interface BridgeOutputs {
   'settings.get': AppSettings;
   'settings.save': AppSettings;
   'voices.say': { wavBase64: string };
+  'brandKits.list': BrandKit[];
+  'brandKits.save': BrandKit;
+  'brandKits.remove': { ok: true };
+  'brandKits.export': { fileName: string; text: string };
+  'brandKits.import': BrandKitImport;
 }
 
 export type BridgeInput<M extends BridgeMethod> = z.input<(typeof bridgeInputs)[M]>;

@@ -71,6 +71,10 @@ export interface Capabilities {
   scenes: boolean;
   /** The `sound` extension: pauses, a pronunciation lexicon, SRT captions. */
   sound: boolean;
+  /** The `output` extension: resolution, caption mode and position, the thumbnail chosen after the render. */
+  output: boolean;
+  /** The `brand` extension: a logo, accent colour, caption style and font over the video. */
+  brand: boolean;
 }
 export const Profile = z.object({
   id: z.string(),

@@ -3,7 +3,7 @@
 // by an earlier version are migrated on read (`readVideoDocument`).
 import { z } from 'zod';
 import {
-  Avatar, LIMITS, RenderParamsInput, SCENE_MIN_SECONDS_MAX, SceneBackground, Transition,
+  Avatar, Brand, LIMITS, RenderParamsInput, SCENE_MIN_SECONDS_MAX, SceneBackground, Transition,
   type Job, type RenderRequest, type SceneInput,
 } from './schemas.js';
 
@@ -35,6 +35,8 @@ export const VideoDocument = z.strictObject({
   voiceId: z.string().max(64).nullable(),
   params: RenderParamsInput,
   scenes: z.array(DocumentScene).min(1).max(LIMITS.scenesMax),
+  /** Extension `brand`: the brand a kit gave the draft (resolved, so the job never depends on the kit later); absent: none. */
+  brand: Brand.optional(),
 });
 export type VideoDocument = z.infer<typeof VideoDocument>;
 
@@ -129,6 +131,7 @@ export function toRenderRequest(doc: VideoDocument, title?: string): RenderReque
     templateId: doc.templateId, voiceId: doc.voiceId,
     ...(title?.trim() ? { title: title.trim() } : {}),
     ...(Object.keys(doc.params).length ? { params: doc.params } : {}),
+    ...(doc.brand ? { brand: doc.brand } : {}),
   };
   if (isSingleScene(doc)) return { ...base, text: doc.scenes[0]!.text };
   const scenes: SceneInput[] = doc.scenes
@@ -163,6 +166,7 @@ export function documentOfRequest(r: RenderRequest, name: string): VideoDocument
   return {
     version: DOCUMENT_VERSION, name, templateId: r.templateId, voiceId: r.voiceId, params: r.params ?? {},
     scenes: scenes ?? [{ ...blankScene(r.text ?? ''), id: 's_1' }],
+    ...(r.brand ? { brand: r.brand } : {}),
   };
 }
 
@@ -170,7 +174,7 @@ export function documentOfRequest(r: RenderRequest, name: string): VideoDocument
  * The document of a finished or queued job (duplicate, retry): its scenes where it has them, else
  * its text as one scene. A scene placed as the video places it keeps no placement of its own.
  */
-export function documentOfJob(job: Pick<Job, 'text' | 'templateId' | 'voiceId' | 'params' | 'scenes'>, name: string): VideoDocument {
+export function documentOfJob(job: Pick<Job, 'text' | 'templateId' | 'voiceId' | 'params' | 'scenes' | 'brand'>, name: string): VideoDocument {
   const videoAvatar = JSON.stringify(job.params.avatar ?? null);
   const scenes = job.scenes?.length
     ? job.scenes.map((s, i): DocumentScene => ({
@@ -183,5 +187,8 @@ export function documentOfJob(job: Pick<Job, 'text' | 'templateId' | 'voiceId' |
         minSeconds: s.minSeconds ?? null,
       }))
     : [{ ...blankScene(job.text), id: 's_1' }];
-  return { version: DOCUMENT_VERSION, name, templateId: job.templateId || null, voiceId: job.voiceId || null, params: job.params, scenes };
+  return {
+    version: DOCUMENT_VERSION, name, templateId: job.templateId || null, voiceId: job.voiceId || null, params: job.params, scenes,
+    ...(job.brand ? { brand: job.brand } : {}),
+  };
 }

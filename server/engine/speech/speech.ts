@@ -7,7 +7,7 @@ import { isCaptionWord, withPageEnds, type SpeechTimeline, type TimedPhoneme, ty
 import type { LexiconEntry } from '../../../shared/contract/index.js';
 import { EngineError } from '../types.js';
 import type { EspeakVoice } from './voices.js';
-import { espeakText } from './espeak-text.js';
+import { espeakReady } from './espeak-text.js';
 
 /** espeak-ng's output rate (ffmpeg is started with it before the first words are spoken). */
 export const SPEECH_SAMPLE_RATE = 22050;
@@ -226,7 +226,7 @@ export class SpeechSynth extends WorkerSynth<EspeakVoice> {
 
   /** Synthesises text (said as `lexicon` says); rejects with EngineError('canceled') when the signal fires first. */
   async synthesize(text: string, voice: EspeakVoice, signal?: AbortSignal, lexicon?: readonly LexiconEntry[]): Promise<Speech> {
-    const given = espeakText(text, voice.voice, lexicon);
+    const given = await espeakReady(text, voice.voice, lexicon);
     const r = await this.raw(given.text, voice, signal);
     const events = given.text === text ? r.events : r.events.map((e) => ({ ...e, text_position: given.scriptPosition(e.text_position) }));
     return { samples: r.samples, sampleRate: r.sampleRate, timeline: buildTimeline(text, events, r.samples.length / r.sampleRate) };
@@ -234,7 +234,7 @@ export class SpeechSynth extends WorkerSynth<EspeakVoice> {
 
   /** espeak's phonemes of the text in IPA, one clause per line. */
   async ipa(text: string, voice: EspeakVoice, signal?: AbortSignal, lexicon?: readonly LexiconEntry[]): Promise<string> {
-    const r = await this.request({ text: espeakText(text, voice.voice, lexicon).text, voice, op: 'ipa' }, signal);
+    const r = await this.request({ text: (await espeakReady(text, voice.voice, lexicon)).text, voice, op: 'ipa' }, signal);
     if (!('ipa' in r)) throw new EngineError('speech_failed', 'The phonemizer gave no phonemes.');
     return r.ipa;
   }
