@@ -1,7 +1,7 @@
 // The render engine interface the worker queue calls. The real engine (speech → frames →
 // ffmpeg) implements it; tests may drive the queue with a controllable engine.
 import { z } from 'zod';
-import type { AssetKind, Job, Scene, ShortSide } from '../../shared/contract/index.js';
+import type { AssetKind, Job, Music, Scene, ShortSide } from '../../shared/contract/index.js';
 
 /** A scene's background file as this worker reads it (resolved from the asset id by the queue). */
 export interface SceneMedia {
@@ -20,6 +20,13 @@ export interface RenderScene extends Scene {
   media: SceneMedia | null;
 }
 
+/** The job's music as this worker reads it (resolved from the asset id by the queue). */
+export interface RenderMusic extends Music {
+  /** A local path this process may read (the audio asset's stored content). */
+  path: string;
+  durationSeconds: number | null;
+}
+
 /** The job's content (voiceId canonical, resolved from either id form) and what this attempt needs. */
 export interface RenderTask extends Pick<Job, 'text' | 'templateId' | 'voiceId' | 'params'> {
   jobId: string;
@@ -28,6 +35,8 @@ export interface RenderTask extends Pick<Job, 'text' | 'templateId' | 'voiceId' 
    * contract, which is one scene of `text` over the template.
    */
   scenes?: RenderScene[];
+  /** Extension `sound`: music mixed under the narration (absent: narration alone). */
+  music?: RenderMusic;
   shortSide: ShortSide;
   /**
    * A fresh, empty directory owned by this attempt. The engine writes `video.mp4`,

@@ -10,7 +10,7 @@ import type { JobOutput, ShortSide } from '../../shared/contract/index.js';
 import { EngineError } from '../engine/types.js';
 import type { RenderEngine } from '../engine/types.js';
 import type { OutputStorage } from '../storage/output-storage.js';
-import { resolveSceneMedia, type AssetAccess } from '../assets/scene-media.js';
+import { resolveMusicMedia, resolveSceneMedia, type AssetAccess } from '../assets/scene-media.js';
 import type { JobStore, StoredJob } from './store.js';
 import { Backoff } from './backoff.js';
 import { voicePackFailure } from '../voice-pack-errors.js';
@@ -182,6 +182,7 @@ export class WorkerQueue {
       await mkdir(workDir, { recursive: true });
       // A job of the original contract passes no scenes: the engine's single-scene path.
       const scenes = job.scenes ? await resolveSceneMedia(job.scenes, job.userId, this.o.assets ?? null) : undefined;
+      const music = job.music ? await resolveMusicMedia(job.music, job.userId, this.o.assets ?? null) : undefined;
       const result = await engine.render({
         jobId: job.id,
         text: job.text,
@@ -189,6 +190,7 @@ export class WorkerQueue {
         voiceId: job.voiceId,
         params: job.params,
         ...(scenes ? { scenes } : {}),
+        ...(music ? { music } : {}),
         shortSide: this.o.shortSide,
         workDir,
         signal: r.controller.signal,

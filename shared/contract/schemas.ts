@@ -218,10 +218,16 @@ export const SOUND_LIMITS = {
   lexiconTextMaxChars: 100,
   lexiconSayMaxChars: 200,
   musicVolumeDefault: 0.25,
+  musicDuckDefault: true,
   /** The final mix: integrated loudness (LUFS) and true-peak ceiling (dBTP). */
   loudnessLufs: -14,
   truePeakDbtp: -1,
 } as const;
+/**
+ * Every video's start and end (seconds): the presenter at rest before the first word and after
+ * the last, the music fading in and out. Part of the video's length and of the app's estimate.
+ */
+export const VIDEO_EDGES = { leadInSeconds: 0.8, tailSeconds: 1.5 } as const;
 export const LexiconEntry = z.strictObject({
   text: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(SOUND_LIMITS.lexiconTextMaxChars, `must be at most ${SOUND_LIMITS.lexiconTextMaxChars} characters`),
   say: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(SOUND_LIMITS.lexiconSayMaxChars, `must be at most ${SOUND_LIMITS.lexiconSayMaxChars} characters`),
@@ -277,6 +283,8 @@ export const RenderRequest = z
     voiceId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
     presenterId: PresenterId.optional(),
     params: RenderParamsInput.optional(),
+    /** Extension `sound`: music under the narration (an audio asset of the caller's). */
+    music: MusicInput.optional(),
   })
   .superRefine((r, ctx) => {
     if (r.text !== undefined && r.scenes !== undefined) {
@@ -350,6 +358,8 @@ export const Job = z.object({
   warnings: z.array(JobWarning).default([]),
   /** Extension `scenes`: the normalised scenes, present when the request sent scenes. */
   scenes: z.array(Scene).optional(),
+  /** Extension `sound`: the music under the narration (absent: none). */
+  music: Music.optional(),
 });
 export type Job = z.infer<typeof Job>;
 

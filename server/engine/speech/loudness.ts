@@ -2,9 +2,10 @@
 // 400 ms blocks, absolute and relative gates), the loudness players and platforms use; espeak's
 // voices came out at -18 to -23 LUFS and SVOX Pico's at -11 to -14 with peaks at full scale, so a
 // change of voice changed the video's level by up to 11 dB and Pico's narration clipped.
+import { SOUND_LIMITS } from '../../../shared/contract/index.js';
 
-/** Integrated loudness of a narration (LUFS): speech platforms' and podcasts' level. */
-export const NARRATION_LUFS = -16;
+/** Integrated loudness of a narration (LUFS): the final mix's level (music under it adds a fraction of a LU). */
+export const NARRATION_LUFS = SOUND_LIMITS.loudnessLufs;
 /** Highest sample level after the gain (dBFS): leaves room for the encoder's and resampling's overshoot. */
 export const PEAK_CEILING_DBFS = -2;
 /** The gain is kept within these bounds (dB): a nearly silent chunk is not blown up. */
@@ -97,7 +98,7 @@ export function integratedLoudness(samples: Int16Array, rate: number): number {
 const round = (v: number) => (v < 0 ? (v - 0.5) | 0 : (v + 0.5) | 0);
 
 /** Samples per step of the limiter's gain curve (~1.5 ms at 22.05 kHz). */
-const LIMITER_BLOCK = 32;
+export const LIMITER_BLOCK = 32;
 
 /**
  * Applies a gain, with a look-ahead limiter holding every sample under the ceiling. The limiter's
