@@ -4,7 +4,7 @@
 // peak limiter over the sum. Audio goes out as it is spoken, held back only as far as the
 // ducking looks ahead; the end (and so the fade-out) is known when the narration ends.
 import { SOUND_LIMITS, VIDEO_EDGES } from '../../../shared/contract/index.js';
-import { PEAK_CEILING_DBFS } from '../speech/loudness.js';
+import { blockPowers, gatedLoudness, PEAK_CEILING_DBFS } from '../speech/loudness.js';
 import { resample } from '../speech/resample.js';
 import { SPEECH_SAMPLE_RATE } from '../speech/speech.js';
 import type { RenderMusic } from '../types.js';
@@ -14,6 +14,10 @@ import { MIX_SAMPLE_RATE, MusicSource } from './music-source.js';
 
 /** The music's fades (seconds): in over the start of the lead-in, out over the end of the tail. */
 export const MUSIC_FADES = { inSeconds: 0.3, outSeconds: Math.min(1.2, VIDEO_EDGES.tailSeconds) } as const;
+
+/** How far, and how fast (per piece mixed), the master gain may move (dB). */
+const MASTER_RANGE_DB = 3;
+const MASTER_STEP_DB = 1;
 
 /** The narration in both channels at -3 dB: as loud in stereo (BS.1770 adds the channels' power) as it was alone. */
 const CENTRE = Math.SQRT1_2;
@@ -30,6 +34,9 @@ export class MusicMix {
   private musicGain = 0;
   /** The music's gain at the end of the last frame mixed (linear). */
   private lastDuck = 1;
+  /** BS.1770 block powers of the mix so far (before the master gain), and the master gain now (dB). */
+  private readonly powers: number[] = [];
+  private masterDb = 0;
 
   constructor(private readonly music: RenderMusic, signal: AbortSignal) {
     this.source = new MusicSource(music.path, music.durationSeconds, signal);
@@ -86,7 +93,39 @@ export class MusicMix {
     }
     this.lastDuck = duck;
     this.mixed += count;
+    this.master(out);
     return this.limiter.push(out, final);
+  }
+
+  /**
+   * The master gain that keeps the whole mix at the target loudness: music in the pauses lowers
+   * BS.1770's relative gate and so the integrated loudness of speech levelled alone. Measured on
+   * the mix so far, it moves at most MASTER_STEP_DB per piece, in a straight line across it.
+   */
+  private master(out: Float32Array): void {
+    const frames = out.length / 2;
+    const left = new Int16Array(frames);
+    const right = new Int16Array(frames);
+    for (let f = 0; f < frames; f++) {
+      left[f] = Math.max(-32768, Math.min(32767, out[2 * f]!));
+      right[f] = Math.max(-32768, Math.min(32767, out[2 * f + 1]!));
+    }
+    const l = blockPowers(left, MIX_SAMPLE_RATE);
+    const r = blockPowers(right, MIX_SAMPLE_RATE);
+    this.powers.push(...l.map((p, i) => p + r[i]!));
+    const soFar = gatedLoudness(this.powers);
+    const from = this.masterDb;
+    const want = Number.isFinite(soFar) ? Math.max(-MASTER_RANGE_DB, Math.min(MASTER_RANGE_DB, SOUND_LIMITS.loudnessLufs - soFar)) : from;
+    const to = Math.max(from - MASTER_STEP_DB, Math.min(from + MASTER_STEP_DB, want));
+    this.masterDb = to;
+    if (from === 0 && to === 0) return;
+    const a = 10 ** (from / 20);
+    const step = (10 ** (to / 20) - a) / Math.max(1, frames);
+    for (let f = 0; f < frames; f++) {
+      const g = a + step * f;
+      out[2 * f] = out[2 * f]! * g;
+      out[2 * f + 1] = out[2 * f + 1]! * g;
+    }
   }
 
   private takeNarration(count: number): Int16Array {
