@@ -137,7 +137,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   };
 }
 
-/** Bumped when the art, drawing or sound changes, so cached thumbnails and voice samples are made anew (4: levelled samples in the voice's language). */
-const ENGINE_ART_VERSION = '4';
+/** Bumped when the art, drawing or sound changes, so cached thumbnails and voice samples are made anew (5: samples at the final mix's loudness). */
+const ENGINE_ART_VERSION = '5';
 
 export * from './types.js';

@@ -7,7 +7,7 @@ import { SOUND_LIMITS } from '../../../shared/contract/index.js';
 /** Integrated loudness of a narration (LUFS): the final mix's level (music under it adds a fraction of a LU). */
 export const NARRATION_LUFS = SOUND_LIMITS.loudnessLufs;
 /** Highest sample level after the gain (dBFS): leaves room for the encoder's and resampling's overshoot. */
-export const PEAK_CEILING_DBFS = -2;
+export const PEAK_CEILING_DBFS = -3;
 /** The gain is kept within these bounds (dB): a nearly silent chunk is not blown up. */
 const MAX_BOOST_DB = 15;
 const MAX_CUT_DB = -15;
