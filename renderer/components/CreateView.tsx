@@ -2,6 +2,7 @@
 // canvas with the scene strip under it, template, render.
 import { DraftsSidebar } from './DraftsSidebar.js';
 import { MediaLibrary } from './MediaLibrary.js';
+import { MusicPicker } from './MusicPicker.js';
 import { PresenterCanvas } from './PresenterCanvas.js';
 import { RenderBar, renderCurrent } from './RenderBar.js';
 import { SceneInspector } from './SceneInspector.js';
@@ -45,6 +46,7 @@ export function CreateView() {
           <ScriptEditor onRender={() => void renderCurrent()} />
           <SceneInspector />
           <VoicePicker />
+          <MusicPicker />
         </div>
         <div className="col col-stage">
           <PresenterCanvas />

@@ -2,7 +2,7 @@
 // limit, the estimated spoken length of the scene and of the whole video for the chosen voice,
 // and a preview of the scene's caption lines. Ctrl/Cmd+Enter renders.
 import { useDeferredValue, useMemo } from 'react';
-import { LIMITS } from '../../shared/contract/index.js';
+import { LIMITS, VIDEO_EDGES } from '../../shared/contract/index.js';
 import { scriptWarnings } from '../../shared/language/detect.js';
 import { captionPages } from '../lib/captions.js';
 import { formatDuration, wordsPerMinute, countWords } from '../lib/speech.js';
@@ -102,11 +102,9 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
         <span data-testid="duration" title={`${wordsPerMinute(voice)} words per minute${voice ? ` (${voice.name})` : ''}${scene.minSeconds ? `; this scene lasts at least ${scene.minSeconds} s` : ''}`}>
           ≈ {formatDuration(seconds)} {many ? 'this scene' : 'spoken'}
         </span>
-        {many && (
-          <span data-testid="video-duration" title="The sum of every scene's estimate">
-            ≈ {formatDuration(total)} video
-          </span>
-        )}
+        <span data-testid="video-duration" title={`${many ? "The sum of every scene's estimate" : 'The narration'}, with the video's ${VIDEO_EDGES.leadInSeconds} s start and ${VIDEO_EDGES.tailSeconds} s end`}>
+          ≈ {formatDuration(total)} video
+        </span>
       </div>
       {warnings.map((w) => (
         <p key={w.code} className="warn-note" role="status" data-testid="language-warning">

@@ -2,7 +2,7 @@
 // IPC and the web shell's HTTP) are generated from this table, and the privileged side
 // validates every input with it before a handler runs: no per-method glue, no generic invoke.
 import { z } from 'zod';
-import { AssetKind, Job, RenderRequest, type Asset, type AssetList, type VoicePackStatus } from '../contract/index.js';
+import { AssetKind, Job, RenderRequest, type Asset, type AssetList, type MusicTrack, type VoicePackStatus } from '../contract/index.js';
 import type {
   AppInfo,
   Catalogs,
@@ -79,6 +79,10 @@ export const bridgeInputs = {
   'assets.uploads': none,
   /** A URL the renderer may load for an asset's bytes or thumbnail (through the privileged side). */
   'media.assetUrl': z.strictObject({ assetId: id, kind: z.enum(['content', 'thumbnail']) }),
+  /** The music tracks the app ships (extension `sound`). */
+  'music.tracks': none,
+  /** A built-in track as an audio asset of the media library (imported on first use). */
+  'music.importTrack': z.strictObject({ trackId: id }),
 } as const;
 
 export type BridgeMethod = keyof typeof bridgeInputs;
@@ -124,6 +128,8 @@ export interface BridgeOutputs {
   'assets.cancelUpload': { ok: true };
   'assets.uploads': UploadStatus[];
   'media.assetUrl': { url: string };
+  'music.tracks': { tracks: MusicTrack[] };
+  'music.importTrack': Asset;
 }
 
 export type BridgeInput<M extends BridgeMethod> = z.input<(typeof bridgeInputs)[M]>;

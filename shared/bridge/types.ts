@@ -68,6 +68,8 @@ export interface Capabilities {
   assets: boolean;
   /** The `scenes` extension: a video as a list of scenes. */
   scenes: boolean;
+  /** The `sound` extension: music under the narration (and pauses, pronunciation). */
+  sound: boolean;
 }
 export const Profile = z.object({
   id: z.string(),

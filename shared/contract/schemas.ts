@@ -486,7 +486,7 @@ export const PresenterCreate = z.strictObject({
 export type PresenterCreate = z.infer<typeof PresenterCreate>;
 
 /** Extensions of the contract this implementation offers (docs/server.md); clients read them from GET /api/health. */
-export const API_EXTENSIONS = ['title', 'assets', 'scenes'] as const;
+export const API_EXTENSIONS = ['title', 'assets', 'scenes', 'sound'] as const;
 export type ApiExtension = (typeof API_EXTENSIONS)[number];
 export const Health = z.object({ status: z.literal('ok'), version: z.string(), extensions: z.array(z.string()).optional().describe('Extensions of the contract offered, e.g. "title"') });
 export type Health = z.infer<typeof Health>;
