@@ -1,4 +1,4 @@
-// `npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--naive] [--kinds single,pictures,clip]`
+// `npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--naive] [--kinds single,pictures,clip,music]`
 // A 60-second narration rendered at 720p by the real engine; reports wall time, real-time
 // factor, peak memory (engine process + ffmpeg) and the ratio to the encoder's floor measured
 // in the same run: ffmpeg alone encoding the very same frames (the rendered video decoded once
@@ -6,7 +6,9 @@
 // --kinds: `single` is the one-scene job over the template (every aspect and voice); `pictures`
 // the same narration as four scenes over pictures (presenter in two, fades and a slide, 16:9,
 // the first voice); `clip` one scene over a looped video clip, against the floor plus decoding
-// the clip alone (the engine's own decoder arguments, to raw frames at the output size).
+// the clip alone (the engine's own decoder arguments, to raw frames at the output size); `music`
+// the one-scene job rendered without and with a built-in track under it in every run (the note
+// gives music's cost as the median ratio of the two).
 // --naive adds the full-frame pipeline (every whole frame drawn and piped) as a second baseline.
 // --voices picks the catalog voices rendered (default en-US-Ava, espeak-ng, and en-US-Lisa, SVOX
 // Pico), each against a floor of its own frames. --neural adds a Piper voice pack: no real pack
@@ -28,7 +30,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { z } from 'zod';
-import { AspectRatio, outputSize } from '../shared/contract/index.js';
+import { AspectRatio, outputSize, SOUND_LIMITS } from '../shared/contract/index.js';
 import { fillParams, templateEntry } from '../shared/scene/catalog.js';
 import { createEngine, RenderResult, SpeechStats, type RenderScene } from '../server/engine/index.js';
 import { clipDecoderArgs } from '../server/engine/frames/backgrounds/clip.js';
@@ -137,6 +139,8 @@ const ChildJob = z.object({
   speakOnly: z.boolean().optional(),
   /** A video of scenes (the task's `scenes`, their media files made by the parent). */
   scenes: z.array(z.custom<RenderScene>()).optional(),
+  /** Music mixed under the narration: this audio file, at the default volume, ducked. */
+  music: z.string().optional(),
 });
 type ChildJob = z.infer<typeof ChildJob>;
 
@@ -174,6 +178,7 @@ async function child(job: ChildJob): Promise<void> {
   const r = await engine.render({
     jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: 720, scenes: job.scenes,
     params: fillParams(templateId, { aspectRatio: job.aspect }),
+    ...(job.music ? { music: { assetId: 'bench', path: job.music, durationSeconds: null, volume: SOUND_LIMITS.musicVolumeDefault, duck: true } } : {}),
     workDir: job.workDir, signal: new AbortController().signal, onProgress: () => undefined,
   });
   const wall = (performance.now() - t0) / 1000;
@@ -212,7 +217,7 @@ function runChild(job: ChildJob): ChildResult {
   return ChildResult.parse(JSON.parse(line.slice(7)));
 }
 
-export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip]';
+export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip,music]';
 export const OPTIONS = {
   child: { type: 'string' },
   aspect: { type: 'string', default: '16:9,9:16' },
@@ -233,6 +238,8 @@ interface Workload {
   scenes?: RenderScene[];
   /** Decodes the clip alone as the engine does, for this many seconds of video (timed into the floor). */
   decode?: (seconds: number) => void;
+  /** The same job rendered again with this music under it, in every run (the ratio is music's cost). */
+  music?: string;
 }
 
 /** Pictures with detail to encode (gradients, shapes, fine lines), 1920×1080 PNGs decoded and scaled by the engine. */
@@ -310,6 +317,9 @@ function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], 
       },
     });
   }
+  if (kinds.includes('music')) {
+    out.push({ name: 'one scene', aspect: '16:9', voiceId: voiceIds[0]!, music: join(RESOURCES_DIR, 'music', 'calm-morning.mp3') });
+  }
   return out;
 }
 
@@ -336,11 +346,12 @@ export async function main(args: string[]): Promise<void> {
 
   const rows: string[][] = [['aspect', 'pipeline', 'wall s', 'x real time', 'CPU s', 'peak MB', 'wall vs floor (each run)', 'CPU vs floor']];
   try {
-    for (const { name, aspect, voiceId, scenes, decode } of workloads(values.kinds.split(','), aspects, voiceIds, text, root, real)) {
+    for (const { name, aspect, voiceId, scenes, decode, music } of workloads(values.kinds.split(','), aspects, voiceIds, text, root, real)) {
       const { width, height } = outputSize(aspect, 720);
       const engineName = engineVoice(voiceId, catalogDir)!.engine;
       const v = `${name}, ${voiceId} (${engineName})`;
-      const variants: [string, EncodeSettings, boolean?][] = [[`engine, ${v}`, DEFAULT_ENCODE]];
+      const variants: [string, EncodeSettings, boolean?, string?][] = [[`engine, ${v}`, DEFAULT_ENCODE]];
+      if (music) variants.push([`engine, ${v}, with music`, DEFAULT_ENCODE, false, music]);
       if (cold && !scenes) variants.push([`engine, cold start, ${v}`, DEFAULT_ENCODE, true]);
       if (naive && !scenes) variants.push([`full frames, ${v}`, { ...DEFAULT_ENCODE, fullFrames: true }]);
       let synthAlone = Infinity;
@@ -358,10 +369,10 @@ export async function main(args: string[]): Promise<void> {
       const wav = join(root, 'audio.wav');
       for (let run = 0; run < runs; run++) {
         perRun.push(new Map());
-        for (const [label, encode, coldStart] of variants) {
+        for (const [label, encode, coldStart, musicFile] of variants) {
           const workDir = mkdtempSync(join(root, 'work-'));
           ff.take();
-          const c = runChild({ text, aspect, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes });
+          const c = runChild({ text, aspect, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes, ...(musicFile ? { music: musicFile } : {}) });
           if (c.speech?.totalSeconds) modelShare = c.speech.modelSeconds / c.wall;
           const r = c.result;
           const enc = ff.take();
@@ -397,6 +408,12 @@ export async function main(args: string[]): Promise<void> {
         keep('floor', { wall, cpu: enc.cpu, peakMb: enc.peakMb, duration, bytes: statSync(join(root, 'floor.mp4')).size });
       }
       rmSync(raw, { force: true });
+      if (music) {
+        // Music's cost: each run's render with music against the same job without it, in that run.
+        const [without, withMusic] = variants.map(([label]) => label);
+        const costs = perRun.map((m) => m.get(withMusic!)!.wall / m.get(without!)!.wall).sort((x, y) => x - y);
+        notes.push(`${aspect} ${name}: with music / without, wall: ${costs[Math.floor((costs.length - 1) / 2)]!.toFixed(3)} (each run: ${costs.map((c) => c.toFixed(3)).join(' ')}); goal <= 1.05`);
+      }
       const floor = best.get('floor')!;
       rows.push([aspect, `floor: ffmpeg alone, ${decode ? 'clip decoded + ' : ''}raw → mp4, ${name}, ${voiceId}`, floor.wall.toFixed(2), (duration / floor.wall).toFixed(1), floor.cpu.toFixed(1), floor.peakMb.toFixed(0), '1.00', '1.00']);
       for (const [label] of variants) {

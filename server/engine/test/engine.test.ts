@@ -205,7 +205,7 @@ it('narrates every voice at the same loudness, with headroom: -14 LUFS, peaks un
   const sample = join(root, 'sample.wav');
   writeFileSync(sample, await engine.voiceSample('en-US-Ava'));
   expect(Math.abs(loudness(sample).lufs - SOUND_LIMITS.loudnessLufs)).toBeLessThanOrEqual(1);
-});
+}, 120_000);
 
 it('renders 9:16 at 720x1280', async () => {
   const t = task({ templateId: 'social-short', text: 'Short and punchy.', params: { aspectRatio: '9:16', avatar: { scale: 0.55, x: 0.5, y: 0.45 } } });
