@@ -374,6 +374,10 @@ export function createStudio(deps: StudioDeps): Studio {
       const { profileId, client } = await assetsClient();
       return media.asset(profileId, await importMusicTrack(deps.resourcesDir, trackId, client, AbortSignal.timeout(120_000)));
     },
+    'music.preview': async (input) => {
+      const { client } = await assetsClient();
+      return { mediaType: 'audio/mpeg' as const, audio: (await client.soundPreview(input)).toString('base64') };
+    },
   };
 
   return {

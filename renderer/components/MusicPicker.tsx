@@ -2,8 +2,9 @@
 // the media library on first use) or a sound from the media library; its volume, and whether it
 // ducks under the voice. Hidden when the render API cannot mix music.
 import { useEffect, useRef, useState } from 'react';
-import { newDocumentMusic } from '../../shared/contract/document.js';
-import type { Asset, MusicTrack } from '../../shared/contract/index.js';
+import { excerptOf, newDocumentMusic } from '../../shared/contract/document.js';
+import { SOUND_PREVIEW_MAX_CHARS, type Asset, type MusicTrack } from '../../shared/contract/index.js';
+import { useSelectedSceneId } from '../store/scene-actions.js';
 import { call, describeError } from '../lib/bridge.js';
 import { ErrorNote } from './ErrorNote.js';
 import { useSettings, useStudio } from '../store/index.js';
@@ -21,6 +22,16 @@ export function MusicPicker() {
   const [error, setError] = useState<string | null>(null);
   const [playing, setPlaying] = useState(false);
   const audio = useRef<HTMLAudioElement>(null);
+  const voiceId = useStudio((s) => s.document.voiceId);
+  const scenes = useStudio((s) => s.document.scenes);
+  const sceneId = useSelectedSceneId();
+  const sceneIndex = Math.max(0, scenes.findIndex((sc) => sc.id === sceneId));
+  const sceneText = scenes[sceneIndex]?.text.trim() ?? '';
+  const [mixing, setMixing] = useState(false);
+  const blobUrl = useRef<string | null>(null);
+  useEffect(() => () => {
+    if (blobUrl.current) URL.revokeObjectURL(blobUrl.current);
+  }, []);
 
   useEffect(() => {
     if (sound === false) return;
@@ -90,6 +101,30 @@ export function MusicPicker() {
     }
   };
 
+  /** The selected scene's narration with the music under it, mixed by the render API as the video will be. */
+  const hearScene = async () => {
+    const el = audio.current;
+    if (!el || !music || !voiceId || !sceneText) return;
+    setError(null);
+    setMixing(true);
+    try {
+      const r = await call('music.preview', {
+        text: excerptOf(sceneText, SOUND_PREVIEW_MAX_CHARS, ''), voiceId, music: { assetId: music.assetId, volume: music.volume, duck: music.duck },
+      });
+      if (blobUrl.current) URL.revokeObjectURL(blobUrl.current);
+      blobUrl.current = URL.createObjectURL(new Blob([Uint8Array.from(atob(r.audio), (c) => c.charCodeAt(0))], { type: r.mediaType }));
+      el.src = blobUrl.current;
+      el.volume = 1;
+      setPlaying(true);
+      await el.play();
+    } catch (e) {
+      setPlaying(false);
+      setError(`The scene could not be mixed: ${e instanceof DOMException ? e.message : describeError(e)}`);
+    } finally {
+      setMixing(false);
+    }
+  };
+
   // A track already in the library is offered once, as a track.
   const ownSounds = sounds.filter((a) => !trackNames.has(a.name) || a.id === music?.assetId);
   return (
@@ -144,6 +179,9 @@ export function MusicPicker() {
             <input type="checkbox" checked={music.duck} onChange={(e) => setMusic({ ...music, duck: e.target.checked })} />
             <span>Quieter under the voice</span>
           </label>
+          <button type="button" className="btn small" data-testid="hear-scene-mix" disabled={mixing || !voiceId || !sceneText} onClick={() => void hearScene()}>
+            {mixing ? 'Mixing…' : `Hear scene ${sceneIndex + 1} with the music`}
+          </button>
         </div>
       )}
       <p className="muted small">The music loops or fades out to the video’s length, and every video starts and ends with a moment of music.</p>

@@ -15,6 +15,7 @@ import { SpeechSynth } from './speech/speech.js';
 import { SpeechEngines, WARM_UP_TEXTS } from './speech/speech-engines.js';
 import { PiperSpeaker } from './speech/speech-piper.js';
 import { rehearseRender } from './rehearsal.js';
+import { mixPreview } from './mix/preview.js';
 import { EngineError, type RenderEngine, type RenderTask } from './types.js';
 import { VoicePacks } from './speech/voice-packs.js';
 import { espeakVoice } from './speech/voices.js';
@@ -112,6 +113,8 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
         return wavBytes(new Leveler().level(sp.samples, sp.sampleRate), sp.sampleRate);
       });
     },
+
+    soundPreview: ({ text, voiceId, music }, signal) => mixPreview(speech, text, voiceId, music, signal),
 
     speechStats: () => ({ ...piper.stats }),
     voicePack: async (voiceId: string) => packs.status(speech.voice(voiceId)),

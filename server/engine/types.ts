@@ -82,6 +82,8 @@ export interface RenderEngine {
   render(task: RenderTask): Promise<RenderResult>;
   /** A short spoken sample of a voice as WAV bytes (cached by the caller). */
   voiceSample(voiceId: string): Promise<Buffer>;
+  /** Extension `sound`: a text spoken by a voice with music under it, mixed as a video's sound, as MP3. */
+  soundPreview?(input: { text: string; voiceId: string; music: RenderMusic }, signal: AbortSignal): Promise<Buffer>;
   /** A JPEG still of a template at an aspect ratio with its default placement (the catalog's thumbnailUrl). */
   templateThumbnail(templateId: string, aspectRatio: import('../../shared/contract/index.js').AspectRatio): Promise<Buffer>;
   /** The download state of a voice's pack (`builtin` for voices that ship with the app). */

@@ -83,6 +83,13 @@ describe('music in a render request', () => {
     // A job without music has no music field.
     expect('music' in (await render({})).body).toBe(false);
   });
+
+  it('a sound preview with a bad voice, a picture as music or an empty text: 422 naming the field', async () => {
+    const preview = (json: object) => call(`${server.url}/api/sound/preview`, { key: alice, json });
+    const d = refused(await preview({ text: 'Hi.', voiceId: 'xx-XX-Nobody', music: { assetId: ids.picture } }));
+    expect(Object.keys(d).sort()).toEqual(['music.assetId', 'voiceId']);
+    expect(Object.keys(refused(await preview({ text: ' ', voiceId: 'en-US-Ava', music: { assetId: ids.sound } })))).toEqual(['text']);
+  });
 });
 
 describe('a render with music, through the API and the real engine', () => {
@@ -143,6 +150,27 @@ describe('a render with music, through the API and the real engine', () => {
     // The end: faded out, no click.
     expect(w[w.length - 1]!.side).toBeLessThan(inPause - 20);
   }, 180_000);
+
+  it("previews a scene's sound: its narration with the music under it, as the video will have it (MP3, stereo, -14 LUFS)", async () => {
+    const id = await put(server.url, key, 'preview.mp3', 'audio/mpeg', music);
+    const res = await fetch(`${server.url}/api/sound/preview`, {
+      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'A short line to hear with the music.', voiceId: 'en-US-Ava', music: { assetId: id, volume: 0.5 } }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('audio/mpeg');
+    const file = join(scratch, 'preview.mp3');
+    writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+    expect(channels(file)).toBe(2);
+    const level = loudness(file);
+    expect(Math.abs(level.lufs - SOUND_LIMITS.loudnessLufs), `${level.lufs} LUFS`).toBeLessThanOrEqual(1);
+    const w = windows(file);
+    expect(w.length * WINDOW_SECONDS).toBeGreaterThan(VIDEO_EDGES.leadInSeconds + VIDEO_EDGES.tailSeconds + 1);
+    // Music alone in the lead-in, ducked under the words.
+    const speech = w.filter((x) => x.mid - x.side > 15);
+    expect(speech.length).toBeGreaterThan(5);
+    expect(median(w.slice(3, 6).map((x) => x.side)) - median(speech.map((x) => x.side))).toBeGreaterThanOrEqual(10);
+  }, 120_000);
 
   it('without music: mono narration, still at -14 LUFS under -1 dBTP, speech after the lead-in', async () => {
     const { file } = await rendered({ text: 'Good evening. Here is the news, at the level every video has.' });

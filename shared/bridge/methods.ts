@@ -2,7 +2,7 @@
 // IPC and the web shell's HTTP) are generated from this table, and the privileged side
 // validates every input with it before a handler runs: no per-method glue, no generic invoke.
 import { z } from 'zod';
-import { AssetKind, Job, RenderRequest, type Asset, type AssetList, type MusicTrack, type VoicePackStatus } from '../contract/index.js';
+import { AssetKind, Job, RenderRequest, SoundPreviewRequest, type Asset, type AssetList, type MusicTrack, type VoicePackStatus } from '../contract/index.js';
 import type {
   AppInfo,
   Catalogs,
@@ -83,6 +83,8 @@ export const bridgeInputs = {
   'music.tracks': none,
   /** A built-in track as an audio asset of the media library (imported on first use). */
   'music.importTrack': z.strictObject({ trackId: id }),
+  /** A scene's narration with the video's music under it, mixed as the video will have it. */
+  'music.preview': SoundPreviewRequest,
 } as const;
 
 export type BridgeMethod = keyof typeof bridgeInputs;
@@ -130,6 +132,8 @@ export interface BridgeOutputs {
   'media.assetUrl': { url: string };
   'music.tracks': { tracks: MusicTrack[] };
   'music.importTrack': Asset;
+  /** MP3 bytes, base64. */
+  'music.preview': { mediaType: 'audio/mpeg'; audio: string };
 }
 
 export type BridgeInput<M extends BridgeMethod> = z.input<(typeof bridgeInputs)[M]>;

@@ -240,6 +240,14 @@ export const MusicInput = z.strictObject({
   duck: z.boolean({ error: 'must be true or false' }).optional(),
 });
 export type MusicInput = z.infer<typeof MusicInput>;
+/** Refinement of `sound`: POST /api/sound/preview, a scene's narration with the music under it (MP3). */
+export const SOUND_PREVIEW_MAX_CHARS = 600;
+export const SoundPreviewRequest = z.strictObject({
+  text: ScriptText.refine((s) => s.trim().length <= SOUND_PREVIEW_MAX_CHARS, `must be at most ${SOUND_PREVIEW_MAX_CHARS} characters for a preview`),
+  voiceId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
+  music: MusicInput,
+});
+export type SoundPreviewRequest = z.infer<typeof SoundPreviewRequest>;
 /** Music as a Job carries it: every field resolved. */
 export const Music = z.object({ assetId: z.string(), volume: z.number(), duck: z.boolean() });
 export type Music = z.infer<typeof Music>;

@@ -1,6 +1,6 @@
 // Music under the narration, end to end through the web shell in Chromium against the real
 // local studio: pick a built-in track (imported into the media library on first use), turn it
-// down, render, and see the job complete with that music. A screenshot of the picker goes to
+// down, hear the scene mixed with it, render, and see the job complete with that music. A screenshot of the picker goes to
 // docs/img/.
 import { expect, test } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
@@ -28,6 +28,12 @@ test('pick a built-in track, set its volume, render with it', async ({ page }) =
   await page.locator('#script-text').fill('Welcome to the show. The music plays softly under my voice.');
   // The estimate counts the video's start and end.
   await expect(page.getByTestId('video-duration')).toBeVisible();
+  // The scene's narration with the music under it, mixed by the studio as the video will be.
+  await picker.getByRole('button', { name: 'Hear scene 1 with the music' }).click();
+  await expect(picker.getByRole('button', { name: 'Hear scene 1 with the music' })).toBeEnabled({ timeout: 60_000 });
+  await expect(picker.locator('audio')).toHaveAttribute('src', /^blob:/);
+  await expect(picker.getByRole('alert')).toHaveCount(0);
+  await expect.poll(() => picker.locator('audio').evaluate((a) => (a as HTMLAudioElement).duration), { timeout: 10_000 }).toBeGreaterThan(2);
   mkdirSync('docs/img', { recursive: true });
   await picker.screenshot({ path: 'docs/img/music-picker.png' });
 

@@ -92,8 +92,9 @@ export class MusicMix {
       duck = target;
     }
     this.lastDuck = duck;
+    // All of it at once (a preview): one master gain for the whole, no ramp.
+    this.master(out, final && this.mixed === 0);
     this.mixed += count;
-    this.master(out);
     return this.limiter.push(out, final);
   }
 
@@ -102,7 +103,7 @@ export class MusicMix {
    * BS.1770's relative gate and so the integrated loudness of speech levelled alone. Measured on
    * the mix so far, it moves at most MASTER_STEP_DB per piece, in a straight line across it.
    */
-  private master(out: Float32Array): void {
+  private master(out: Float32Array, whole: boolean): void {
     const frames = out.length / 2;
     const left = new Int16Array(frames);
     const right = new Int16Array(frames);
@@ -114,9 +115,9 @@ export class MusicMix {
     const r = blockPowers(right, MIX_SAMPLE_RATE);
     this.powers.push(...l.map((p, i) => p + r[i]!));
     const soFar = gatedLoudness(this.powers);
-    const from = this.masterDb;
-    const want = Number.isFinite(soFar) ? Math.max(-MASTER_RANGE_DB, Math.min(MASTER_RANGE_DB, SOUND_LIMITS.loudnessLufs - soFar)) : from;
-    const to = Math.max(from - MASTER_STEP_DB, Math.min(from + MASTER_STEP_DB, want));
+    const want = Number.isFinite(soFar) ? Math.max(-MASTER_RANGE_DB, Math.min(MASTER_RANGE_DB, SOUND_LIMITS.loudnessLufs - soFar)) : this.masterDb;
+    const from = whole ? want : this.masterDb;
+    const to = whole ? want : Math.max(from - MASTER_STEP_DB, Math.min(from + MASTER_STEP_DB, want));
     this.masterDb = to;
     if (from === 0 && to === 0) return;
     const a = 10 ** (from / 20);
