@@ -98,7 +98,7 @@ export class VoicePacks {
 }
 
 /** Downloads one file to `dest` through a temporary name; rejects on a wrong size or hash. */
-async function download(file: PackFile, dest: string, onBytes: (n: number) => void): Promise<void> {
+export async function download(file: PackFile, dest: string, onBytes: (n: number) => void): Promise<void> {
   try {
     await access(dest);
     onBytes(file.bytes);
