@@ -11,7 +11,7 @@ export const MIX_SAMPLE_RATE = 44100;
 /** The longest loop crossfade (seconds); a short track crossfades over a quarter of its length. */
 const LOOP_CROSSFADE_SECONDS = 1;
 /** Music whose loudness is measured before the first sample is mixed (seconds). */
-const MEASURE_SECONDS = 30;
+const MEASURE_SECONDS = 20;
 
 /** Stereo frames waiting to be taken, as a list of interleaved pieces. */
 class FrameQueue {
@@ -58,49 +58,80 @@ class FrameQueue {
   }
 }
 
-/** One decode of the whole track. */
+/** Decoded audio a pass may hold before ffmpeg is paused (seconds). */
+const DECODE_AHEAD_SECONDS = 40;
+
+/**
+ * One decode of the whole track. ffmpeg runs ahead of the mix (up to DECODE_AHEAD_SECONDS):
+ * paced by the mix's reads instead, a busy machine made every read wait for ffmpeg to be
+ * scheduled again, and the first frame waited seconds for the music to be measured.
+ */
 class DecodePass {
   private readonly run: FfmpegRun;
-  private readonly chunks: AsyncIterator<Buffer>;
+  private readonly queue: Int16Array[] = [];
+  private queued = 0;
   private odd: Buffer | null = null;
+  private streamEnded = false;
+  private wake: (() => void) | null = null;
   ended = false;
   frames = 0;
 
   constructor(path: string, signal: AbortSignal) {
     this.run = runFfmpeg(['-i', path, '-vn', '-f', 's16le', '-ac', '2', '-ar', String(MIX_SAMPLE_RATE), 'pipe:1'], signal, 'decoding the music', 0, true);
-    this.chunks = (this.run.stdout as Readable)[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     this.run.done.catch(() => undefined); // awaited when the stream ends
+    const out = this.run.stdout as Readable;
+    out.on('data', (b: Buffer) => this.take(b));
+    out.once('end', () => this.notify((this.streamEnded = true)));
+    out.once('error', () => this.notify((this.streamEnded = true)));
+  }
+
+  private take(chunk: Buffer): void {
+    let bytes = chunk;
+    if (this.odd) {
+      bytes = Buffer.concat([this.odd, bytes]);
+      this.odd = null;
+    }
+    const whole = bytes.length - (bytes.length % 4);
+    if (whole < bytes.length) this.odd = Buffer.from(bytes.subarray(whole));
+    if (!whole) return;
+    // A copy: the stream's buffer may not be aligned for 16-bit reads.
+    const pcm = new Int16Array(whole / 2);
+    Buffer.from(pcm.buffer).set(bytes.subarray(0, whole));
+    this.queue.push(pcm);
+    this.queued += pcm.length / 2;
+    if (this.queued > DECODE_AHEAD_SECONDS * MIX_SAMPLE_RATE) this.run.stdout?.pause();
+    this.notify(true);
+  }
+
+  private notify(_: boolean): void {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
   }
 
   /** The next decoded frames (interleaved), or null at the end of the track. */
   async next(): Promise<Int16Array | null> {
-    for (;;) {
-      const r = await this.chunks.next();
-      if (r.done) {
-        this.ended = true;
-        await this.run.done.catch((e: unknown) => {
-          throw new EngineError('invalid_input', `The music could not be decoded (${(e as Error).message}); choose another file.`);
-        });
-        return null;
-      }
-      let bytes = r.value;
-      if (this.odd) {
-        bytes = Buffer.concat([this.odd, bytes]);
-        this.odd = null;
-      }
-      const whole = bytes.length - (bytes.length % 4);
-      if (whole < bytes.length) this.odd = Buffer.from(bytes.subarray(whole));
-      if (!whole) continue;
-      // A copy: the stream's buffer may not be aligned for 16-bit reads.
-      const out = new Int16Array(whole / 2);
-      Buffer.from(out.buffer).set(bytes.subarray(0, whole));
-      this.frames += out.length / 2;
-      return out;
+    while (!this.queue.length && !this.streamEnded) await new Promise<void>((resolve) => (this.wake = resolve));
+    const pcm = this.queue.shift();
+    if (pcm) {
+      this.queued -= pcm.length / 2;
+      if (this.queued < (DECODE_AHEAD_SECONDS / 2) * MIX_SAMPLE_RATE) this.run.stdout?.resume();
+      this.frames += pcm.length / 2;
+      return pcm;
     }
+    this.ended = true;
+    await this.run.done.catch((e: unknown) => {
+      throw new EngineError('invalid_input', `The music could not be decoded (${(e as Error).message}); choose another file.`);
+    });
+    return null;
   }
 
   close(): void {
-    if (!this.ended) this.run.proc.kill('SIGKILL');
+    if (this.ended) return;
+    this.run.proc.kill('SIGKILL');
+    // FFMPEG_PATH may be a wrapper that runs ffmpeg as its child: the pipe closed, that ffmpeg
+    // ends at its next write, and this process holds no open stream.
+    this.run.stdout?.destroy();
   }
 }
 
