@@ -1,5 +1,6 @@
-// `npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--naive] [--kinds single,pictures,clip,music]`
-// A 60-second narration rendered at 720p by the real engine; reports wall time, real-time
+// `npm run bench -- render [--aspect 16:9,9:16] [--resolution 720p,1080p] [--seconds 60] [--naive] [--kinds single,pictures,clip,music]`
+// A 60-second narration rendered at 720p (--resolution: also or only 1080p, each against a floor
+// of its own frames) by the real engine; reports wall time, real-time
 // factor, peak memory (engine process + ffmpeg) and the ratio to the encoder's floor measured
 // in the same run: ffmpeg alone encoding the very same frames (the rendered video decoded once
 // to raw yuv420p, then encoded from raw with the same x264/AAC settings and audio).
@@ -30,7 +31,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { z } from 'zod';
-import { AspectRatio, outputSize, SOUND_LIMITS } from '../shared/contract/index.js';
+import { AspectRatio, outputSize, Resolution, SHORT_SIDES, SOUND_LIMITS } from '../shared/contract/index.js';
 import { fillParams, templateEntry } from '../shared/scene/catalog.js';
 import { createEngine, RenderResult, SpeechStats, type RenderScene } from '../server/engine/index.js';
 import { clipDecoderArgs } from '../server/engine/frames/backgrounds/clip.js';
@@ -128,6 +129,7 @@ interface Run {
 const ChildJob = z.object({
   text: z.string(),
   aspect: AspectRatio,
+  resolution: Resolution,
   encode: EncodeSettings,
   workDir: z.string(),
   cacheDir: z.string(),
@@ -176,8 +178,8 @@ async function child(job: ChildJob): Promise<void> {
   const t0 = performance.now();
   const templateId = job.aspect === '9:16' ? 'social-short' : 'newsroom';
   const r = await engine.render({
-    jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: 720, scenes: job.scenes,
-    params: fillParams(templateId, { aspectRatio: job.aspect }),
+    jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: SHORT_SIDES[job.resolution], scenes: job.scenes,
+    params: fillParams(templateId, { aspectRatio: job.aspect, resolution: job.resolution }),
     ...(job.music ? { music: { assetId: 'bench', path: job.music, durationSeconds: null, volume: SOUND_LIMITS.musicVolumeDefault, duck: true } } : {}),
     workDir: job.workDir, signal: new AbortController().signal, onProgress: () => undefined,
   });
@@ -217,10 +219,11 @@ function runChild(job: ChildJob): ChildResult {
   return ChildResult.parse(JSON.parse(line.slice(7)));
 }
 
-export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip,music]';
+export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--resolution 720p,1080p] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip,music]';
 export const OPTIONS = {
   child: { type: 'string' },
   aspect: { type: 'string', default: '16:9,9:16' },
+  resolution: { type: 'string', default: '720p' },
   seconds: { type: 'string', default: '60' },
   runs: { type: 'string', default: '5' },
   naive: { type: 'boolean', default: false },
@@ -234,6 +237,7 @@ export const OPTIONS = {
 interface Workload {
   name: string;
   aspect: AspectRatio;
+  resolution: Resolution;
   voiceId: string;
   scenes?: RenderScene[];
   /** Decodes the clip alone as the engine does, for this many seconds of video (timed into the floor). */
@@ -284,9 +288,13 @@ function splitScript(text: string, parts: number): string[] {
   return out.map((x) => x.join(' ')).filter(Boolean);
 }
 
-function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], text: string, root: string, real: string): Workload[] {
+function workloads(kinds: string[], aspects: AspectRatio[], resolutions: Resolution[], voiceIds: string[], text: string, root: string, real: string): Workload[] {
+  return resolutions.flatMap((resolution) => workloadsAt(kinds, aspects, resolution, voiceIds, text, root, real));
+}
+
+function workloadsAt(kinds: string[], aspects: AspectRatio[], resolution: Resolution, voiceIds: string[], text: string, root: string, real: string): Workload[] {
   const out: Workload[] = [];
-  if (kinds.includes('single')) for (const aspect of aspects) for (const voiceId of voiceIds) out.push({ name: 'one scene', aspect, voiceId });
+  if (kinds.includes('single')) for (const aspect of aspects) for (const voiceId of voiceIds) out.push({ name: 'one scene', aspect, resolution, voiceId });
   const base = (t: string, over: Partial<RenderScene>): RenderScene => ({
     text: t, templateId: 'newsroom', voiceId: voiceIds[0]!, presenterId: templateEntry('newsroom')!.presenter.id, avatar: fillParams('newsroom', {}).avatar, background: null,
     transition: 'cut', media: null, ...over,
@@ -295,7 +303,7 @@ function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], 
     const pictures = benchPictures(root, 4);
     const transitions = ['cut', 'fade', 'slide', 'fade'] as const;
     out.push({
-      name: 'four scenes over pictures', aspect: '16:9', voiceId: voiceIds[0]!,
+      name: 'four scenes over pictures', aspect: '16:9', resolution, voiceId: voiceIds[0]!,
       scenes: splitScript(text, 4).map((t, i) => base(t, {
         avatar: i % 2 ? null : fillParams('newsroom', {}).avatar, transition: transitions[i]!,
         background: { assetId: `p${i}`, fit: 'cover' },
@@ -308,17 +316,17 @@ function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], 
     execFileSync(real, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=20', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', clip]);
     const background = { assetId: 'c', fit: 'cover' as const, loop: true };
     out.push({
-      name: 'one scene over a clip', aspect: '16:9', voiceId: voiceIds[0]!,
+      name: 'one scene over a clip', aspect: '16:9', resolution, voiceId: voiceIds[0]!,
       scenes: [base(text, { background, media: { kind: 'video', path: clip, mediaType: 'video/mp4', width: 1280, height: 720, durationSeconds: 20, pages: null } })],
       decode: (seconds) => {
-        const { width, height } = outputSize('16:9', 720);
+        const { width, height } = outputSize('16:9', SHORT_SIDES[resolution]);
         const args = clipDecoderArgs(clip, width, height, background);
         execFileSync(decoderPath(), [...args.slice(0, -1), '-t', String(seconds), '-y', '/dev/null'], { maxBuffer: 1 << 20 });
       },
     });
   }
   if (kinds.includes('music')) {
-    out.push({ name: 'one scene', aspect: '16:9', voiceId: voiceIds[0]!, music: join(RESOURCES_DIR, 'music', 'calm-morning.mp3') });
+    out.push({ name: 'one scene', aspect: '16:9', resolution, voiceId: voiceIds[0]!, music: join(RESOURCES_DIR, 'music', 'calm-morning.mp3') });
   }
   return out;
 }
@@ -326,7 +334,8 @@ function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], 
 export async function main(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: OPTIONS });
   if (values.child) return child(ChildJob.parse(JSON.parse(values.child)));
-  const aspects = values.aspect.split(',') as AspectRatio[];
+  const aspects = values.aspect.split(',').map((a) => AspectRatio.parse(a));
+  const resolutions = values.resolution.split(',').map((r) => Resolution.parse(r));
   const seconds = Number(values.seconds);
   const runs = Math.max(1, Number(values.runs));
   const { naive, cold } = values;
@@ -346,8 +355,9 @@ export async function main(args: string[]): Promise<void> {
 
   const rows: string[][] = [['aspect', 'pipeline', 'wall s', 'x real time', 'CPU s', 'peak MB', 'wall vs floor (each run)', 'CPU vs floor']];
   try {
-    for (const { name, aspect, voiceId, scenes, decode, music } of workloads(values.kinds.split(','), aspects, voiceIds, text, root, real)) {
-      const { width, height } = outputSize(aspect, 720);
+    for (const { name, aspect: ratio, resolution, voiceId, scenes, decode, music } of workloads(values.kinds.split(','), aspects, resolutions, voiceIds, text, root, real)) {
+      const { width, height } = outputSize(ratio, SHORT_SIDES[resolution]);
+      const aspect = `${ratio} ${resolution}`;
       const engineName = engineVoice(voiceId, catalogDir)!.engine;
       const v = `${name}, ${voiceId} (${engineName})`;
       const variants: [string, EncodeSettings, boolean?, string?][] = [[`engine, ${v}`, DEFAULT_ENCODE]];
@@ -372,7 +382,7 @@ export async function main(args: string[]): Promise<void> {
         for (const [label, encode, coldStart, musicFile] of variants) {
           const workDir = mkdtempSync(join(root, 'work-'));
           ff.take();
-          const c = runChild({ text, aspect, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes, ...(musicFile ? { music: musicFile } : {}) });
+          const c = runChild({ text, aspect: ratio, resolution, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes, ...(musicFile ? { music: musicFile } : {}) });
           if (c.speech?.totalSeconds) modelShare = c.speech.modelSeconds / c.wall;
           const r = c.result;
           const enc = ff.take();
@@ -390,7 +400,7 @@ export async function main(args: string[]): Promise<void> {
         }
         if (engineName !== 'espeak') {
           // Synthesis alone (every chunk, the engine warm, no frames), for the neural goal: render ≤ 1.3 × (synthesis + floor).
-          const sp = runChild({ text, aspect, encode: DEFAULT_ENCODE, workDir: root, cacheDir: join(root, 'cache'), voiceId, catalogDir, speakOnly: true });
+          const sp = runChild({ text, aspect: ratio, resolution, encode: DEFAULT_ENCODE, workDir: root, cacheDir: join(root, 'cache'), voiceId, catalogDir, speakOnly: true });
           synthAlone = Math.min(synthAlone, sp.wall);
         }
         // The floor: ffmpeg alone encoding the same frames and audio with the same settings
@@ -459,7 +469,8 @@ export async function main(args: string[]): Promise<void> {
   console.log(`load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log(
     'goals on 2 cores: espeak >= 10x real time, <= 1.3x the floor, peak < 400 MB (engine process + its ffmpeg), also over pictures; ' +
-      'over a clip <= 1.3x (clip decoded + floor); Pico >= 8x real time; neural: render <= 1.3x (synthesis alone + floor)',
+      'over a clip <= 1.3x (clip decoded + floor); Pico >= 8x real time; neural: render <= 1.3x (synthesis alone + floor); ' +
+      '1080p 16:9 >= 5x real time, <= 1.3x its own floor',
   );
   rmSync(root, { recursive: true, force: true });
 }

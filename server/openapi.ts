@@ -16,6 +16,7 @@ import {
   ErrorBody,
   Health,
   Job,
+  ThumbnailRequest,
   JobList,
   JOB_STATUSES,
   LIMITS,
@@ -164,7 +165,7 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
       title: 'Presenter Studio render API',
       version,
       description:
-        'Render jobs for AI presenter videos. Generated from shared/contract (zod) and the shipped catalog. Authenticate with either `Authorization: Bearer <key>` or `X-API-Key: <key>` (one of the two security schemes). Refinement of the contract: each voice lists its other id forms in `aliases`; SSE also sends `job_deleted` events. Extensions (listed in GET /api/health): title, assets, scenes.',
+        'Render jobs for AI presenter videos. Generated from shared/contract (zod) and the shipped catalog. Authenticate with either `Authorization: Bearer <key>` or `X-API-Key: <key>` (one of the two security schemes). Refinement of the contract: each voice lists its other id forms in `aliases`; SSE also sends `job_deleted` events. Extensions (listed in GET /api/health): title, assets, scenes, output.',
     },
     servers: [{ url: 'http://127.0.0.1:4510' }],
     security: [{ bearer: [] }, { apiKey: [] }],
@@ -209,6 +210,17 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
       '/api/jobs/{id}/video': media('video/mp4', 'The video (byte ranges)', true),
       '/api/jobs/{id}/captions.vtt': media('text/vtt', 'Word-timed captions', false),
       '/api/jobs/{id}/thumbnail.jpg': media('image/jpeg', 'A still of the video', false),
+      '/api/jobs/{id}/thumbnail': {
+        post: {
+          summary: 'Extension "output": make the thumbnail again from the frame of the finished video at `at` seconds (no render); the job\'s thumbnailUrl changes',
+          parameters: [jobId, userHeader],
+          requestBody: { required: true, content: json('ThumbnailRequest') },
+          responses: {
+            '200': { description: 'The job with its new thumbnailUrl', content: json('Job') },
+            ...errors('invalid_json', 'user_required', 'forbidden', 'not_found', 'not_ready', 'unsupported_media_type', 'validation_failed', 'unavailable'),
+          },
+        },
+      },
       '/api/events': {
         get: {
           summary: "Server-sent events: `job` with the Job JSON on every change to the caller's jobs; comment heartbeat every 15 s",
@@ -322,6 +334,7 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
       schemas: {
         RenderRequest: renderRequestSchema(catalog),
         Job: schema(Job),
+        ThumbnailRequest: schema(ThumbnailRequest),
         JobList: schema(JobList),
         TemplateList: schema(TemplateList),
         VoiceList: schema(VoiceList),

@@ -194,6 +194,11 @@ export class RenderApiClient {
     return normalizeJob(await this.json('POST', `/api/jobs/${encodeURIComponent(id)}/cancel`));
   }
 
+  /** Extension `output`: the thumbnail made again from the frame at `at` seconds of the finished video. */
+  async thumbnail(id: string, at: number): Promise<Job> {
+    return normalizeJob(await this.json('POST', `/api/jobs/${encodeURIComponent(id)}/thumbnail`, { body: { at } }));
+  }
+
   async remove(id: string): Promise<void> {
     await this.json('DELETE', `/api/jobs/${encodeURIComponent(id)}`);
   }

@@ -3,7 +3,7 @@
 // (the API client per profile), the media router, downloads, uploads and CSV import.
 // Plain Node: Electron's main process and the web shell both run it.
 import { join } from 'node:path';
-import { documentOfJob, documentOfRequest, excerptOf, toRenderRequest, type Job, type RenderRequest } from '../../shared/contract/index.js';
+import { documentOfJob, documentOfRequest, excerptOf, OUTPUT_PARAM_KEYS, toRenderRequest, type Job, type RenderRequest } from '../../shared/contract/index.js';
 import type { ConnectionTest, StudioHandlers, StudioStatus, UploadStatus } from '../../shared/bridge/index.js';
 import type { AssetKind } from '../../shared/contract/index.js';
 import type { ClientOptions } from './api-client.js';
@@ -106,17 +106,29 @@ export function createStudio(deps: StudioDeps): Studio {
 
   const present = (profileId: string, job: Job): Job => media.job(profileId, jobsCache.withTitle(profileId, job));
 
-  /** The title goes only to APIs with the extension; for the others the client remembers it. */
+  /**
+   * The title and the output settings go only to APIs with their extension; for the others the
+   * client remembers the title, and the video is made at that API's own size and captions.
+   */
   async function withoutUnsupported(profileId: string, request: RenderRequest): Promise<RenderRequest> {
-    if (request.title === undefined) return request;
+    const output = OUTPUT_PARAM_KEYS.filter((k) => request.params?.[k] !== undefined);
+    if (request.title === undefined && !output.length) return request;
     const caps = await connections.capabilitiesOf(profileId).catch((e: unknown) => {
-      // Offline: the capabilities are not known; the title is sent as to a foreign API.
+      // Offline: the capabilities are not known; the request is sent as to a foreign API.
       if (!isOffline(e)) logged(`capabilities of "${profileId}" not known`)(e);
       return null;
     });
-    if (caps?.title) return request;
-    const { title: _title, ...rest } = request;
-    return rest;
+    let out = request;
+    if (!caps?.title && out.title !== undefined) {
+      const { title: _title, ...rest } = out;
+      out = rest;
+    }
+    if (!caps?.output && output.length && out.params) {
+      const params = Object.fromEntries(Object.entries(out.params).filter(([k]) => !(output as string[]).includes(k)));
+      const { params: _params, ...rest } = out;
+      out = Object.keys(params).length ? { ...rest, params } : rest;
+    }
+    return out;
   }
   async function remember(profileId: string, job: Job, request: RenderRequest): Promise<Job> {
     const title = request.title?.trim();
@@ -274,6 +286,13 @@ export function createStudio(deps: StudioDeps): Studio {
       const profileId = await activeId();
       await connections.require(profileId, 'cancel', 'canceling jobs');
       const job = present(profileId, await (await clientFor(profileId)).cancel(id));
+      events.emit({ type: 'job', profileId, job });
+      return job;
+    },
+    'jobs.thumbnail': async ({ id, at }) => {
+      const profileId = await activeId();
+      await connections.require(profileId, 'output', 'choosing the thumbnail (its health lists no "output" extension)');
+      const job = present(profileId, await (await clientFor(profileId)).thumbnail(id, at));
       events.emit({ type: 'job', profileId, job });
       return job;
     },

@@ -124,8 +124,9 @@ function previewTemplateId(templateId: string | undefined): string {
   return templateId && templateEntry(templateId) ? templateId : PREVIEW_FALLBACK_TEMPLATE;
 }
 
-export function sceneLayout(template: Template | null, params: RenderParams, width: number, height: number): SceneLayout {
-  return computeLayout(previewTemplateId(template?.id), params, { width, height });
+/** `presenter` false: a scene without one (its captions are placed as the video places them then). */
+export function sceneLayout(template: Template | null, params: RenderParams, width: number, height: number, presenter = true): SceneLayout {
+  return computeLayout(previewTemplateId(template?.id), params, { width, height }, undefined, presenter);
 }
 
 /** The presenter's painted box in frame pixels: what the handles frame and the pointer grabs. */
@@ -147,8 +148,9 @@ export interface SceneOptions {
 }
 
 export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): SceneLayout {
-  const layout = sceneLayout(o.template, o.params, o.width, o.height);
-  const words = o.caption ? captionTokens(o.caption).slice(0, 40) : [];
+  const layout = sceneLayout(o.template, o.params, o.width, o.height, o.presenter !== false);
+  // Captions given as a file only (or none) are not drawn in the video, nor here.
+  const words = o.caption && (o.params.captions ?? 'burned') === 'burned' ? captionTokens(o.caption).slice(0, 40) : [];
   let caption: CaptionView | null = null;
   if (words.length) {
     const timed = captionWords(words.map((w, i) => ({ ...w, start: i, end: i + 1 })));

@@ -3,6 +3,7 @@
 import { DraftsSidebar } from './DraftsSidebar.js';
 import { MediaLibrary } from './MediaLibrary.js';
 import { MusicPicker } from './MusicPicker.js';
+import { OutputSettings } from './OutputSettings.js';
 import { PresenterCanvas } from './PresenterCanvas.js';
 import { RenderBar, renderCurrent } from './RenderBar.js';
 import { SceneInspector } from './SceneInspector.js';
@@ -52,6 +53,7 @@ export function CreateView() {
           <PresenterCanvas />
           <SceneStrip />
           <RenderBar />
+          <OutputSettings />
           <TemplatePicker />
           <MediaLibrary />
         </div>

@@ -24,6 +24,9 @@ export interface TemplateSwitch {
 
 export const UNTITLED = 'Untitled script';
 
+/** The output settings a creator chooses for the whole video. */
+export type OutputPatch = Partial<Pick<RenderParams, 'resolution' | 'captions' | 'captionPosition'>>;
+
 export interface DocumentSlice {
   document: EditorDocument;
   /** The saved draft's id; null until its first save. */
@@ -40,6 +43,8 @@ export interface DocumentSlice {
   /** Puts back a template and parameters (the Undo of a template switch's notice). */
   restoreTemplate(templateId: string | null, params: RenderParams): void;
   setAspectRatio(a: AspectRatio): void;
+  /** Output settings (extension `output`); a field set to undefined goes back to the render API's default. */
+  setOutput(patch: OutputPatch): void;
   /** The placement the canvas edits: the selected scene's own when it has one, else the video's. */
   setAvatar(a: Avatar): void;
   /** That placement back to the template's default. */
@@ -116,7 +121,7 @@ export function createDocumentSlice(
       const untouched = !old || sameAvatar(d.params.avatar, old.defaults.avatar);
       const keepsRatio = t.aspectRatios.includes(d.params.aspectRatio);
       const aspectRatio = keepsRatio ? d.params.aspectRatio : t.defaults.aspectRatio;
-      edit({ ...d, templateId: t.id, params: { aspectRatio, avatar: untouched ? { ...t.defaults.avatar } : { ...d.params.avatar } } });
+      edit({ ...d, templateId: t.id, params: { ...d.params, aspectRatio, avatar: untouched ? { ...t.defaults.avatar } : { ...d.params.avatar } } });
       return { ...before, aspectRatioFrom: keepsRatio ? null : d.params.aspectRatio };
     },
     restoreTemplate(templateId, params) {
@@ -126,6 +131,12 @@ export function createDocumentSlice(
     setAspectRatio(aspectRatio) {
       const d = get().document;
       edit({ ...d, params: { ...d.params, aspectRatio } });
+    },
+    setOutput(patch) {
+      const d = get().document;
+      const params: RenderParams = { ...d.params, ...patch };
+      for (const k of Object.keys(patch) as (keyof OutputPatch)[]) if (patch[k] === undefined) delete params[k];
+      edit({ ...d, params });
     },
     setAvatar(a) {
       dropLive();

@@ -14,6 +14,7 @@ import { sampleLine } from './speech/voice-sample.js';
 import { SpeechSynth } from './speech/speech.js';
 import { SpeechEngines, WARM_UP_TEXTS } from './speech/speech-engines.js';
 import { PiperSpeaker } from './speech/speech-piper.js';
+import { KokoroSpeaker } from './speech/speech-kokoro.js';
 import { rehearseRender } from './rehearsal.js';
 import { mixPreview } from './mix/preview.js';
 import { EngineError, type RenderEngine, type RenderTask } from './types.js';
@@ -63,7 +64,8 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   // Neural voice packs are kept next to the other caches, so they survive restarts (offline use).
   const packs = new VoicePacks(join(cacheDir, 'voice-packs'));
   const piper = new PiperSpeaker(packs, espeak);
-  const speech = new SpeechEngines(espeak, { catalogDir: options.catalogDir, piper, warm, whenIdle });
+  const kokoro = new KokoroSpeaker(packs, espeak);
+  const speech = new SpeechEngines(espeak, { catalogDir: options.catalogDir, piper, kokoro, warm, whenIdle });
   let rehearsed: Promise<void> | null = null;
   // Speech first (a render waits for it most), then, once, a rehearsal of the frames (rehearsal.ts).
   const warmUp = async () => {
@@ -116,7 +118,12 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
 
     soundPreview: ({ text, voiceId, music }, signal) => mixPreview(speech, text, voiceId, music, signal),
 
-    speechStats: () => ({ ...piper.stats }),
+    // Both neural engines' time together (one studio renders one voice at a time).
+    speechStats: () => ({
+      modelSeconds: piper.stats.modelSeconds + kokoro.stats.modelSeconds,
+      totalSeconds: piper.stats.totalSeconds + kokoro.stats.totalSeconds,
+      audioSeconds: piper.stats.audioSeconds + kokoro.stats.audioSeconds,
+    }),
     voicePack: async (voiceId: string) => packs.status(speech.voice(voiceId)),
     installVoicePack: async (voiceId: string) => packs.install(speech.voice(voiceId)),
 

@@ -158,8 +158,10 @@ export async function renderVideo(
     await within(enc.run.done, encoderStalled);
     report(0.96);
     const duration = tl.duration;
-    const { pages, words, ends } = tl.captions();
-    await writeFile(join(workDir, 'captions.vtt'), toWebVtt(pages, words, duration, ends));
+    if (task.params.captions !== 'none') {
+      const { pages, words, ends } = tl.captions();
+      await writeFile(join(workDir, 'captions.vtt'), toWebVtt(pages, words, duration, ends));
+    }
     await writeFile(join(workDir, 'thumbnail.jpg'), await thumbnail);
     await rename(tmpVideo, join(workDir, 'video.mp4'));
     report(1);

@@ -7,7 +7,7 @@
 // video's lead-in (silence, the presenter at rest) and the last ends with its tail.
 import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
 import { OUTPUT_FPS, outputSize, VIDEO_EDGES, type RenderParams } from '../../shared/contract/index.js';
-import { blinkTimes, createAnimation, spokenScript, templateEntry, type Animation, type CaptionPage, type TimedWord } from '../../shared/scene/index.js';
+import { blinkTimes, createAnimation, eyesOpenNear, spokenScript, templateEntry, type Animation, type CaptionPage, type TimedWord } from '../../shared/scene/index.js';
 import { openBackground, type BackgroundSource } from './frames/backgrounds/index.js';
 import { addCaptionPages, composedSource, drawFullFrame, fullFrameSource, prepareScene, releaseArt, type FramePool, type FrameSource, type Scene } from './frames/scene-frames.js';
 import { transitionSource } from './frames/transitions.js';
@@ -81,7 +81,7 @@ class Segment {
   /** Lays out the scene and opens its background; the frame source follows. */
   open(task: RenderTask, pool: FramePool, fullFrames: boolean, signal: AbortSignal): void {
     const spec = this.spec;
-    const params: RenderParams = { aspectRatio: task.params.aspectRatio, avatar: spec.avatar ?? task.params.avatar };
+    const params: RenderParams = { ...task.params, avatar: spec.avatar ?? task.params.avatar };
     const size = outputSize(task.params.aspectRatio, task.shortSide);
     this.ready = (async () => {
       const scene = await prepareScene(spec.templateId, { params, shortSide: task.shortSide }, [], size, {
@@ -274,15 +274,29 @@ export class Timeline {
     }
   }
 
-  /** The thumbnail's time: the third word spoken (the last when fewer), or null while not yet known. */
+  /**
+   * The thumbnail's time, or null while not yet known: `params.thumbnailAt` (the last frame when
+   * it is past the end), else the third word spoken (the last when fewer), moved off a blink.
+   */
   private thumbnailTime(): number | null {
+    const at = this.o.task.params.thumbnailAt;
+    if (at !== undefined) {
+      for (const s of this.segments) {
+        const known = s.end ?? s.start + (s.narration?.timeline.durationSeconds ?? 0);
+        if (at < known) return at;
+        if (s.endSample === null) return null;
+      }
+      return Math.max(0, this.duration - 1 / OUTPUT_FPS);
+    }
+    // Just after a word starts (segment time), or a frame before a blink under way then.
+    const openEyed = (wordStart: number) => eyesOpenNear(blinkTimes(wordStart + 1), wordStart + 0.05, 1 / OUTPUT_FPS);
     let n = 0;
     let lastWord: number | null = null;
     for (const s of this.segments) {
       const words = s.narration?.timeline.words ?? [];
-      if (n + words.length >= 3) return s.start + words[2 - n]!.start + 0.05;
+      if (n + words.length >= 3) return s.start + openEyed(words[2 - n]!.start);
       n += words.length;
-      if (words.length) lastWord = s.start + words[words.length - 1]!.start + 0.05;
+      if (words.length) lastWord = s.start + openEyed(words[words.length - 1]!.start);
       if (s.endSample === null) return null;
     }
     return lastWord ?? 0;

@@ -14,6 +14,7 @@ import { jobRoutes } from './routes-jobs.js';
 import { mediaRoutes } from './routes-media.js';
 import { renderRoutes } from './routes-render.js';
 import { soundRoutes } from './routes-sound.js';
+import { thumbnailRoutes } from './routes-thumbnail.js';
 import { decodeJsonBody, parseJsonBody } from './json-body.js';
 import { EXPECTATION_FAILED, refuseOddRequest } from './request-edges.js';
 
@@ -169,6 +170,7 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
   renderRoutes(app, ctx);
   jobRoutes(app, ctx);
   mediaRoutes(app, ctx);
+  thumbnailRoutes(app, ctx);
   catalogRoutes(app, ctx);
   assetRoutes(app, ctx);
   soundRoutes(app, ctx);

@@ -1,10 +1,10 @@
 // POST /api/render: validate against the contract, the catalog and (scenes) the caller's assets, honour Idempotency-Key,
 // apply the per-user rate and active-job limits, and create the job (202).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { issuesToDetails, LIMITS, RenderRequest, requestText } from '../../shared/contract/index.js';
+import { issuesToDetails, LIMITS, OUTPUT_DEFAULTS, RenderRequest, requestText } from '../../shared/contract/index.js';
 import type { ErrorDetail, RenderParams } from '../../shared/contract/index.js';
 import { fillParams } from '../../shared/scene/catalog.js';
-import { scriptWarnings } from '../../shared/language/detect.js';
+import { scriptWarnings, unreadableScript } from '../../shared/language/detect.js';
 import { toJob } from '../jobs/store.js';
 import type { NewJob } from '../jobs/store.js';
 import { isJson } from '../../shared/media-type.js';
@@ -33,13 +33,22 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
   checkPresenter(ctx.catalog, req.presenterId, 'presenterId', details);
   let params: RenderParams | null = null;
   if (template) {
-    params = fillParams(template.id, req.params, ctx.catalog.templates);
+    params = {
+      ...fillParams(template.id, req.params, ctx.catalog.templates),
+      resolution: req.params?.resolution ?? ctx.resolution,
+      captions: req.params?.captions ?? OUTPUT_DEFAULTS.captions,
+      captionPosition: req.params?.captionPosition ?? OUTPUT_DEFAULTS.captionPosition,
+    };
     if (!template.aspectRatios.includes(params.aspectRatio)) {
       details.push({
         path: 'params.aspectRatio',
         message: `the template "${template.id}" supports ${template.aspectRatios.join(', ')}`,
       });
     }
+  }
+  if (voice && !req.scenes) {
+    const unreadable = unreadableScript(requestText(req), voice, ctx.catalog.voices);
+    if (unreadable) details.push({ path: 'text', message: unreadable.message });
   }
   if (!template || !voice || !params) throw invalid(details);
   // The scenes are checked even when the top level has a problem: one answer names them all.

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isTerminal } from '../../shared/contract/index.js';
-import type { JobOutput, ShortSide } from '../../shared/contract/index.js';
+import { SHORT_SIDES, type JobOutput, type ShortSide } from '../../shared/contract/index.js';
 import { EngineError } from '../engine/types.js';
 import type { RenderEngine } from '../engine/types.js';
 import type { OutputStorage } from '../storage/output-storage.js';
@@ -191,7 +191,8 @@ export class WorkerQueue {
         params: job.params,
         ...(scenes ? { scenes } : {}),
         ...(music ? { music } : {}),
-        shortSide: this.o.shortSide,
+        // Jobs stored before the resolution was a job's own render at the server's setting.
+        shortSide: job.params.resolution ? SHORT_SIDES[job.params.resolution] : this.o.shortSide,
         workDir,
         signal: r.controller.signal,
         onProgress: progress.report,
@@ -202,7 +203,7 @@ export class WorkerQueue {
       const base = `/api/jobs/${job.id}`;
       const output: JobOutput = {
         videoUrl: `${base}/video`,
-        captionsUrl: `${base}/captions.vtt`,
+        captionsUrl: job.params.captions === 'none' ? '' : `${base}/captions.vtt`,
         thumbnailUrl: `${base}/thumbnail.jpg`,
         durationSeconds: result.durationSeconds,
         width: result.width,

@@ -3,7 +3,7 @@
 // inside a store; callers (HTTP routes, the worker queue) only see this file.
 import { z } from 'zod';
 import { Job } from '../../shared/contract/index.js';
-import type { JobStatus, StatusCounts } from '../../shared/contract/index.js';
+import type { JobOutput, JobStatus, StatusCounts } from '../../shared/contract/index.js';
 import type { TransitionRequest } from './state.js';
 
 /** A job as stored: the contract's Job plus what the server keeps to itself. */
@@ -107,6 +107,11 @@ export interface JobStore {
    * the only process), else those whose lease lapsed. After the last attempt: failed/worker_lost.
    */
   recoverAbandoned(options: { all: boolean }): Promise<RecoverResult>;
+  /**
+   * Replaces a completed job's `output` (a new thumbnail made from its video); null when the job
+   * is not `userId`'s or not completed. Its status never changes.
+   */
+  setOutput(id: string, userId: string, output: JobOutput): Promise<StoredJob | null>;
   /** Deletes a terminal job of `userId`. */
   delete(id: string, userId: string): Promise<TransitionResult>;
   /** Active (queued + rendering) jobs of a user. */

@@ -49,11 +49,12 @@ describe('the documented render request', () => {
   const numeric = leaves(renderSchema).filter(([, sc]) => sc.type === 'number');
   const strings = leaves(renderSchema).filter(([, sc]) => sc.type === 'string' && sc.maxLength !== undefined && !sc.enum);
 
-  it('documents the avatar bounds and the text rules', () => {
+  it('documents the avatar and thumbnail bounds and the text rules', () => {
     expect(Object.fromEntries(numeric.map(([p, sc]) => [p, [sc.minimum, sc.maximum]]))).toEqual({
       'params.avatar.scale': [0.1, 1.5],
       'params.avatar.x': [0, 1],
       'params.avatar.y': [0, 1],
+      'params.thumbnailAt': [0, 86_400],
     });
     expect(renderSchema.properties!.text).toMatchObject({ minLength: 1, maxLength: 5000, pattern: expect.any(String) });
   });

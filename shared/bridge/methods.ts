@@ -2,7 +2,7 @@
 // IPC and the web shell's HTTP) are generated from this table, and the privileged side
 // validates every input with it before a handler runs: no per-method glue, no generic invoke.
 import { z } from 'zod';
-import { AssetKind, Job, RenderRequest, SoundPreviewRequest, type Asset, type AssetList, type MusicTrack, type VoicePackStatus } from '../contract/index.js';
+import { AssetKind, Job, RenderRequest, SoundPreviewRequest, ThumbnailAt, type Asset, type AssetList, type MusicTrack, type VoicePackStatus } from '../contract/index.js';
 import type {
   AppInfo,
   Catalogs,
@@ -52,6 +52,8 @@ export const bridgeInputs = {
   'jobs.list': JobsListInput.optional(),
   'jobs.get': z.strictObject({ id }),
   'jobs.cancel': z.strictObject({ id }),
+  /** Extension `output`: the finished job's thumbnail made again from its frame at `at` seconds. */
+  'jobs.thumbnail': z.strictObject({ id, at: ThumbnailAt }),
   'jobs.delete': z.strictObject({ id }),
   'jobs.retry': z.strictObject({ id }),
   'jobs.duplicate': z.strictObject({ id }),
@@ -109,6 +111,7 @@ export interface BridgeOutputs {
   'jobs.list': JobListResult;
   'jobs.get': Job;
   'jobs.cancel': Job;
+  'jobs.thumbnail': Job;
   'jobs.delete': { ok: true };
   'jobs.retry': SubmitResult;
   'jobs.duplicate': Draft;

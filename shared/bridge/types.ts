@@ -68,6 +68,8 @@ export interface Capabilities {
   assets: boolean;
   /** The `scenes` extension: a video as a list of scenes. */
   scenes: boolean;
+  /** The `output` extension: resolution, caption mode and position, the thumbnail chosen after the render. */
+  output: boolean;
   /** The `sound` extension: music under the narration (and pauses, pronunciation). */
   sound: boolean;
 }

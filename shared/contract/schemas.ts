@@ -42,8 +42,42 @@ const bounded = (name: keyof typeof AVATAR_RANGES) => {
 export const Avatar = z.strictObject({ scale: bounded('scale'), x: bounded('x'), y: bounded('y') });
 export type Avatar = z.infer<typeof Avatar>;
 
-/** Full, normalised parameters: what a Job carries. */
-export const RenderParams = z.strictObject({ aspectRatio: AspectRatio, avatar: Avatar });
+// ---- Extension `output` (docs/render-api.md): the video's size, its captions and its thumbnail.
+export const RESOLUTIONS = ['720p', '1080p'] as const;
+export const Resolution = z.enum(RESOLUTIONS);
+export type Resolution = z.infer<typeof Resolution>;
+export const CAPTION_MODES = ['burned', 'file', 'none'] as const;
+export const CaptionMode = z.enum(CAPTION_MODES);
+export type CaptionMode = z.infer<typeof CaptionMode>;
+/** Where burned captions sit; `auto` chooses the first of bottom, top, beside that keeps the presenter's face clear. */
+export const CAPTION_POSITIONS = ['auto', 'bottom', 'top', 'beside'] as const;
+export const CaptionPosition = z.enum(CAPTION_POSITIONS);
+export type CaptionPosition = z.infer<typeof CaptionPosition>;
+/** What a job of this server gets for an output field its request left out (the resolution: the server's setting). */
+export const OUTPUT_DEFAULTS = { resolution: '720p', captions: 'burned', captionPosition: 'auto' } as const satisfies {
+  resolution: Resolution; captions: CaptionMode; captionPosition: CaptionPosition;
+};
+/** Longest thumbnailAt accepted (seconds); a time past the video's end takes its last frame. */
+export const THUMBNAIL_AT_MAX = 86_400;
+export const ThumbnailAt = z
+  .number({ error: 'must be a number' })
+  .min(0, 'must not be negative')
+  .max(THUMBNAIL_AT_MAX, `must be at most ${THUMBNAIL_AT_MAX}`)
+  .describe('Extension "output": seconds into the video for the thumbnail frame');
+const OUTPUT_PARAMS = {
+  resolution: Resolution.optional().describe('Extension "output": 720p (default) or 1080p; the short side in pixels'),
+  captions: CaptionMode.optional().describe('Extension "output": burned (default), file (WebVTT and SRT only, nothing drawn) or none'),
+  captionPosition: CaptionPosition.optional().describe('Extension "output": where burned captions sit; auto (default) keeps the face clear'),
+  thumbnailAt: ThumbnailAt.optional(),
+};
+/** The output fields of parameters, as a list (what an API without the extension is not sent). */
+export const OUTPUT_PARAM_KEYS = Object.keys(OUTPUT_PARAMS) as (keyof typeof OUTPUT_PARAMS)[];
+
+/**
+ * Full, normalised parameters: what a Job carries. The output fields are optional so jobs stored
+ * before them (and other APIs' jobs) still read; this server fills all but thumbnailAt for new jobs.
+ */
+export const RenderParams = z.strictObject({ aspectRatio: AspectRatio, avatar: Avatar, ...OUTPUT_PARAMS });
 export type RenderParams = z.infer<typeof RenderParams>;
 
 /** Parameters as a request may send them: every field optional, filled from template defaults. */
@@ -52,6 +86,7 @@ export const RenderParamsInput = z.strictObject({
   avatar: z
     .strictObject({ scale: bounded('scale').optional(), x: bounded('x').optional(), y: bounded('y').optional() })
     .optional(),
+  ...OUTPUT_PARAMS,
 });
 export type RenderParamsInput = z.infer<typeof RenderParamsInput>;
 
@@ -274,13 +309,6 @@ export const Brand = z.strictObject({
   captionStyle: CaptionStyle.optional(),
 });
 export type Brand = z.infer<typeof Brand>;
-export const RESOLUTIONS = ['720p', '1080p'] as const;
-export const Resolution = z.enum(RESOLUTIONS);
-export type Resolution = z.infer<typeof Resolution>;
-export const CAPTION_MODES = ['burned', 'file', 'none'] as const;
-export const CaptionMode = z.enum(CAPTION_MODES);
-export type CaptionMode = z.infer<typeof CaptionMode>;
-
 export const RenderRequest = z
   .strictObject({
     /** Either `text` (the original contract) or `scenes` (extension `scenes`), never both. */
@@ -317,6 +345,7 @@ export const isTerminal = (s: JobStatus): boolean => TERMINAL_STATUSES.includes(
 
 export const JobOutput = z.object({
   videoUrl: z.string(),
+  /** Extension `output`: empty for a job rendered with `captions: "none"` (it has no caption file). */
   captionsUrl: z.string(),
   thumbnailUrl: z.string(),
   durationSeconds: z.number(),
@@ -325,6 +354,10 @@ export const JobOutput = z.object({
   sizeBytes: z.number().int(),
 });
 export type JobOutput = z.infer<typeof JobOutput>;
+
+/** Extension `output`: body of POST /api/jobs/{id}/thumbnail (the frame at `at` seconds becomes the thumbnail). */
+export const ThumbnailRequest = z.strictObject({ at: ThumbnailAt });
+export type ThumbnailRequest = z.infer<typeof ThumbnailRequest>;
 
 export const JobError = z.object({ code: z.string(), message: z.string() });
 export type JobError = z.infer<typeof JobError>;
@@ -417,12 +450,18 @@ export const TemplateList = z.object({ templates: z.array(Template) });
 export type TemplateList = z.infer<typeof TemplateList>;
 
 export const Gender = z.enum(['female', 'male', 'neutral']);
-/** The speech engine behind a voice: espeak-ng (formant), SVOX Pico (diphone), Piper (neural, downloaded on demand). */
-export const VoiceEngine = z.enum(['espeak', 'pico', 'piper']);
+/**
+ * The speech engine behind a voice: espeak-ng (formant), SVOX Pico (diphone), Flite (CMU's
+ * clustergen, statistical parametric), Piper and Kokoro (neural, downloaded on demand).
+ */
+export const VoiceEngine = z.enum(['espeak', 'pico', 'flite', 'piper', 'kokoro']);
 export type VoiceEngine = z.infer<typeof VoiceEngine>;
 /** How natural a voice sounds, lowest first: basic (robotic, fastest), standard, natural (neural). */
 export const VoiceQuality = z.enum(['basic', 'standard', 'natural']);
 export type VoiceQuality = z.infer<typeof VoiceQuality>;
+/** How fast a voice speaks: spoken units (words; Chinese syllables; Japanese morae) per second, and the pause per sentence. */
+export const Pace = z.object({ unitsPerSecond: z.number().positive(), sentencePauseSeconds: z.number().min(0) });
+export type Pace = z.infer<typeof Pace>;
 export const Voice = z.object({
   id: z.string(),
   name: z.string(),
@@ -435,6 +474,8 @@ export const Voice = z.object({
   downloadBytes: z.number().int().positive().optional(),
   /** A downloadable voice's terms (its data's licence and what it asks of a published video). */
   licence: z.string().optional(),
+  /** Refinement of the contract: the voice's measured pace, which the app's length estimate reads (shared/language/pace.ts). */
+  pace: Pace.optional(),
   sampleUrl: z.string(),
   /** Refinement of the contract: the voice's other id forms (e.g. the all-digits "101"); both work as voiceId. */
   aliases: z.array(z.string()).optional(),
@@ -494,7 +535,7 @@ export const PresenterCreate = z.strictObject({
 export type PresenterCreate = z.infer<typeof PresenterCreate>;
 
 /** Extensions of the contract this implementation offers (docs/server.md); clients read them from GET /api/health. */
-export const API_EXTENSIONS = ['title', 'assets', 'scenes', 'sound'] as const;
+export const API_EXTENSIONS = ['title', 'assets', 'scenes', 'output', 'sound'] as const;
 export type ApiExtension = (typeof API_EXTENSIONS)[number];
 export const Health = z.object({ status: z.literal('ok'), version: z.string(), extensions: z.array(z.string()).optional().describe('Extensions of the contract offered, e.g. "title"') });
 export type Health = z.infer<typeof Health>;

@@ -99,6 +99,18 @@ export function isBlinking(blinks: readonly number[], t: number): boolean {
 }
 
 /**
+ * A time near t with the eyes open: t itself, or when a blink is under way then, a frame before
+ * that blink starts (a still of a half-closed blink makes a poor thumbnail).
+ */
+export function eyesOpenNear(blinks: readonly number[], t: number, frameSeconds: number): number {
+  for (const b of blinks) {
+    if (b > t) break;
+    if (t < b + BLINK_SECONDS) return Math.max(0, b - frameSeconds);
+  }
+  return t;
+}
+
+/**
  * Idle motion at time t: zero at t = 0 so the first frame is the rest pose. Only the head moves
  * (the torso stays still), and only by translation, a sway and a nod, so the engine moves its
  * pre-rasterised head layers instead of redrawing them.

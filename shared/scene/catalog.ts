@@ -4,7 +4,7 @@
 // Adding a template is one JSON entry (plus art, for a new presenter or background painter).
 import { z } from 'zod';
 import bundled from '../../resources/templates.json' with { type: 'json' };
-import { AspectRatio, describeDetails, issuesToDetails, RenderParams, Template, type RenderParamsInput } from '../contract/index.js';
+import { AspectRatio, describeDetails, issuesToDetails, OUTPUT_PARAM_KEYS, RenderParams, Template, type RenderParamsInput } from '../contract/index.js';
 import { SCENE_FONTS } from './fonts.js';
 import { PRESENTER_BOUNDS } from './presenter-bounds.js';
 
@@ -101,6 +101,8 @@ export function fillParams(
 ): RenderParams {
   const base = templates.find((t) => t.id === templateId)?.defaults ?? FALLBACK_PARAMS;
   const avatar = partial?.avatar ?? {};
+  // Output fields (extension `output`) are kept as sent: their defaults are the render API's.
+  const output = Object.fromEntries(OUTPUT_PARAM_KEYS.filter((k) => partial?.[k] !== undefined).map((k) => [k, partial![k]]));
   return {
     aspectRatio: partial?.aspectRatio ?? base.aspectRatio,
     avatar: {
@@ -108,5 +110,6 @@ export function fillParams(
       x: avatar.x ?? base.avatar.x,
       y: avatar.y ?? base.avatar.y,
     },
+    ...output,
   };
 }

@@ -6,6 +6,7 @@ export * from './styles.js';
 export * from './fonts.js';
 export * from './presenters.js';
 export * from './layout.js';
+export * from './caption-place.js';
 export * from './animation.js';
 export * from './captions.js';
 export * from './scripts.js';

@@ -2,6 +2,7 @@
 // the frame, scale = presenter height as a fraction of frame height), the title-safe area and
 // the caption box. Pure arithmetic, so the preview's hit-testing and the video agree exactly.
 import type { Avatar, RenderParams } from '../contract/index.js';
+import { placeCaption } from './caption-place.js';
 import { presenterArt } from './presenters.js';
 import { sceneStyle, type SceneStyle } from './styles.js';
 import type { Rect, Size } from './types.js';
@@ -32,8 +33,21 @@ export interface SceneLayout {
 /** Fraction of each frame edge kept clear of captions (broadcast title-safe is 5–10 %). */
 export const SAFE_MARGIN = 0.06;
 
-/** `presenterId`: a scene's own presenter in place of the template's. */
-export function computeLayout(templateId: string, params: RenderParams, size: Size, presenterId?: string): SceneLayout {
+/** Art units the head sways and nods away from its rest bounds (idleMotion): part of the face's region. */
+export const HEAD_MOTION_UNITS = 4;
+
+/** The face's region: the moving layers' box with room for the head's motion, in frame pixels. */
+export function faceRegion(layout: Pick<SceneLayout, 'presenterMoving' | 'presenterScale'>): Rect {
+  const m = HEAD_MOTION_UNITS * layout.presenterScale;
+  const b = layout.presenterMoving;
+  return { x: b.x - m, y: b.y - m, width: b.width + 2 * m, height: b.height + 2 * m };
+}
+
+/**
+ * `presenterId`: a scene's own presenter in place of the template's; `hasPresenter` false: a
+ * scene without one (captions placed `auto` then stay at the bottom).
+ */
+export function computeLayout(templateId: string, params: RenderParams, size: Size, presenterId?: string, hasPresenter = true): SceneLayout {
   const templateStyle = sceneStyle(templateId);
   const style = presenterId ? { ...templateStyle, presenterId } : templateStyle;
   const { width: W, height: H } = size;
@@ -71,7 +85,12 @@ export function computeLayout(templateId: string, params: RenderParams, size: Si
   // Vertical placement: most styles sit on the safe area's bottom edge; big captions sit in the lower third.
   const bottom = safe.y + safe.height;
   const boxY = style.caption === 'big' ? Math.min(bottom - boxH, Math.round(H * 0.74 - boxH / 2)) : bottom - boxH;
-  const caption: Rect = { x: Math.round((W - boxW) / 2), y: boxY, width: boxW, height: boxH };
+  const bottomBox: Rect = { x: Math.round((W - boxW) / 2), y: boxY, width: boxW, height: boxH };
+  const face = hasPresenter ? faceRegion({ presenterMoving, presenterScale: k }) : null;
+  const caption = placeCaption(
+    { size, safe, bottom: bottomBox, face, body: hasPresenter ? presenterBounds : null, fontPx },
+    params.captionPosition,
+  );
 
   return {
     templateId, style, size, safe, presenter, presenterBounds, torsoExtension, presenterMoving, presenterScale: k, caption,

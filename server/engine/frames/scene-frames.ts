@@ -36,6 +36,8 @@ export interface Scene {
   words: TimedWord[];
   cache: HeadCache;
   measure: MeasureText;
+  /** false: captions are not drawn (`params.captions` "file" or "none"); their pages still make the caption file. */
+  burnCaptions: boolean;
 }
 
 /** What a scene shows beyond its template: its presenter (or none) and its own background. */
@@ -48,18 +50,21 @@ export interface SceneLook {
   background?: (layout: SceneLayout) => Promise<Canvas | null>;
 }
 
+/** True when a job's captions are drawn into its frames (the default). */
+export const burnsCaptions = (params: Pick<RenderTask['params'], 'captions'>): boolean => (params.captions ?? 'burned') === 'burned';
+
 /** `size`: the frame's (the task's output size unless given; the rehearsal draws smaller frames). */
 export async function prepareScene(
   templateId: string, task: Pick<RenderTask, 'params' | 'shortSide'>, words: TimedWord[], size = outputSize(task.params.aspectRatio, task.shortSide), look: SceneLook = {},
 ): Promise<Scene> {
   registerFonts();
-  const layout = computeLayout(templateId, task.params, size, look.presenterId);
+  const layout = computeLayout(templateId, task.params, size, look.presenterId, look.presenter !== false);
   const [assets, background] = await Promise.all([
     look.presenter === false ? null : loadPresenterNode(layout.style.presenterId, layout.presenter.height),
     look.background ? look.background(layout) : paintTemplate(layout),
   ]);
   const measure = measureWith(createCanvas(2, 2).getContext('2d'), layout);
-  const scene: Scene = { layout, assets, background, pages: [], words: [], cache: headCacheNode(), measure };
+  const scene: Scene = { layout, assets, background, pages: [], words: [], cache: headCacheNode(), measure, burnCaptions: burnsCaptions(task.params) };
   addCaptionPages(scene, words);
   return scene;
 }
@@ -83,7 +88,7 @@ const WITHOUT_PRESENTER: readonly FrameLayer[] = ['background', 'caption'];
 
 /** The whole frame at time t on a canvas, over the scene's painted background (or `background`, a moving one's frame). */
 function drawSceneFrame(ctx: SKRSContext2D, scene: Scene, anim: Animation, t: number, background = scene.background): void {
-  const state = { pose: poseAt(anim, t), caption: captionAt(scene.pages, scene.words, t) };
+  const state = { pose: poseAt(anim, t), caption: scene.burnCaptions ? captionAt(scene.pages, scene.words, t) : null };
   const layers = scene.assets ? WITH_PRESENTER : WITHOUT_PRESENTER;
   drawFrame(ctx, scene.assets, scene.layout, state, { background: background ?? undefined, headCache: scene.cache, layers });
 }
@@ -258,7 +263,7 @@ export function composedSource(scene: Scene, anim: Animation, pool: FramePool, m
   const plan = planRegions(layout);
   // Sprites are cut as poses first need them until artDone, which cuts the rest.
   const compositor = new FrameCompositor(layout, scene.assets, moving ? null : scene.background, plan);
-  const cr = plan.caption;
+  const cr = scene.burnCaptions ? plan.caption : null;
   const cCanvas = cr ? createCanvas(cr.width, cr.height) : null;
   const cctx = cCanvas?.getContext('2d');
   const readBack = regionReader();

@@ -45,20 +45,29 @@ function clauseEnds(text: string, clauses: number): string[] | null {
   return ends.length === clauses ? ends : null;
 }
 
+/**
+ * espeak's IPA (clauses on lines, '_' between phonemes) spelled as the phonemizers neural voices
+ * were trained on write it: words between spaces, each clause ended by the text's punctuation.
+ */
+export function spelledPhonemes(ipa: string, text = ''): string[] {
+  const clauses = ipa.split('\n').map((l) => l.replaceAll('_', '').trim()).filter(Boolean);
+  const ends = clauseEnds(text, clauses.length);
+  return clauses.map((clause, i) => {
+    const end = ends?.[i] ?? (i + 1 < clauses.length ? ',' : '.');
+    return i + 1 < clauses.length ? `${clause}${end} ` : `${clause}${end}`;
+  });
+}
+
 /** Piper's sequence: BOS, then every phoneme followed by the pad id, then EOS. */
 export function phonemeIds(ipa: string, map: Record<string, number[]>, text = ''): number[] {
   const id = (p: string) => map[p] ?? [];
   const ids = [...id('^'), ...id('_')];
-  const clauses = ipa.split('\n').map((l) => l.replaceAll('_', '').trim()).filter(Boolean);
-  const ends = clauseEnds(text, clauses.length);
-  clauses.forEach((clause, i) => {
-    const end = ends?.[i] ?? (i + 1 < clauses.length ? ',' : '.');
-    const spelled = i + 1 < clauses.length ? `${clause}${end} ` : `${clause}${end}`;
+  for (const spelled of spelledPhonemes(ipa, text)) {
     for (const ch of Array.from(spelled.normalize('NFD'))) {
       const found = id(ch);
       if (found.length) ids.push(...found, ...id('_'));
     }
-  });
+  }
   ids.push(...id('$'));
   return ids;
 }
