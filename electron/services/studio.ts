@@ -11,6 +11,7 @@ import { CatalogCache, readBundledCatalogs, type RawCatalogs } from './catalogs.
 import { Connections, FOREIGN_CAPABILITIES } from './connections.js';
 import { importCsv } from './csv-import.js';
 import { Downloads } from './downloads.js';
+import { BrandKitStore } from './brand-kits.js';
 import { DraftStore } from './drafts.js';
 import { BridgeFailure, toBridgeError } from './errors.js';
 import { EventHub } from './events.js';
@@ -77,6 +78,7 @@ export function createStudio(deps: StudioDeps): Studio {
   const { log } = deps;
   const events = deps.events ?? new EventHub();
   const drafts = new DraftStore(join(deps.dataDir, 'drafts'));
+  const brandKits = new BrandKitStore(deps.dataDir);
   const catalogCache = new CatalogCache(join(deps.dataDir, 'cache', 'catalogs'));
   const jobsCache = new JobsCache(join(deps.dataDir, 'cache', 'jobs'));
   const connections = new Connections(deps);
@@ -107,12 +109,13 @@ export function createStudio(deps: StudioDeps): Studio {
   const present = (profileId: string, job: Job): Job => media.job(profileId, jobsCache.withTitle(profileId, job));
 
   /**
-   * The title and the output settings go only to APIs with their extension; for the others the
-   * client remembers the title, and the video is made at that API's own size and captions.
+   * The title, the output settings and the brand go only to APIs with their extension; for the
+   * others the client remembers the title, and the video is made at that API's own size and
+   * captions, without the brand (the kit panel says so).
    */
   async function withoutUnsupported(profileId: string, request: RenderRequest): Promise<RenderRequest> {
     const output = OUTPUT_PARAM_KEYS.filter((k) => request.params?.[k] !== undefined);
-    if (request.title === undefined && !output.length) return request;
+    if (request.title === undefined && !output.length && request.brand === undefined) return request;
     const caps = await connections.capabilitiesOf(profileId).catch((e: unknown) => {
       // Offline: the capabilities are not known; the request is sent as to a foreign API.
       if (!isOffline(e)) logged(`capabilities of "${profileId}" not known`)(e);
@@ -121,6 +124,10 @@ export function createStudio(deps: StudioDeps): Studio {
     let out = request;
     if (!caps?.title && out.title !== undefined) {
       const { title: _title, ...rest } = out;
+      out = rest;
+    }
+    if (!caps?.brand && out.brand !== undefined) {
+      const { brand: _brand, ...rest } = out;
       out = rest;
     }
     if (!caps?.output && output.length && out.params) {
@@ -361,6 +368,26 @@ export function createStudio(deps: StudioDeps): Studio {
       const { profileId, client } = await assetsClient();
       const list = await client.listAssets(input ?? {});
       return { ...list, assets: list.assets.map((a) => media.asset(profileId, a)) };
+    },
+    'brandKits.list': () => brandKits.list(),
+    'brandKits.save': (input) => brandKits.save(input),
+    'brandKits.remove': async ({ id }) => {
+      await brandKits.remove(id);
+      return { ok: true as const };
+    },
+    'brandKits.export': ({ id }) => brandKits.exportKit(id),
+    'brandKits.import': async ({ text }) => {
+      const { client } = await assetsClient();
+      return brandKits.importKit(text, async ({ assetId, name, kind }) => {
+        const byId = await client.getAsset(assetId).catch((e: unknown) => {
+          // Not found: the kit came from another render API (or the file was deleted); look by name.
+          if (e instanceof BridgeFailure && e.code === 'not_found') return null;
+          throw e;
+        });
+        if (byId?.kind === kind) return byId;
+        const { assets } = await client.listAssets({ kind, q: name, limit: 100 });
+        return assets.find((a) => a.name === name) ?? null;
+      });
     },
     'assets.get': async ({ id }) => {
       const { profileId, client } = await assetsClient();

@@ -25,6 +25,8 @@ import {
   type PresenterAssets,
   type Rect,
   type SceneLayout,
+  type SceneBrand,
+  type ImageLike,
 } from '../../shared/scene/index.js';
 
 const svgUrls = import.meta.glob('../../resources/presenters/*/*.svg', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
@@ -124,9 +126,9 @@ function previewTemplateId(templateId: string | undefined): string {
   return templateId && templateEntry(templateId) ? templateId : PREVIEW_FALLBACK_TEMPLATE;
 }
 
-/** `presenter` false: a scene without one (its captions are placed as the video places them then). */
-export function sceneLayout(template: Template | null, params: RenderParams, width: number, height: number, presenter = true): SceneLayout {
-  return computeLayout(previewTemplateId(template?.id), params, { width, height }, undefined, presenter);
+/** `presenter` false: a scene without one (its captions are placed as the video places them then); `brand`: the video's. */
+export function sceneLayout(template: Template | null, params: RenderParams, width: number, height: number, presenter = true, brand?: SceneBrand): SceneLayout {
+  return computeLayout(previewTemplateId(template?.id), params, { width, height }, undefined, presenter, brand);
 }
 
 /** The presenter's painted box in frame pixels: what the handles frame and the pointer grabs. */
@@ -145,10 +147,13 @@ export interface SceneOptions {
   picture?: BackgroundPicture | null;
   /** False: a scene without the presenter. */
   presenter?: boolean;
+  /** Extension `brand`: the video's brand, and its logo image once loaded. */
+  brand?: SceneBrand;
+  logo?: ImageLike;
 }
 
 export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): SceneLayout {
-  const layout = sceneLayout(o.template, o.params, o.width, o.height, o.presenter !== false);
+  const layout = sceneLayout(o.template, o.params, o.width, o.height, o.presenter !== false, o.brand);
   // Captions given as a file only (or none) are not drawn in the video, nor here.
   const words = o.caption && (o.params.captions ?? 'burned') === 'burned' ? captionTokens(o.caption).slice(0, 40) : [];
   let caption: CaptionView | null = null;
@@ -160,7 +165,7 @@ export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): Scene
   const presenter = o.presenter !== false;
   // The scene's own picture goes down through the same routine the engine uses; the rest of the frame is drawFrame's.
   if (o.picture) drawBackground(ctx, layout, o.picture);
-  const layers: FrameLayer[] = [...(o.picture ? [] : ['background' as const]), ...(presenter ? ['presenter' as const] : []), 'caption'];
-  drawFrame(ctx, presenter ? presenterAssets(layout.templateId) : null, layout, { pose: NEUTRAL_POSE, caption }, { layers });
+  const layers: FrameLayer[] = [...(o.picture ? [] : ['background' as const]), ...(presenter ? ['presenter' as const] : []), 'logo', 'caption'];
+  drawFrame(ctx, presenter ? presenterAssets(layout.templateId) : null, layout, { pose: NEUTRAL_POSE, caption }, { layers, ...(o.logo ? { logo: o.logo } : {}) });
   return layout;
 }

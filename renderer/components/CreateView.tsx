@@ -1,5 +1,6 @@
 // The creator's main screen: drafts, the selected scene's script and settings, voice, the preview
 // canvas with the scene strip under it, template, render.
+import { BrandKits } from './BrandKits.js';
 import { DraftsSidebar } from './DraftsSidebar.js';
 import { MediaLibrary } from './MediaLibrary.js';
 import { MusicPicker } from './MusicPicker.js';
@@ -53,6 +54,7 @@ export function CreateView() {
           <PresenterCanvas />
           <SceneStrip />
           <RenderBar />
+          <BrandKits />
           <OutputSettings />
           <TemplatePicker />
           <MediaLibrary />

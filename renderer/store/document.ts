@@ -2,6 +2,7 @@
 // the selected scene. Every edit here is a document edit: the undo history and the autosave
 // follow `document` (see history.ts, autosave.ts), so actions only compute the next document.
 import type { StoreApi } from 'zustand';
+import { CARD_SCENE_IDS } from '../../shared/bridge/brand-kits.js';
 import { DOCUMENT_VERSION, blankScene, newSceneId, type DocumentMusic, type DocumentScene, type VideoDocument } from '../../shared/contract/document.js';
 import type { AspectRatio, Avatar, RenderParams, Template } from '../../shared/contract/index.js';
 import { fillParams } from '../../shared/scene/catalog.js';
@@ -35,7 +36,7 @@ export interface DocumentSlice {
   /** Bumped whenever another document is loaded, so an edit and a load are told apart (autosave, late answers). */
   documentSession: number;
   /** Video-wide fields. */
-  update(patch: Partial<Pick<VideoDocument, 'name' | 'voiceId'>>): void;
+  update(patch: Partial<Pick<VideoDocument, 'name' | 'voiceId' | 'brand'>>): void;
   /** The video's music (null: none). */
   setMusic(music: DocumentMusic | null): void;
   /** Switches template, keeping the creator's choices where the new one allows them; says what changed. */
@@ -50,6 +51,11 @@ export interface DocumentSlice {
   /** That placement back to the template's default. */
   resetPlacement(): void;
   insertScenes(scenes: DocumentScene[], index?: number): void;
+  /**
+   * A brand kit applied (one edit, one undo step): the video's brand, and its title and end
+   * cards in place of any cards an earlier kit put there (null: no card).
+   */
+  applyBrand(brand: VideoDocument['brand'], cards: { intro: DocumentScene | null; outro: DocumentScene | null }): void;
   updateScene(id: string, patch: ScenePatch): void;
   selectScene(id: string): void;
   /** A blank scene after the selected one, selected. */
@@ -154,6 +160,14 @@ export function createDocumentSlice(
       const all = [...get().document.scenes];
       all.splice(index ?? all.length, 0, ...scenes);
       withScenes(all, scenes[0]!.id);
+    },
+    applyBrand(brand, { intro, outro }) {
+      const d = get().document;
+      const ids = new Set<string>(Object.values(CARD_SCENE_IDS));
+      const middle = d.scenes.filter((s) => !ids.has(s.id));
+      const scenes = [...(intro ? [intro] : []), ...(middle.length ? middle : [blankScene()]), ...(outro ? [outro] : [])];
+      const selected = scenes.some((s) => s.id === get().selectedSceneId) ? get().selectedSceneId : scenes[0]!.id;
+      edit({ ...d, brand, scenes }, selected);
     },
     updateScene(id, patch) {
       withScenes(get().document.scenes.map((s) => (s.id === id ? { ...s, ...patch } : s)));

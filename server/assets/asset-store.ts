@@ -48,13 +48,15 @@ function rowOf(a: StoredAsset) {
   return { id: a.id, user_id: userId, kind: a.kind, search: a.name.toLowerCase(), size_bytes: a.sizeBytes, doc: JSON.stringify(asset) };
 }
 
-/** Ids of the active jobs (their stored documents) whose scenes or music use the asset. */
+/** Ids of the active jobs (their stored documents) whose scenes, music or brand (logo, font) use the asset. */
 function jobsUsing(assetId: string, docs: string[]): string[] {
   const out: string[] = [];
   for (const doc of docs) {
     const job = Job.safeParse(JSON.parse(doc));
-    const uses = job.success && (job.data.music?.assetId === assetId || job.data.scenes?.some((s) => s.background?.assetId === assetId));
-    if (uses) out.push(job.data.id);
+    const brand = job.success ? job.data.brand : undefined;
+    const inBrand = brand?.logo?.assetId === assetId || brand?.font === assetId;
+    const inMusic = job.success && job.data.music?.assetId === assetId;
+    if (job.success && (inBrand || inMusic || job.data.scenes?.some((s) => s.background?.assetId === assetId))) out.push(job.data.id);
   }
   return out;
 }

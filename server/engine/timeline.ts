@@ -9,6 +9,7 @@ import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
 import { OUTPUT_FPS, outputSize, VIDEO_EDGES, type RenderParams } from '../../shared/contract/index.js';
 import { blinkTimes, createAnimation, eyesOpenNear, spokenScript, templateEntry, type Animation, type CaptionPage, type TimedWord } from '../../shared/scene/index.js';
 import { openBackground, type BackgroundSource } from './frames/backgrounds/index.js';
+import { loadBrand, type LoadedBrand } from './frames/brand.js';
 import { addCaptionPages, composedSource, drawFullFrame, fullFrameSource, prepareScene, releaseArt, type FramePool, type FrameSource, type Scene } from './frames/scene-frames.js';
 import { transitionSource } from './frames/transitions.js';
 import { yuvToRgba } from './frames/yuv.js';
@@ -79,12 +80,13 @@ class Segment {
   }
 
   /** Lays out the scene and opens its background; the frame source follows. */
-  open(task: RenderTask, pool: FramePool, fullFrames: boolean, signal: AbortSignal): void {
+  open(task: RenderTask, pool: FramePool, fullFrames: boolean, signal: AbortSignal, brand: Promise<LoadedBrand | undefined>): void {
     const spec = this.spec;
     const params: RenderParams = { ...task.params, avatar: spec.avatar ?? task.params.avatar };
     const size = outputSize(task.params.aspectRatio, task.shortSide);
     this.ready = (async () => {
       const scene = await prepareScene(spec.templateId, { params, shortSide: task.shortSide }, [], size, {
+        brand: await brand,
         presenterId: spec.presenterId,
         presenter: spec.avatar !== null,
         background: async (layout) => (this.background = await openBackground({ layout, scene: spec, index: this.index, signal })).still,
@@ -159,6 +161,8 @@ export class Timeline {
   private framesInSegment = 0;
   private restSpoken = false;
   private thumb: Promise<Buffer> | null = null;
+  /** Extension `brand`: its logo and font, loaded once for every scene. */
+  private readonly brand: Promise<LoadedBrand | undefined>;
 
   constructor(private readonly o: TimelineOptions, voices: EngineVoice[]) {
     const scenes = taskScenes(o.task);
@@ -166,9 +170,11 @@ export class Timeline {
     const size = outputSize(o.task.params.aspectRatio, o.task.shortSide);
     this.width = size.width | 0;
     this.height = size.height | 0;
+    this.brand = o.task.brand ? loadBrand(o.task.brand, size) : Promise.resolve(undefined);
+    this.brand.catch(() => undefined); // awaited by every segment's open; a failure must not go unhandled before
     const first = this.segments[0]!;
     first.speak(o.speech, o.signal);
-    first.open(o.task, o.pool, o.fullFrames, o.signal);
+    first.open(o.task, o.pool, o.fullFrames, o.signal, this.brand);
   }
 
   /** Resolves once the first segment can give frames (laid out while its first sentence is spoken). */
@@ -215,7 +221,7 @@ export class Timeline {
       const next = this.segments[++this.speaking]!;
       next.startSample = s.endSample!;
       next.speak(this.o.speech, this.o.signal);
-      next.open(this.o.task, this.o.pool, this.o.fullFrames, this.o.signal);
+      next.open(this.o.task, this.o.pool, this.o.fullFrames, this.o.signal, this.brand);
     }
     return silence > 0 ? [{ silence }] : [];
   }

@@ -1,11 +1,11 @@
 // The render engine interface the worker queue calls. The real engine (speech → frames →
 // ffmpeg) implements it; tests may drive the queue with a controllable engine.
 import { z } from 'zod';
-import type { AssetKind, Job, Music, Scene, ShortSide } from '../../shared/contract/index.js';
+import type { AssetKind, Brand, Job, Music, Scene, ShortSide } from '../../shared/contract/index.js';
 
 /** A scene's background file as this worker reads it (resolved from the asset id by the queue). */
 export interface SceneMedia {
-  kind: Exclude<AssetKind, 'audio'>;
+  kind: Exclude<AssetKind, 'audio' | 'font'>;
   /** A local path this process may read (the asset's stored content). */
   path: string;
   mediaType: string;
@@ -27,6 +27,17 @@ export interface RenderMusic extends Music {
   durationSeconds: number | null;
 }
 
+/**
+ * Extension `brand`: the job's brand with its assets resolved (by the queue, as backgrounds are)
+ * to local files: the logo's image and its pixel size, a font asset's file.
+ */
+export interface RenderBrand {
+  brand: Brand;
+  logo: { path: string; width: number; height: number } | null;
+  /** A font asset (null: a bundled font, or none). */
+  font: { assetId: string; path: string } | null;
+}
+
 /** The job's content (voiceId canonical, resolved from either id form) and what this attempt needs. */
 export interface RenderTask extends Pick<Job, 'text' | 'templateId' | 'voiceId' | 'params'> {
   jobId: string;
@@ -37,6 +48,8 @@ export interface RenderTask extends Pick<Job, 'text' | 'templateId' | 'voiceId' 
   scenes?: RenderScene[];
   /** Extension `sound`: music mixed under the narration (absent: narration alone). */
   music?: RenderMusic;
+  /** Extension `brand`: absent when the job has none. */
+  brand?: RenderBrand;
   shortSide: ShortSide;
   /**
    * A fresh, empty directory owned by this attempt. The engine writes `video.mp4`,

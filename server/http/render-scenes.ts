@@ -84,8 +84,8 @@ async function resolveBackground(
     return undefined;
   }
   const n = details.length;
-  if (asset.kind === 'audio') {
-    details.push({ path: `${path}.assetId`, message: `"${asset.name}" is a sound; a background is a picture, a clip or a document` });
+  if (asset.kind === 'audio' || asset.kind === 'font') {
+    details.push({ path: `${path}.assetId`, message: `"${asset.name}" is ${article(asset.kind === 'audio' ? 'sound' : 'font')}; a background is a picture, a clip or a document` });
   }
   if (bg.page !== undefined && asset.kind !== 'document') {
     details.push({ path: `${path}.page`, message: `only a document has pages; "${asset.name}" is ${article(asset.kind)}` });

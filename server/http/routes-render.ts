@@ -13,6 +13,7 @@ import type { ServerContext } from './context.js';
 import { ApiError } from './errors.js';
 import { userOf } from './principal.js';
 import { resolveMusic } from './render-music.js';
+import { checkBrand } from './render-brand.js';
 import { checkPresenter, normaliseScenes } from './render-scenes.js';
 import { checkVoicePacks, type VoiceUse } from './voice-packs-ready.js';
 
@@ -46,6 +47,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
       });
     }
   }
+  if (req.brand) await checkBrand(req.brand, { assets: ctx.assets.store, userId }, details);
   if (voice && !req.scenes) {
     const unreadable = unreadableScript(requestText(req), voice, ctx.catalog.voices);
     if (unreadable) details.push({ path: 'text', message: unreadable.message });
@@ -69,7 +71,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
   await checkVoicePacks(ctx.engine, uses.filter((u, i) => uses.findIndex((o) => o.path === u.path) === i), details, log);
   if (details.length) throw invalid(details);
   const text = requestText(req).trim();
-  const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params, ...(music ? { music } : {}) };
+  const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params, ...(req.brand ? { brand: req.brand } : {}), ...(music ? { music } : {}) };
   return resolved ? { ...base, scenes: resolved.scenes, warnings: resolved.warnings } : { ...base, warnings: scriptWarnings(text, voice) };
 }
 

@@ -22,6 +22,7 @@ import type {
   UploadStatus,
 } from './types.js';
 import { DraftId, DraftInput, JobsListInput, KeyHeader } from './types.js';
+import { BrandKitId, BrandKitInput, type BrandKit, type BrandKitImport } from './brand-kits.js';
 
 const id = z.string().min(1).max(128);
 const none = z.strictObject({}).optional();
@@ -81,6 +82,14 @@ export const bridgeInputs = {
   'assets.uploads': none,
   /** A URL the renderer may load for an asset's bytes or thumbnail (through the privileged side). */
   'media.assetUrl': z.strictObject({ assetId: id, kind: z.enum(['content', 'thumbnail']) }),
+  /** Brand kits (kept by the app; extension `brand` renders them). */
+  'brandKits.list': none,
+  'brandKits.save': BrandKitInput,
+  'brandKits.remove': z.strictObject({ id: BrandKitId }),
+  /** The kit as one file to share: its name and JSON text. */
+  'brandKits.export': z.strictObject({ id: BrandKitId }),
+  /** A shared kit file's text: saved as a new kit, its logo and font re-linked in this media library. */
+  'brandKits.import': z.strictObject({ text: z.string().max(1_000_000) }),
   /** The music tracks the app ships (extension `sound`). */
   'music.tracks': none,
   /** A built-in track as an audio asset of the media library (imported on first use). */
@@ -133,6 +142,11 @@ export interface BridgeOutputs {
   'assets.cancelUpload': { ok: true };
   'assets.uploads': UploadStatus[];
   'media.assetUrl': { url: string };
+  'brandKits.list': BrandKit[];
+  'brandKits.save': BrandKit;
+  'brandKits.remove': { ok: true };
+  'brandKits.export': { fileName: string; text: string };
+  'brandKits.import': BrandKitImport;
   'music.tracks': { tracks: MusicTrack[] };
   'music.importTrack': Asset;
   /** MP3 bytes, base64. */

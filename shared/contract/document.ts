@@ -3,7 +3,7 @@
 // by an earlier version are migrated on read (`readVideoDocument`).
 import { z } from 'zod';
 import {
-  AssetId, Avatar, LIMITS, MusicInput, RenderParamsInput, SCENE_MIN_SECONDS_MAX, SceneBackground, SOUND_LIMITS, Transition,
+  AssetId, Avatar, Brand, LIMITS, MusicInput, RenderParamsInput, SCENE_MIN_SECONDS_MAX, SceneBackground, SOUND_LIMITS, Transition,
   type Job, type RenderRequest, type SceneInput,
 } from './schemas.js';
 
@@ -49,6 +49,8 @@ export const VideoDocument = z.strictObject({
   voiceId: z.string().max(64).nullable(),
   params: RenderParamsInput,
   scenes: z.array(DocumentScene).min(1).max(LIMITS.scenesMax),
+  /** Extension `brand`: the brand a kit gave the draft (resolved, so the job never depends on the kit later); absent: none. */
+  brand: Brand.optional(),
   /** Absent: no music (documents saved before music read so). */
   music: DocumentMusic.optional(),
 });
@@ -145,6 +147,7 @@ export function toRenderRequest(doc: VideoDocument, title?: string): RenderReque
     templateId: doc.templateId, voiceId: doc.voiceId,
     ...(title?.trim() ? { title: title.trim() } : {}),
     ...(Object.keys(doc.params).length ? { params: doc.params } : {}),
+    ...(doc.brand ? { brand: doc.brand } : {}),
     ...(doc.music ? { music: { assetId: doc.music.assetId, volume: doc.music.volume, duck: doc.music.duck } } : {}),
   };
   if (isSingleScene(doc)) return { ...base, text: doc.scenes[0]!.text };
@@ -180,6 +183,7 @@ export function documentOfRequest(r: RenderRequest, name: string): VideoDocument
   return {
     version: DOCUMENT_VERSION, name, templateId: r.templateId, voiceId: r.voiceId, params: r.params ?? {},
     scenes: scenes ?? [{ ...blankScene(r.text ?? ''), id: 's_1' }],
+    ...(r.brand ? { brand: r.brand } : {}),
     ...(r.music ? { music: { ...newDocumentMusic(r.music.assetId, ''), ...r.music } } : {}),
   };
 }
@@ -188,7 +192,7 @@ export function documentOfRequest(r: RenderRequest, name: string): VideoDocument
  * The document of a finished or queued job (duplicate, retry): its scenes where it has them, else
  * its text as one scene. A scene placed as the video places it keeps no placement of its own.
  */
-export function documentOfJob(job: Pick<Job, 'text' | 'templateId' | 'voiceId' | 'params' | 'scenes' | 'music'>, name: string): VideoDocument {
+export function documentOfJob(job: Pick<Job, 'text' | 'templateId' | 'voiceId' | 'params' | 'scenes' | 'brand' | 'music'>, name: string): VideoDocument {
   const videoAvatar = JSON.stringify(job.params.avatar ?? null);
   const scenes = job.scenes?.length
     ? job.scenes.map((s, i): DocumentScene => ({
@@ -201,7 +205,10 @@ export function documentOfJob(job: Pick<Job, 'text' | 'templateId' | 'voiceId' |
         minSeconds: s.minSeconds ?? null,
       }))
     : [{ ...blankScene(job.text), id: 's_1' }];
-  // (The music's name is the media library's to tell: '' until the picker finds it.)
-  const music = job.music ? { music: { ...job.music, name: '' } } : {};
-  return { version: DOCUMENT_VERSION, name, templateId: job.templateId || null, voiceId: job.voiceId || null, params: job.params, scenes, ...music };
+  return {
+    version: DOCUMENT_VERSION, name, templateId: job.templateId || null, voiceId: job.voiceId || null, params: job.params, scenes,
+    ...(job.brand ? { brand: job.brand } : {}),
+    // (The music's name is the media library's to tell: '' until the picker finds it.)
+    ...(job.music ? { music: { ...job.music, name: '' } } : {}),
+  };
 }

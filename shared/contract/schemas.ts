@@ -130,7 +130,7 @@ const LIST_PAGE_QUERY = {
 };
 
 /** Extension `assets`: what a creator's file is. */
-export const ASSET_KINDS = ['image', 'video', 'audio', 'document'] as const;
+export const ASSET_KINDS = ['image', 'video', 'audio', 'document', 'font'] as const;
 export const AssetKind = z.enum(ASSET_KINDS);
 export type AssetKind = z.infer<typeof AssetKind>;
 /** The media types an upload may declare, and the kind each is. */
@@ -146,6 +146,10 @@ export const ASSET_MEDIA_TYPES = {
   'audio/mp4': 'audio',
   'audio/ogg': 'audio',
   'application/pdf': 'document',
+  // Extension `brand` (refinement, docs/render-api.md): a font the creator brings for captions.
+  'font/ttf': 'font',
+  'font/otf': 'font',
+  'font/woff2': 'font',
 } as const satisfies Record<string, AssetKind>;
 export type AssetMediaType = keyof typeof ASSET_MEDIA_TYPES;
 export const assetKindOf = (mediaType: string): AssetKind | null =>
@@ -154,7 +158,7 @@ export const assetKindOf = (mediaType: string): AssetKind | null =>
 const MiB = 1024 * 1024;
 /** Upload limits (defaults; a server may be configured lower). */
 export const ASSET_LIMITS = {
-  maxBytes: { image: 25 * MiB, audio: 100 * MiB, document: 100 * MiB, video: 1024 * MiB } satisfies Record<AssetKind, number>,
+  maxBytes: { image: 25 * MiB, audio: 100 * MiB, document: 100 * MiB, video: 1024 * MiB, font: 20 * MiB } satisfies Record<AssetKind, number>,
   quotaBytes: 5 * 1024 * MiB,
   maxPixels: 64_000_000,
   maxSide: 16_384,
@@ -296,16 +300,22 @@ export const CaptionStyle = z.enum(CAPTION_STYLES);
 export type CaptionStyle = z.infer<typeof CaptionStyle>;
 export const BRAND_LIMITS = { logoSizeMin: 0.05, logoSizeMax: 0.3 } as const;
 export const HexColor = z.string({ error: 'must be a string' }).regex(/^#[0-9A-Fa-f]{6}$/, 'must be a colour written #RRGGBB');
+/** A bundled font's id (BRAND_FONTS in shared/scene/fonts.ts) or the id of a font asset of the caller's. */
+export const BrandFont = z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64, 'must be at most 64 characters');
+export const BrandLogo = z.strictObject({
+  assetId: AssetId,
+  position: LogoPosition,
+  size: z.number({ error: 'must be a number' }).min(BRAND_LIMITS.logoSizeMin, `must be between ${BRAND_LIMITS.logoSizeMin} and ${BRAND_LIMITS.logoSizeMax}`).max(BRAND_LIMITS.logoSizeMax, `must be between ${BRAND_LIMITS.logoSizeMin} and ${BRAND_LIMITS.logoSizeMax}`),
+});
+export type BrandLogo = z.infer<typeof BrandLogo>;
+/**
+ * Extension `brand`: the company's look over every scene. A Job carries it as the request sent
+ * it (ids checked), so a render never depends on the app's settings later.
+ */
 export const Brand = z.strictObject({
-  logo: z
-    .strictObject({
-      assetId: AssetId,
-      position: LogoPosition,
-      size: z.number({ error: 'must be a number' }).min(BRAND_LIMITS.logoSizeMin, `must be between ${BRAND_LIMITS.logoSizeMin} and ${BRAND_LIMITS.logoSizeMax}`).max(BRAND_LIMITS.logoSizeMax, `must be between ${BRAND_LIMITS.logoSizeMin} and ${BRAND_LIMITS.logoSizeMax}`),
-    })
-    .optional(),
+  logo: BrandLogo.optional(),
   accentColor: HexColor.optional(),
-  font: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
+  font: BrandFont.optional(),
   captionStyle: CaptionStyle.optional(),
 });
 export type Brand = z.infer<typeof Brand>;
@@ -319,6 +329,8 @@ export const RenderRequest = z
     voiceId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
     presenterId: PresenterId.optional(),
     params: RenderParamsInput.optional(),
+    /** Extension `brand`. */
+    brand: Brand.optional(),
     /** Extension `sound`: music under the narration (an audio asset of the caller's). */
     music: MusicInput.optional(),
   })
@@ -399,6 +411,8 @@ export const Job = z.object({
   warnings: z.array(JobWarning).default([]),
   /** Extension `scenes`: the normalised scenes, present when the request sent scenes. */
   scenes: z.array(Scene).optional(),
+  /** Extension `brand`: the request's brand, present when it sent one. */
+  brand: Brand.optional(),
   /** Extension `sound`: the music under the narration (absent: none). */
   music: Music.optional(),
 });
@@ -535,7 +549,7 @@ export const PresenterCreate = z.strictObject({
 export type PresenterCreate = z.infer<typeof PresenterCreate>;
 
 /** Extensions of the contract this implementation offers (docs/server.md); clients read them from GET /api/health. */
-export const API_EXTENSIONS = ['title', 'assets', 'scenes', 'output', 'sound'] as const;
+export const API_EXTENSIONS = ['title', 'assets', 'scenes', 'output', 'brand', 'sound'] as const;
 export type ApiExtension = (typeof API_EXTENSIONS)[number];
 export const Health = z.object({ status: z.literal('ok'), version: z.string(), extensions: z.array(z.string()).optional().describe('Extensions of the contract offered, e.g. "title"') });
 export type Health = z.infer<typeof Health>;

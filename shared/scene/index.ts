@@ -12,3 +12,5 @@ export * from './captions.js';
 export * from './scripts.js';
 export * from './backgrounds.js';
 export * from './draw.js';
+export * from './contrast.js';
+export * from './brand.js';

@@ -2,6 +2,7 @@
 // the frame, scale = presenter height as a fraction of frame height), the title-safe area and
 // the caption box. Pure arithmetic, so the preview's hit-testing and the video agree exactly.
 import type { Avatar, RenderParams } from '../contract/index.js';
+import { logoRect, type SceneBrand } from './brand.js';
 import { placeCaption } from './caption-place.js';
 import { presenterArt } from './presenters.js';
 import { sceneStyle, type SceneStyle } from './styles.js';
@@ -28,10 +29,19 @@ export interface SceneLayout {
   captionFontPx: number;
   captionLineHeight: number;
   captionPadding: number;
+  /** Extension `brand`: where the logo is drawn (null: no logo). */
+  logo: Rect | null;
 }
 
 /** Fraction of each frame edge kept clear of captions (broadcast title-safe is 5–10 %). */
 export const SAFE_MARGIN = 0.06;
+
+/** The title-safe area of a frame. */
+export function safeArea(size: Size): Rect {
+  const mx = Math.round(size.width * SAFE_MARGIN);
+  const my = Math.round(size.height * SAFE_MARGIN);
+  return { x: mx, y: my, width: size.width - 2 * mx, height: size.height - 2 * my };
+}
 
 /** Art units the head sways and nods away from its rest bounds (idleMotion): part of the face's region. */
 export const HEAD_MOTION_UNITS = 4;
@@ -45,16 +55,15 @@ export function faceRegion(layout: Pick<SceneLayout, 'presenterMoving' | 'presen
 
 /**
  * `presenterId`: a scene's own presenter in place of the template's; `hasPresenter` false: a
- * scene without one (captions placed `auto` then stay at the bottom).
+ * scene without one (captions placed `auto` then stay at the bottom); `brand`: the video's brand.
  */
-export function computeLayout(templateId: string, params: RenderParams, size: Size, presenterId?: string, hasPresenter = true): SceneLayout {
+export function computeLayout(templateId: string, params: RenderParams, size: Size, presenterId?: string, hasPresenter = true, brand?: SceneBrand): SceneLayout {
   const templateStyle = sceneStyle(templateId);
-  const style = presenterId ? { ...templateStyle, presenterId } : templateStyle;
+  let style: SceneStyle = presenterId ? { ...templateStyle, presenterId } : templateStyle;
+  if (brand) style = { ...style, brand, font: brand.font ?? style.font };
   const { width: W, height: H } = size;
   const short = Math.min(W, H);
-  const mx = Math.round(W * SAFE_MARGIN);
-  const my = Math.round(H * SAFE_MARGIN);
-  const safe: Rect = { x: mx, y: my, width: W - 2 * mx, height: H - 2 * my };
+  const safe = safeArea(size);
 
   const art = presenterArt(style.presenterId);
   const ph = params.avatar.scale * H;
@@ -95,6 +104,7 @@ export function computeLayout(templateId: string, params: RenderParams, size: Si
   return {
     templateId, style, size, safe, presenter, presenterBounds, torsoExtension, presenterMoving, presenterScale: k, caption,
     captionFontPx: fontPx, captionLineHeight: lineHeight, captionPadding: pad,
+    logo: brand?.logo ? logoRect(brand.logo, size, safe) : null,
   };
 }
 
