@@ -1,4 +1,4 @@
-// `npm run bench -- render [--aspect 16:9,9:16] [--resolution 720p,1080p] [--seconds 60] [--naive] [--kinds single,pictures,clip,logo]`
+// `npm run bench -- render [--aspect 16:9,9:16] [--resolution 720p,1080p] [--seconds 60] [--naive] [--kinds single,pictures,clip,logo,music]`
 // A 60-second narration rendered at 720p (--resolution: also or only 1080p, each against a floor
 // of its own frames) by the real engine; reports wall time, real-time
 // factor, peak memory (engine process + ffmpeg) and the ratio to the encoder's floor measured
@@ -8,7 +8,8 @@
 // the same narration as four scenes over pictures (presenter in two, fades and a slide, 16:9,
 // the first voice); `clip` one scene over a looped video clip, against the floor plus decoding
 // the clip alone (the engine's own decoder arguments, to raw frames at the output size); `logo`
-// the one-scene job rendered with and without a brand logo in the same run (the logo's cost).
+// the one-scene job rendered with and without a brand logo in the same run (the logo's cost);
+// `music` the same with and without a built-in track under it (music's cost).
 // --naive adds the full-frame pipeline (every whole frame drawn and piped) as a second baseline.
 // --voices picks the catalog voices rendered (default en-US-Ava, espeak-ng, and en-US-Lisa, SVOX
 // Pico), each against a floor of its own frames. --neural adds a Piper voice pack: no real pack
@@ -30,7 +31,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { z } from 'zod';
-import { AspectRatio, outputSize, Resolution, SHORT_SIDES } from '../shared/contract/index.js';
+import { AspectRatio, outputSize, Resolution, SHORT_SIDES, SOUND_LIMITS } from '../shared/contract/index.js';
 import { fillParams, templateEntry } from '../shared/scene/catalog.js';
 import { createEngine, RenderResult, SpeechStats, type RenderScene } from '../server/engine/index.js';
 import type { RenderBrand } from '../server/engine/types.js';
@@ -141,6 +142,8 @@ const ChildJob = z.object({
   speakOnly: z.boolean().optional(),
   /** A video of scenes (the task's `scenes`, their media files made by the parent). */
   scenes: z.array(z.custom<RenderScene>()).optional(),
+  /** Music mixed under the narration: this audio file, at the default volume, ducked. */
+  music: z.string().optional(),
   /** Extension `brand`, its logo file made by the parent. */
   brand: z.custom<RenderBrand>().optional(),
 });
@@ -180,6 +183,7 @@ async function child(job: ChildJob): Promise<void> {
   const r = await engine.render({
     jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: SHORT_SIDES[job.resolution], scenes: job.scenes, brand: job.brand,
     params: fillParams(templateId, { aspectRatio: job.aspect, resolution: job.resolution }),
+    ...(job.music ? { music: { assetId: 'bench', path: job.music, durationSeconds: null, volume: SOUND_LIMITS.musicVolumeDefault, duck: true } } : {}),
     workDir: job.workDir, signal: new AbortController().signal, onProgress: () => undefined,
   });
   const wall = (performance.now() - t0) / 1000;
@@ -218,7 +222,7 @@ function runChild(job: ChildJob): ChildResult {
   return ChildResult.parse(JSON.parse(line.slice(7)));
 }
 
-export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--resolution 720p,1080p] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip,logo]';
+export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--resolution 720p,1080p] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip,logo,music]';
 export const OPTIONS = {
   child: { type: 'string' },
   aspect: { type: 'string', default: '16:9,9:16' },
@@ -243,6 +247,8 @@ interface Workload {
   brand?: RenderBrand;
   /** Decodes the clip alone as the engine does, for this many seconds of video (timed into the floor). */
   decode?: (seconds: number) => void;
+  /** The same job rendered again with this music under it, in every run (the ratio is music's cost). */
+  music?: string;
 }
 
 /** Pictures with detail to encode (gradients, shapes, fine lines), 1920×1080 PNGs decoded and scaled by the engine. */
@@ -341,6 +347,9 @@ function workloadsAt(kinds: string[], aspects: AspectRatio[], resolution: Resolu
       },
     });
   }
+  if (kinds.includes('music')) {
+    out.push({ name: 'one scene', aspect: '16:9', resolution, voiceId: voiceIds[0]!, music: join(RESOURCES_DIR, 'music', 'calm-morning.mp3') });
+  }
   return out;
 }
 
@@ -368,13 +377,14 @@ export async function main(args: string[]): Promise<void> {
 
   const rows: string[][] = [['aspect', 'pipeline', 'wall s', 'x real time', 'CPU s', 'peak MB', 'wall vs floor (each run)', 'CPU vs floor']];
   try {
-    for (const { name, aspect: ratio, resolution, voiceId, scenes, decode, brand } of workloads(values.kinds.split(','), aspects, resolutions, voiceIds, text, root, real)) {
+    for (const { name, aspect: ratio, resolution, voiceId, scenes, decode, brand, music } of workloads(values.kinds.split(','), aspects, resolutions, voiceIds, text, root, real)) {
       const { width, height } = outputSize(ratio, SHORT_SIDES[resolution]);
       const aspect = `${ratio} ${resolution}`;
       const engineName = engineVoice(voiceId, catalogDir)!.engine;
       const v = `${name}, ${voiceId} (${engineName})`;
-      const variants: [string, EncodeSettings, boolean?, RenderBrand?][] = [[`engine, ${v}`, DEFAULT_ENCODE]];
-      if (brand) variants.push([`engine with a logo, ${v}`, DEFAULT_ENCODE, false, brand]);
+      const variants: [string, EncodeSettings, boolean?, { brand?: RenderBrand; music?: string }?][] = [[`engine, ${v}`, DEFAULT_ENCODE]];
+      if (brand) variants.push([`engine with a logo, ${v}`, DEFAULT_ENCODE, false, { brand }]);
+      if (music) variants.push([`engine, ${v}, with music`, DEFAULT_ENCODE, false, { music }]);
       if (cold && !scenes) variants.push([`engine, cold start, ${v}`, DEFAULT_ENCODE, true]);
       if (naive && !scenes) variants.push([`full frames, ${v}`, { ...DEFAULT_ENCODE, fullFrames: true }]);
       let synthAlone = Infinity;
@@ -392,10 +402,10 @@ export async function main(args: string[]): Promise<void> {
       const wav = join(root, 'audio.wav');
       for (let run = 0; run < runs; run++) {
         perRun.push(new Map());
-        for (const [label, encode, coldStart, withBrand] of variants) {
+        for (const [label, encode, coldStart, extra] of variants) {
           const workDir = mkdtempSync(join(root, 'work-'));
           ff.take();
-          const c = runChild({ text, aspect: ratio, resolution, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes, brand: withBrand });
+          const c = runChild({ text, aspect: ratio, resolution, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes, brand: extra?.brand, ...(extra?.music ? { music: extra.music } : {}) });
           if (c.speech?.totalSeconds) modelShare = c.speech.modelSeconds / c.wall;
           const r = c.result;
           const enc = ff.take();
@@ -438,6 +448,12 @@ export async function main(args: string[]): Promise<void> {
         const cpu = perRun.map((m) => m.get(logo!)!.cpu / m.get(plain!)!.cpu).sort((x, y) => x - y);
         const median = (xs: number[]) => xs[Math.floor((xs.length - 1) / 2)]!;
         notes.push(`${aspect} logo: wall with / without ${median(costs).toFixed(3)} (each run: ${costs.map((c) => c.toFixed(3)).join(' ')}), CPU ${median(cpu).toFixed(3)}; goal <= 1.03`);
+      }
+      if (music) {
+        // Music's cost: each run's render with music against the same job without it, in that run.
+        const [without, withMusic] = variants.map(([label]) => label);
+        const costs = perRun.map((m) => m.get(withMusic!)!.wall / m.get(without!)!.wall).sort((x, y) => x - y);
+        notes.push(`${aspect} ${name}: with music / without, wall: ${costs[Math.floor((costs.length - 1) / 2)]!.toFixed(3)} (each run: ${costs.map((c) => c.toFixed(3)).join(' ')}); goal <= 1.05`);
       }
       const floor = best.get('floor')!;
       rows.push([aspect, `floor: ffmpeg alone, ${decode ? 'clip decoded + ' : ''}raw → mp4, ${name}, ${voiceId}`, floor.wall.toFixed(2), (duration / floor.wall).toFixed(1), floor.cpu.toFixed(1), floor.peakMb.toFixed(0), '1.00', '1.00']);

@@ -21,6 +21,7 @@ import {
   JOB_STATUSES,
   LIMITS,
   RenderRequest,
+  SoundPreviewRequest,
   TemplateList,
   VoiceList,
   VoicePackStatus,
@@ -311,6 +312,16 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
       },
       '/api/assets/{id}/content': assetFile('The file as uploaded (its media type, nosniff; documents as attachment; byte ranges)', '*/*', true),
       '/api/assets/{id}/thumbnail.jpg': assetFile('A JPEG thumbnail', 'image/jpeg', false),
+      '/api/sound/preview': {
+        post: {
+          summary: "Extension sound: a scene's narration with the music under it, mixed as the video's sound (lead-in, ducking, tail, -14 LUFS)",
+          requestBody: { required: true, content: json('SoundPreviewRequest') },
+          responses: {
+            '200': { description: 'MP3', content: { 'audio/mpeg': { schema: { type: 'string', format: 'binary' } } } },
+            ...errors('validation_failed', 'not_ready', 'unavailable'),
+          },
+        },
+      },
       '/api/health': {
         get: { summary: 'Health (no key needed)', security: [], responses: { '200': { description: 'OK', content: json('Health') } } },
       },
@@ -331,6 +342,7 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
         VoicePackStatus: schema(VoicePackStatus),
         Asset: schema(Asset),
         AssetList: schema(AssetList),
+        SoundPreviewRequest: schema(SoundPreviewRequest, 'input'),
         Health: schema(Health),
         ErrorBody: schema(ErrorBody),
       },

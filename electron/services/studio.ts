@@ -22,6 +22,7 @@ import { AppSettingsStore } from './app-settings.js';
 import type { LocalStudio } from './local-studio.js';
 import { reason, type Logger } from './logger.js';
 import { MediaRouter } from './media-router.js';
+import { importMusicTrack, readMusicTracks } from './music-tracks.js';
 import { Outbox } from './outbox.js';
 import { ENV_PROFILE_ID, LOCAL_PROFILE_ID, type EnvProfileConfig, type ProfileStore } from './profiles.js';
 import { Uploads } from './uploads.js';
@@ -435,6 +436,15 @@ export function createStudio(deps: StudioDeps): Studio {
     },
     'assets.uploads': async () => uploads.list(await activeId()),
     'media.assetUrl': async ({ assetId, kind }) => ({ url: media.urls.asset(await activeId(), assetId, kind) }),
+    'music.tracks': async () => ({ tracks: await readMusicTracks(deps.resourcesDir) }),
+    'music.importTrack': async ({ trackId }) => {
+      const { profileId, client } = await assetsClient();
+      return media.asset(profileId, await importMusicTrack(deps.resourcesDir, trackId, client, AbortSignal.timeout(120_000)));
+    },
+    'music.preview': async (input) => {
+      const { client } = await assetsClient();
+      return { mediaType: 'audio/mpeg' as const, audio: (await client.soundPreview(input)).toString('base64') };
+    },
   };
 
   return {

@@ -3,6 +3,7 @@
 import { BrandKits } from './BrandKits.js';
 import { DraftsSidebar } from './DraftsSidebar.js';
 import { MediaLibrary } from './MediaLibrary.js';
+import { MusicPicker } from './MusicPicker.js';
 import { OutputSettings } from './OutputSettings.js';
 import { PresenterCanvas } from './PresenterCanvas.js';
 import { RenderBar, renderCurrent } from './RenderBar.js';
@@ -47,6 +48,7 @@ export function CreateView() {
           <ScriptEditor onRender={() => void renderCurrent()} />
           <SceneInspector />
           <VoicePicker />
+          <MusicPicker />
         </div>
         <div className="col col-stage">
           <PresenterCanvas />

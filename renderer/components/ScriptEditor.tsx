@@ -4,7 +4,7 @@
 // button as `<break time="…"/>` and drawn as a chip over the text (the tag's characters hidden
 // under it); Backspace or Delete next to a chip removes it whole.
 import { useDeferredValue, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { breakSpans, breakTag, LIMITS, withoutBreaks } from '../../shared/contract/index.js';
+import { breakSpans, breakTag, LIMITS, VIDEO_EDGES, withoutBreaks } from '../../shared/contract/index.js';
 import { scriptWarnings, unreadableScript } from '../../shared/language/detect.js';
 import { captionPages } from '../lib/captions.js';
 import { formatDuration, paceLabel, countWords } from '../lib/speech.js';
@@ -161,11 +161,9 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
         <span data-testid="duration" title={`${paceLabel(voice)}${voice ? `, ${voice.name}` : ''}${scene.minSeconds ? `; this scene lasts at least ${scene.minSeconds} s` : ''}`}>
           ≈ {formatDuration(seconds)} {many ? 'this scene' : 'spoken'}
         </span>
-        {many && (
-          <span data-testid="video-duration" title="The sum of every scene's estimate">
-            ≈ {formatDuration(total)} video
-          </span>
-        )}
+        <span data-testid="video-duration" title={`${many ? "The sum of every scene's estimate" : 'The narration'}, with the video's ${VIDEO_EDGES.leadInSeconds} s start and ${VIDEO_EDGES.tailSeconds} s end`}>
+          ≈ {formatDuration(total)} video
+        </span>
       </div>
       {warnings.map((w) => (
         <p key={w.code} className="warn-note" role="status" data-testid="language-warning">

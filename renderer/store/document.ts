@@ -3,7 +3,7 @@
 // follow `document` (see history.ts, autosave.ts), so actions only compute the next document.
 import type { StoreApi } from 'zustand';
 import { CARD_SCENE_IDS } from '../../shared/bridge/brand-kits.js';
-import { DOCUMENT_VERSION, blankScene, newSceneId, type DocumentScene, type VideoDocument } from '../../shared/contract/document.js';
+import { DOCUMENT_VERSION, blankScene, newSceneId, type DocumentMusic, type DocumentScene, type VideoDocument } from '../../shared/contract/document.js';
 import type { AspectRatio, Avatar, RenderParams, Template } from '../../shared/contract/index.js';
 import { fillParams } from '../../shared/scene/catalog.js';
 import { clampAvatar } from '../lib/placement.js';
@@ -37,6 +37,8 @@ export interface DocumentSlice {
   documentSession: number;
   /** Video-wide fields. */
   update(patch: Partial<Pick<VideoDocument, 'name' | 'voiceId' | 'brand'>>): void;
+  /** The video's music (null: none). */
+  setMusic(music: DocumentMusic | null): void;
   /** Switches template, keeping the creator's choices where the new one allows them; says what changed. */
   setTemplate(t: Template): TemplateSwitch;
   /** Puts back a template and parameters (the Undo of a template switch's notice). */
@@ -110,6 +112,10 @@ export function createDocumentSlice(
     documentSession: 0,
     update(patch) {
       edit({ ...get().document, ...patch });
+    },
+    setMusic(music) {
+      const { music: _old, ...rest } = get().document;
+      edit(music ? { ...rest, music } : rest);
     },
     setTemplate(t) {
       const d = get().document;

@@ -16,6 +16,7 @@ import { SpeechEngines, WARM_UP_TEXTS } from './speech/speech-engines.js';
 import { PiperSpeaker } from './speech/speech-piper.js';
 import { KokoroSpeaker } from './speech/speech-kokoro.js';
 import { rehearseRender } from './rehearsal.js';
+import { mixPreview } from './mix/preview.js';
 import { EngineError, type RenderEngine, type RenderTask } from './types.js';
 import { VoicePacks } from './speech/voice-packs.js';
 import { espeakVoice } from './speech/voices.js';
@@ -118,6 +119,8 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
       });
     },
 
+    soundPreview: ({ text, voiceId, music }, signal) => mixPreview(speech, text, voiceId, music, signal),
+
     // Both neural engines' time together (one studio renders one voice at a time).
     speechStats: () => ({
       modelSeconds: piper.stats.modelSeconds + kokoro.stats.modelSeconds,
@@ -147,7 +150,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   };
 }
 
-/** Bumped when the art, drawing or sound changes, so cached thumbnails and voice samples are made anew (4: levelled samples in the voice's language). */
-const ENGINE_ART_VERSION = '4';
+/** Bumped when the art, drawing or sound changes, so cached thumbnails and voice samples are made anew (5: samples at the final mix's loudness). */
+const ENGINE_ART_VERSION = '5';
 
 export * from './types.js';

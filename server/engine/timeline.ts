@@ -3,9 +3,10 @@
 // over its background. A segment lasts its narration plus the voice's sentence pause before the
 // next scene, or its minSeconds where longer (the sound padded with silence). A segment is
 // opened when the narration reaches it (a little ahead of the frames), entered through its
-// transition, and let go of when the frames leave it.
+// transition, and let go of when the frames leave it. The first segment starts with the
+// video's lead-in (silence, the presenter at rest) and the last ends with its tail.
 import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
-import { OUTPUT_FPS, outputSize, type RenderParams } from '../../shared/contract/index.js';
+import { OUTPUT_FPS, outputSize, VIDEO_EDGES, type RenderParams } from '../../shared/contract/index.js';
 import { blinkTimes, createAnimation, eyesOpenNear, spokenScript, templateEntry, type Animation, type CaptionPage, type TimedWord } from '../../shared/scene/index.js';
 import { openBackground, type BackgroundSource } from './frames/backgrounds/index.js';
 import { loadBrand, type LoadedBrand } from './frames/brand.js';
@@ -60,8 +61,22 @@ class Segment {
     return this.endSample === null ? null : this.endSample / SPEECH_SAMPLE_RATE;
   }
 
+  /** Silence before the first word, in samples (the video's lead-in, in the first segment). */
+  get leadSamples(): number {
+    return this.index === 0 ? Math.round(VIDEO_EDGES.leadInSeconds * SPEECH_SAMPLE_RATE) : 0;
+  }
+
+  private leadTaken = false;
+
+  /** The lead-in's samples of silence, once (they go out before the first chunk's audio). */
+  takeLead(): number {
+    const n = this.leadTaken ? 0 : this.leadSamples;
+    this.leadTaken = true;
+    return n;
+  }
+
   speak(speech: SpeechEngines, signal: AbortSignal, lexicon?: RenderTask['lexicon']): void {
-    this.narration ??= new Narration(speech, spokenScript(this.spec.text), this.voice, signal, lexicon);
+    this.narration ??= new Narration(speech, spokenScript(this.spec.text), this.voice, signal, this.leadSamples / SPEECH_SAMPLE_RATE, lexicon);
   }
 
   /** Lays out the scene and opens its background; the frame source follows. */
@@ -189,6 +204,7 @@ export class Timeline {
     const s = this.segments[this.speaking]!;
     const narration = s.narration!;
     if (!narration.done) {
+      const lead = s.takeLead();
       const chunk = (await narration.next())!;
       s.took(chunk);
       if (!this.restSpoken) {
@@ -196,10 +212,10 @@ export class Timeline {
         this.restSpoken = true;
         for (const other of this.segments) other.speak(this.o.speech, this.o.signal, this.o.task.lexicon);
       }
-      return [{ chunk }];
+      return lead ? [{ silence: lead }, { chunk }] : [{ chunk }];
     }
     const last = this.speaking === this.segments.length - 1;
-    const pause = last ? 0 : Math.round(joinPauseSeconds(s.voice.espeak) * SPEECH_SAMPLE_RATE);
+    const pause = Math.round((last ? VIDEO_EDGES.tailSeconds : joinPauseSeconds(s.voice.espeak)) * SPEECH_SAMPLE_RATE);
     const silence = s.finish(pause);
     if (!last) {
       const next = this.segments[++this.speaking]!;

@@ -13,6 +13,7 @@ import { catalogRoutes } from './routes-catalog.js';
 import { jobRoutes } from './routes-jobs.js';
 import { mediaRoutes } from './routes-media.js';
 import { renderRoutes } from './routes-render.js';
+import { soundRoutes } from './routes-sound.js';
 import { thumbnailRoutes } from './routes-thumbnail.js';
 import { decodeJsonBody, parseJsonBody } from './json-body.js';
 import { EXPECTATION_FAILED, refuseOddRequest } from './request-edges.js';
@@ -172,5 +173,6 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
   thumbnailRoutes(app, ctx);
   catalogRoutes(app, ctx);
   assetRoutes(app, ctx);
+  soundRoutes(app, ctx);
   return app;
 }

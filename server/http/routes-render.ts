@@ -12,6 +12,7 @@ import { bodyHash } from './canonical-json.js';
 import type { ServerContext } from './context.js';
 import { ApiError } from './errors.js';
 import { userOf } from './principal.js';
+import { resolveMusic } from './render-music.js';
 import { checkBrand } from './render-brand.js';
 import { checkPresenter, normaliseScenes } from './render-scenes.js';
 import { checkVoicePacks, type VoiceUse } from './voice-packs-ready.js';
@@ -61,6 +62,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
         details,
       )
     : null;
+  const music = await resolveMusic(req.music, { assets: ctx.assets.store, userId }, details);
   if (details.length) throw invalid(details);
   // Each voice by the field that chose it; a scene without its own speaks in the request's voice.
   const uses: VoiceUse[] = req.scenes
@@ -69,7 +71,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
   await checkVoicePacks(ctx.engine, uses.filter((u, i) => uses.findIndex((o) => o.path === u.path) === i), details, log);
   if (details.length) throw invalid(details);
   const text = requestText(req).trim();
-  const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params, ...(req.brand ? { brand: req.brand } : {}), ...(req.lexicon ? { lexicon: req.lexicon } : {}) };
+  const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params, ...(req.brand ? { brand: req.brand } : {}), ...(music ? { music } : {}), ...(req.lexicon ? { lexicon: req.lexicon } : {}) };
   return resolved ? { ...base, scenes: resolved.scenes, warnings: resolved.warnings } : { ...base, warnings: scriptWarnings(text, voice) };
 }
 

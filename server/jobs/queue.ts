@@ -10,7 +10,7 @@ import { SHORT_SIDES, type JobOutput, type ShortSide } from '../../shared/contra
 import { EngineError } from '../engine/types.js';
 import type { RenderEngine } from '../engine/types.js';
 import type { OutputStorage } from '../storage/output-storage.js';
-import { resolveBrandMedia, resolveSceneMedia, type AssetAccess } from '../assets/scene-media.js';
+import { resolveBrandMedia, resolveMusicMedia, resolveSceneMedia, type AssetAccess } from '../assets/scene-media.js';
 import type { JobStore, StoredJob } from './store.js';
 import { Backoff } from './backoff.js';
 import { voicePackFailure } from '../voice-pack-errors.js';
@@ -182,6 +182,7 @@ export class WorkerQueue {
       await mkdir(workDir, { recursive: true });
       // A job of the original contract passes no scenes: the engine's single-scene path.
       const scenes = job.scenes ? await resolveSceneMedia(job.scenes, job.userId, this.o.assets ?? null) : undefined;
+      const music = job.music ? await resolveMusicMedia(job.music, job.userId, this.o.assets ?? null) : undefined;
       const brand = job.brand ? await resolveBrandMedia(job.brand, job.userId, this.o.assets ?? null) : undefined;
       const result = await engine.render({
         jobId: job.id,
@@ -191,6 +192,7 @@ export class WorkerQueue {
         params: job.params,
         ...(scenes ? { scenes } : {}),
         ...(job.lexicon?.length ? { lexicon: job.lexicon } : {}),
+        ...(music ? { music } : {}),
         ...(brand ? { brand } : {}),
         // Jobs stored before the resolution was a job's own render at the server's setting.
         shortSide: job.params.resolution ? SHORT_SIDES[job.params.resolution] : this.o.shortSide,

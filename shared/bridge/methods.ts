@@ -2,7 +2,7 @@
 // IPC and the web shell's HTTP) are generated from this table, and the privileged side
 // validates every input with it before a handler runs: no per-method glue, no generic invoke.
 import { z } from 'zod';
-import { AssetKind, Job, Lexicon, RenderRequest, SOUND_LIMITS, ThumbnailAt, type Asset, type AssetList, type VoicePackStatus } from '../contract/index.js';
+import { AssetKind, Job, Lexicon, RenderRequest, SOUND_LIMITS, SoundPreviewRequest, ThumbnailAt, type Asset, type AssetList, type MusicTrack, type VoicePackStatus } from '../contract/index.js';
 import type {
   AppInfo,
   AppSettings,
@@ -96,6 +96,12 @@ export const bridgeInputs = {
   'brandKits.export': z.strictObject({ id: BrandKitId }),
   /** A shared kit file's text: saved as a new kit, its logo and font re-linked in this media library. */
   'brandKits.import': z.strictObject({ text: z.string().max(1_000_000) }),
+  /** The music tracks the app ships (extension `sound`). */
+  'music.tracks': none,
+  /** A built-in track as an audio asset of the media library (imported on first use). */
+  'music.importTrack': z.strictObject({ trackId: id }),
+  /** A scene's narration with the video's music under it, mixed as the video will have it. */
+  'music.preview': SoundPreviewRequest,
 } as const;
 
 export type BridgeMethod = keyof typeof bridgeInputs;
@@ -150,6 +156,10 @@ export interface BridgeOutputs {
   'brandKits.remove': { ok: true };
   'brandKits.export': { fileName: string; text: string };
   'brandKits.import': BrandKitImport;
+  'music.tracks': { tracks: MusicTrack[] };
+  'music.importTrack': Asset;
+  /** MP3 bytes, base64. */
+  'music.preview': { mediaType: 'audio/mpeg'; audio: string };
 }
 
 export type BridgeInput<M extends BridgeMethod> = z.input<(typeof bridgeInputs)[M]>;

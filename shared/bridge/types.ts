@@ -69,12 +69,12 @@ export interface Capabilities {
   assets: boolean;
   /** The `scenes` extension: a video as a list of scenes. */
   scenes: boolean;
-  /** The `sound` extension: pauses, a pronunciation lexicon, SRT captions. */
-  sound: boolean;
   /** The `output` extension: resolution, caption mode and position, the thumbnail chosen after the render. */
   output: boolean;
   /** The `brand` extension: a logo, accent colour, caption style and font over the video. */
   brand: boolean;
+  /** The `sound` extension: music under the narration, pauses, a pronunciation lexicon, SRT captions. */
+  sound: boolean;
 }
 export const Profile = z.object({
   id: z.string(),

@@ -262,10 +262,16 @@ export const SOUND_LIMITS = {
   lexiconTextMaxChars: 100,
   lexiconSayMaxChars: 200,
   musicVolumeDefault: 0.25,
+  musicDuckDefault: true,
   /** The final mix: integrated loudness (LUFS) and true-peak ceiling (dBTP). */
   loudnessLufs: -14,
   truePeakDbtp: -1,
 } as const;
+/**
+ * Every video's start and end (seconds): the presenter at rest before the first word and after
+ * the last, the music fading in and out. Part of the video's length and of the app's estimate.
+ */
+export const VIDEO_EDGES = { leadInSeconds: 0.8, tailSeconds: 1.5 } as const;
 export const LexiconEntry = z.strictObject({
   text: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(SOUND_LIMITS.lexiconTextMaxChars, `must be at most ${SOUND_LIMITS.lexiconTextMaxChars} characters`),
   say: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(SOUND_LIMITS.lexiconSayMaxChars, `must be at most ${SOUND_LIMITS.lexiconSayMaxChars} characters`),
@@ -278,6 +284,14 @@ export const MusicInput = z.strictObject({
   duck: z.boolean({ error: 'must be true or false' }).optional(),
 });
 export type MusicInput = z.infer<typeof MusicInput>;
+/** Refinement of `sound`: POST /api/sound/preview, a scene's narration with the music under it (MP3). */
+export const SOUND_PREVIEW_MAX_CHARS = 600;
+export const SoundPreviewRequest = z.strictObject({
+  text: ScriptText.refine((s) => s.trim().length <= SOUND_PREVIEW_MAX_CHARS, `must be at most ${SOUND_PREVIEW_MAX_CHARS} characters for a preview`),
+  voiceId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
+  music: MusicInput,
+});
+export type SoundPreviewRequest = z.infer<typeof SoundPreviewRequest>;
 /** Music as a Job carries it: every field resolved. */
 export const Music = z.object({ assetId: z.string(), volume: z.number(), duck: z.boolean() });
 export type Music = z.infer<typeof Music>;
@@ -324,6 +338,8 @@ export const RenderRequest = z
     lexicon: Lexicon.optional(),
     /** Extension `brand`. */
     brand: Brand.optional(),
+    /** Extension `sound`: music under the narration (an audio asset of the caller's). */
+    music: MusicInput.optional(),
   })
   .superRefine((r, ctx) => {
     if (r.text !== undefined && r.scenes !== undefined) {
@@ -406,6 +422,8 @@ export const Job = z.object({
   lexicon: z.array(z.object({ text: z.string(), say: z.string() })).optional(),
   /** Extension `brand`: the request's brand, present when it sent one. */
   brand: Brand.optional(),
+  /** Extension `sound`: the music under the narration (absent: none). */
+  music: Music.optional(),
 });
 export type Job = z.infer<typeof Job>;
 

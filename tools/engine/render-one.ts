@@ -1,4 +1,5 @@
 // Dev aid: npx tsx tools/engine/render-one.ts <templateId> <aspect> <outDir> [voiceId] [text]
+// (MUSIC=<audio file> [MUSIC_VOLUME=0.25] mixes it under the narration.)
 // (RESOLUTION=1080p renders at 1080p; CAPTIONS=file|none leaves the captions out of the frames.)
 import { mkdirSync } from 'node:fs';
 import { createEngine } from '../../server/engine/index.js';
@@ -16,6 +17,7 @@ const r = await engine.render({
   text: text ?? 'Good evening, and welcome to the news. Tonight, we look at how small teams make big videos with a laptop.',
   params: fillParams(templateId, { aspectRatio: AspectRatio.parse(aspect), resolution, captions }),
   onProgress: () => undefined,
+  ...(process.env.MUSIC ? { music: { assetId: 'dev', path: process.env.MUSIC, durationSeconds: null, volume: Number(process.env.MUSIC_VOLUME ?? 0.25), duck: true } } : {}),
 });
 console.log(r, `${((performance.now() - t0) / 1000).toFixed(2)} s`);
 await engine.close?.();

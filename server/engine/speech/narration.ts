@@ -176,9 +176,12 @@ export class Narration {
 
   /**
    * `text`: the script as spoken (its pause tags kept: each is silence of its length after the
-   * words before it, in place of the sentence pause); `lexicon`: how the voice says words.
+   * words before it, in place of the sentence pause); `leadSeconds`: silence before the first
+   * word (the video's lead-in; the words' times count from the start of it); `lexicon`: how the
+   * voice says words.
    */
-  constructor(speech: Pick<SpeechEngines, 'speak'>, text: string, private readonly voice: EngineVoice, signal: AbortSignal, lexicon?: readonly LexiconEntry[]) {
+  constructor(speech: Pick<SpeechEngines, 'speak'>, text: string, private readonly voice: EngineVoice, signal: AbortSignal, leadSeconds = 0, lexicon?: readonly LexiconEntry[]) {
+    this.timeline.durationSeconds = leadSeconds;
     this.pieces = narrationPieces(text);
     this.sentenceEnds = this.pieces.map((c) => c.text !== null && endsSentence(c.text));
     const say = (c: Piece) => (c.text === null ? Promise.resolve(SILENT) : speech.speak(c.text, voice, signal, lexicon));
