@@ -148,13 +148,15 @@ it('answers a service key and random X-User-Id values only with contract codes',
 const doc = openApiDoc;
 
 /**
- * What no schema can know, left out of generated requests: a scene's background names one of the
- * caller's assets (it must exist), and a scene's template must support the video's aspect ratio.
+ * What no schema can know, left out of generated requests: fields that name one of the caller's
+ * stored things (a scene's background, the music, the brand's logo and font assets, a presenter),
+ * and a scene's template, which must support the video's aspect ratio.
  */
 function withoutUnknowables(body: unknown): unknown {
-  const b = body as { scenes?: Record<string, unknown>[] };
-  if (!Array.isArray(b?.scenes)) return body;
-  return { ...b, scenes: b.scenes.map(({ background: _b, templateId: _t, ...rest }) => rest) };
+  if (typeof body !== 'object' || body === null) return body;
+  const { music: _m, brand: _b, presenterId: _p, ...b } = body as Record<string, unknown> & { scenes?: unknown };
+  if (!Array.isArray(b.scenes)) return b;
+  return { ...b, scenes: (b.scenes as Record<string, unknown>[]).map(({ background: _bg, templateId: _t, presenterId: _sp, ...rest }) => rest) };
 }
 
 it('accepts every render request the OpenAPI document calls valid (202, never 4xx/5xx)', { timeout: 120_000 }, async () => {

@@ -122,6 +122,10 @@ export const JobTitle = z
   .meta({ minLength: 1, maxLength: LIMITS.titleMaxChars, pattern: '\\S' })
   .describe(`Extension "title": the job's name, 1–${LIMITS.titleMaxChars} characters after trimming (docs/server.md)`);
 
+/** A trimmed name of 1–max characters; the document states "not only white space" as a pattern. */
+const nonBlank = (max: number) =>
+  z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`).meta({ pattern: '\\S' });
+
 /** The paging and search fields every list query shares (values arrive as strings). */
 const LIST_PAGE_QUERY = {
   q: z.string().max(500, 'must be at most 500 characters').optional(),
@@ -273,8 +277,8 @@ export const SOUND_LIMITS = {
  */
 export const VIDEO_EDGES = { leadInSeconds: 0.8, tailSeconds: 1.5 } as const;
 export const LexiconEntry = z.strictObject({
-  text: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(SOUND_LIMITS.lexiconTextMaxChars, `must be at most ${SOUND_LIMITS.lexiconTextMaxChars} characters`),
-  say: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(SOUND_LIMITS.lexiconSayMaxChars, `must be at most ${SOUND_LIMITS.lexiconSayMaxChars} characters`),
+  text: nonBlank(SOUND_LIMITS.lexiconTextMaxChars),
+  say: nonBlank(SOUND_LIMITS.lexiconSayMaxChars),
 });
 export type LexiconEntry = z.infer<typeof LexiconEntry>;
 export const Lexicon = z.array(LexiconEntry).max(SOUND_LIMITS.lexiconMax, `must hold at most ${SOUND_LIMITS.lexiconMax} entries`);
@@ -549,7 +553,7 @@ const coordinate = z.number({ error: 'must be a number' });
 export const Landmark = z.union([z.tuple([coordinate, coordinate]), z.tuple([coordinate, coordinate, coordinate])], { error: 'must be [x, y] or [x, y, z]' });
 export type Landmark = z.infer<typeof Landmark>;
 export const PresenterCreate = z.strictObject({
-  name: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(PRESENTER_LIMITS.nameMaxChars, `must be at most ${PRESENTER_LIMITS.nameMaxChars} characters`),
+  name: nonBlank(PRESENTER_LIMITS.nameMaxChars),
   assetId: AssetId,
   landmarks: z
     .array(Landmark, { error: 'must be an array of [x, y] points' })
