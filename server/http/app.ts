@@ -12,6 +12,7 @@ import { assetRoutes } from './routes-assets.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { jobRoutes } from './routes-jobs.js';
 import { mediaRoutes } from './routes-media.js';
+import { presenterRoutes } from './routes-presenters.js';
 import { renderRoutes } from './routes-render.js';
 import { decodeJsonBody, parseJsonBody } from './json-body.js';
 import { EXPECTATION_FAILED, refuseOddRequest } from './request-edges.js';
@@ -30,6 +31,8 @@ const PATHS: [RegExp, string[]][] = [
   [/^\/api\/assets$/, ['GET', 'HEAD', 'POST']],
   [/^\/api\/assets\/[^/]+$/, ['GET', 'HEAD', 'DELETE']],
   [/^\/api\/assets\/[^/]+\/(content|thumbnail\.jpg)$/, ['GET', 'HEAD']],
+  [/^\/api\/presenters$/, ['GET', 'HEAD']],
+  [/^\/api\/presenters\/[^/]+\/thumbnail\.png$/, ['GET', 'HEAD']],
 ];
 
 const STREAM_RETRY_SECONDS = 10;
@@ -170,5 +173,6 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
   mediaRoutes(app, ctx);
   catalogRoutes(app, ctx);
   assetRoutes(app, ctx);
+  presenterRoutes(app, ctx);
   return app;
 }
