@@ -124,13 +124,14 @@ function previewTemplateId(templateId: string | undefined): string {
   return templateId && templateEntry(templateId) ? templateId : PREVIEW_FALLBACK_TEMPLATE;
 }
 
-export function sceneLayout(template: Template | null, params: RenderParams, width: number, height: number): SceneLayout {
-  return computeLayout(previewTemplateId(template?.id), params, { width, height });
+/** `presenterId`: who speaks (absent: the template's suggestion). */
+export function sceneLayout(template: Template | null, params: RenderParams, width: number, height: number, presenterId?: string): SceneLayout {
+  return computeLayout(previewTemplateId(template?.id), params, { width, height }, presenterId);
 }
 
 /** The presenter's painted box in frame pixels: what the handles frame and the pointer grabs. */
-export function presenterBox(template: Template | null, params: RenderParams, width: number, height: number): Rect {
-  return sceneLayout(template, params, width, height).presenterBounds;
+export function presenterBox(template: Template | null, params: RenderParams, width: number, height: number, presenterId?: string): Rect {
+  return sceneLayout(template, params, width, height, presenterId).presenterBounds;
 }
 
 export interface SceneOptions {
@@ -144,10 +145,12 @@ export interface SceneOptions {
   picture?: BackgroundPicture | null;
   /** False: a scene without the presenter. */
   presenter?: boolean;
+  /** Who speaks (absent: the template's suggestion). */
+  presenterId?: string;
 }
 
 export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): SceneLayout {
-  const layout = sceneLayout(o.template, o.params, o.width, o.height);
+  const layout = sceneLayout(o.template, o.params, o.width, o.height, o.presenterId);
   const words = o.caption ? captionTokens(o.caption).slice(0, 40) : [];
   let caption: CaptionView | null = null;
   if (words.length) {

@@ -7,6 +7,7 @@ import { RenderBar, renderCurrent } from './RenderBar.js';
 import { SceneInspector } from './SceneInspector.js';
 import { SceneStrip } from './SceneStrip.js';
 import { ScriptEditor } from './ScriptEditor.js';
+import { PresenterPicker } from './PresenterPicker.js';
 import { TemplatePicker } from './TemplatePicker.js';
 import { VoicePicker } from './VoicePicker.js';
 
@@ -51,6 +52,7 @@ export function CreateView() {
           <SceneStrip />
           <RenderBar />
           <TemplatePicker />
+          <PresenterPicker />
           <MediaLibrary />
         </div>
       </div>

@@ -9,6 +9,7 @@ import {
   JobListQuery,
   JobStatus,
   LIMITS,
+  type Presenter,
   RenderRequest,
   Template,
   upgradeDocument,
@@ -68,6 +69,8 @@ export interface Capabilities {
   assets: boolean;
   /** The `scenes` extension: a video as a list of scenes. */
   scenes: boolean;
+  /** The `presenters` extension: any presenter with any template (GET /api/presenters, presenterId). */
+  presenters: boolean;
 }
 export const Profile = z.object({
   id: z.string(),
@@ -102,6 +105,8 @@ export interface ConnectionTest {
 export interface Catalogs {
   templates: Template[];
   voices: Voice[];
+  /** The API's presenters (extension `presenters`; none without it: each template's speaks). */
+  presenters: Presenter[];
   /** True when the render API was unreachable and these come from the last cache. */
   fromCache: boolean;
 }

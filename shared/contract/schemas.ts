@@ -409,6 +409,7 @@ export const TemplateList = z.object({ templates: z.array(Template) });
 export type TemplateList = z.infer<typeof TemplateList>;
 
 export const Gender = z.enum(['female', 'male', 'neutral']);
+export type Gender = z.infer<typeof Gender>;
 /** The speech engine behind a voice: espeak-ng (formant), SVOX Pico (diphone), Piper (neural, downloaded on demand). */
 export const VoiceEngine = z.enum(['espeak', 'pico', 'piper']);
 export type VoiceEngine = z.infer<typeof VoiceEngine>;
@@ -486,7 +487,7 @@ export const PresenterCreate = z.strictObject({
 export type PresenterCreate = z.infer<typeof PresenterCreate>;
 
 /** Extensions of the contract this implementation offers (docs/server.md); clients read them from GET /api/health. */
-export const API_EXTENSIONS = ['title', 'assets', 'scenes'] as const;
+export const API_EXTENSIONS = ['title', 'assets', 'scenes', 'presenters'] as const;
 export type ApiExtension = (typeof API_EXTENSIONS)[number];
 export const Health = z.object({ status: z.literal('ok'), version: z.string(), extensions: z.array(z.string()).optional().describe('Extensions of the contract offered, e.g. "title"') });
 export type Health = z.infer<typeof Health>;
