@@ -13,6 +13,7 @@ const benches: Record<string, () => Promise<Bench>> = {
   render: () => import('./render.js'),
   ui: () => import('./ui.js'),
   fleet: () => import('./fleet.js'),
+  voices: () => import('./voices.js'),
 };
 const names = Object.keys(benches).join('|');
 const isHelp = (a: string) => a === '--help' || a === '-h';

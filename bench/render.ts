@@ -1,12 +1,15 @@
-// `npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--naive] [--kinds single,pictures,clip]`
-// A 60-second narration rendered at 720p by the real engine; reports wall time, real-time
+// `npm run bench -- render [--aspect 16:9,9:16] [--resolution 720p,1080p] [--seconds 60] [--naive] [--kinds single,pictures,clip,logo,music]`
+// A 60-second narration rendered at 720p (--resolution: also or only 1080p, each against a floor
+// of its own frames) by the real engine; reports wall time, real-time
 // factor, peak memory (engine process + ffmpeg) and the ratio to the encoder's floor measured
 // in the same run: ffmpeg alone encoding the very same frames (the rendered video decoded once
 // to raw yuv420p, then encoded from raw with the same x264/AAC settings and audio).
 // --kinds: `single` is the one-scene job over the template (every aspect and voice); `pictures`
 // the same narration as four scenes over pictures (presenter in two, fades and a slide, 16:9,
 // the first voice); `clip` one scene over a looped video clip, against the floor plus decoding
-// the clip alone (the engine's own decoder arguments, to raw frames at the output size).
+// the clip alone (the engine's own decoder arguments, to raw frames at the output size); `logo`
+// the one-scene job rendered with and without a brand logo in the same run (the logo's cost);
+// `music` the same with and without a built-in track under it (music's cost).
 // --naive adds the full-frame pipeline (every whole frame drawn and piped) as a second baseline.
 // --voices picks the catalog voices rendered (default en-US-Ava, espeak-ng, and en-US-Lisa, SVOX
 // Pico), each against a floor of its own frames. --neural adds a Piper voice pack: no real pack
@@ -28,9 +31,10 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { z } from 'zod';
-import { AspectRatio, outputSize } from '../shared/contract/index.js';
+import { AspectRatio, outputSize, Resolution, SHORT_SIDES, SOUND_LIMITS } from '../shared/contract/index.js';
 import { fillParams, templateEntry } from '../shared/scene/catalog.js';
 import { createEngine, RenderResult, SpeechStats, type RenderScene } from '../server/engine/index.js';
+import type { RenderBrand } from '../server/engine/types.js';
 import { clipDecoderArgs } from '../server/engine/frames/backgrounds/clip.js';
 import { decoderPath } from '../server/engine/encode/ffmpeg.js';
 import { createCanvas } from '@napi-rs/canvas';
@@ -126,6 +130,7 @@ interface Run {
 const ChildJob = z.object({
   text: z.string(),
   aspect: AspectRatio,
+  resolution: Resolution,
   encode: EncodeSettings,
   workDir: z.string(),
   cacheDir: z.string(),
@@ -137,6 +142,10 @@ const ChildJob = z.object({
   speakOnly: z.boolean().optional(),
   /** A video of scenes (the task's `scenes`, their media files made by the parent). */
   scenes: z.array(z.custom<RenderScene>()).optional(),
+  /** Music mixed under the narration: this audio file, at the default volume, ducked. */
+  music: z.string().optional(),
+  /** Extension `brand`, its logo file made by the parent. */
+  brand: z.custom<RenderBrand>().optional(),
 });
 type ChildJob = z.infer<typeof ChildJob>;
 
@@ -172,8 +181,9 @@ async function child(job: ChildJob): Promise<void> {
   const t0 = performance.now();
   const templateId = job.aspect === '9:16' ? 'social-short' : 'newsroom';
   const r = await engine.render({
-    jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: 720, scenes: job.scenes,
-    params: fillParams(templateId, { aspectRatio: job.aspect }),
+    jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: SHORT_SIDES[job.resolution], scenes: job.scenes, brand: job.brand,
+    params: fillParams(templateId, { aspectRatio: job.aspect, resolution: job.resolution }),
+    ...(job.music ? { music: { assetId: 'bench', path: job.music, durationSeconds: null, volume: SOUND_LIMITS.musicVolumeDefault, duck: true } } : {}),
     workDir: job.workDir, signal: new AbortController().signal, onProgress: () => undefined,
   });
   const wall = (performance.now() - t0) / 1000;
@@ -212,10 +222,11 @@ function runChild(job: ChildJob): ChildResult {
   return ChildResult.parse(JSON.parse(line.slice(7)));
 }
 
-export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip]';
+export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--resolution 720p,1080p] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip,logo,music]';
 export const OPTIONS = {
   child: { type: 'string' },
   aspect: { type: 'string', default: '16:9,9:16' },
+  resolution: { type: 'string', default: '720p' },
   seconds: { type: 'string', default: '60' },
   runs: { type: 'string', default: '5' },
   naive: { type: 'boolean', default: false },
@@ -229,10 +240,15 @@ export const OPTIONS = {
 interface Workload {
   name: string;
   aspect: AspectRatio;
+  resolution: Resolution;
   voiceId: string;
   scenes?: RenderScene[];
+  /** A brand logo: the workload is rendered with and without it. */
+  brand?: RenderBrand;
   /** Decodes the clip alone as the engine does, for this many seconds of video (timed into the floor). */
   decode?: (seconds: number) => void;
+  /** The same job rendered again with this music under it, in every run (the ratio is music's cost). */
+  music?: string;
 }
 
 /** Pictures with detail to encode (gradients, shapes, fine lines), 1920×1080 PNGs decoded and scaled by the engine. */
@@ -277,9 +293,13 @@ function splitScript(text: string, parts: number): string[] {
   return out.map((x) => x.join(' ')).filter(Boolean);
 }
 
-function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], text: string, root: string, real: string): Workload[] {
+function workloads(kinds: string[], aspects: AspectRatio[], resolutions: Resolution[], voiceIds: string[], text: string, root: string, real: string): Workload[] {
+  return resolutions.flatMap((resolution) => workloadsAt(kinds, aspects, resolution, voiceIds, text, root, real));
+}
+
+function workloadsAt(kinds: string[], aspects: AspectRatio[], resolution: Resolution, voiceIds: string[], text: string, root: string, real: string): Workload[] {
   const out: Workload[] = [];
-  if (kinds.includes('single')) for (const aspect of aspects) for (const voiceId of voiceIds) out.push({ name: 'one scene', aspect, voiceId });
+  if (kinds.includes('single')) for (const aspect of aspects) for (const voiceId of voiceIds) out.push({ name: 'one scene', aspect, resolution, voiceId });
   const base = (t: string, over: Partial<RenderScene>): RenderScene => ({
     text: t, templateId: 'newsroom', voiceId: voiceIds[0]!, presenterId: templateEntry('newsroom')!.presenter.id, avatar: fillParams('newsroom', {}).avatar, background: null,
     transition: 'cut', media: null, ...over,
@@ -288,7 +308,7 @@ function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], 
     const pictures = benchPictures(root, 4);
     const transitions = ['cut', 'fade', 'slide', 'fade'] as const;
     out.push({
-      name: 'four scenes over pictures', aspect: '16:9', voiceId: voiceIds[0]!,
+      name: 'four scenes over pictures', aspect: '16:9', resolution, voiceId: voiceIds[0]!,
       scenes: splitScript(text, 4).map((t, i) => base(t, {
         avatar: i % 2 ? null : fillParams('newsroom', {}).avatar, transition: transitions[i]!,
         background: { assetId: `p${i}`, fit: 'cover' },
@@ -296,19 +316,39 @@ function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], 
       })),
     });
   }
+  if (kinds.includes('logo')) {
+    const c = createCanvas(400, 160);
+    const ctx = c.getContext('2d');
+    ctx.fillStyle = '#0b6fb8';
+    ctx.beginPath();
+    ctx.roundRect(0, 0, 400, 160, 40);
+    ctx.fill();
+    ctx.fillStyle = '#ffffff';
+    ctx.font = 'bold 90px "DejaVu Sans"';
+    ctx.fillText('ACME', 60, 115);
+    const path = join(root, 'logo.png');
+    writeFileSync(path, c.toBuffer('image/png'));
+    out.push({
+      name: 'one scene', aspect: '16:9', resolution, voiceId: voiceIds[0]!,
+      brand: { brand: { logo: { assetId: 'logo', position: 'top-right', size: 0.15 } }, logo: { path, width: 400, height: 160 }, font: null },
+    });
+  }
   if (kinds.includes('clip')) {
     const clip = join(root, 'clip.mp4');
     execFileSync(real, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=20', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', clip]);
     const background = { assetId: 'c', fit: 'cover' as const, loop: true };
     out.push({
-      name: 'one scene over a clip', aspect: '16:9', voiceId: voiceIds[0]!,
+      name: 'one scene over a clip', aspect: '16:9', resolution, voiceId: voiceIds[0]!,
       scenes: [base(text, { background, media: { kind: 'video', path: clip, mediaType: 'video/mp4', width: 1280, height: 720, durationSeconds: 20, pages: null } })],
       decode: (seconds) => {
-        const { width, height } = outputSize('16:9', 720);
+        const { width, height } = outputSize('16:9', SHORT_SIDES[resolution]);
         const args = clipDecoderArgs(clip, width, height, background);
         execFileSync(decoderPath(), [...args.slice(0, -1), '-t', String(seconds), '-y', '/dev/null'], { maxBuffer: 1 << 20 });
       },
     });
+  }
+  if (kinds.includes('music')) {
+    out.push({ name: 'one scene', aspect: '16:9', resolution, voiceId: voiceIds[0]!, music: join(RESOURCES_DIR, 'music', 'calm-morning.mp3') });
   }
   return out;
 }
@@ -316,7 +356,8 @@ function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], 
 export async function main(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: OPTIONS });
   if (values.child) return child(ChildJob.parse(JSON.parse(values.child)));
-  const aspects = values.aspect.split(',') as AspectRatio[];
+  const aspects = values.aspect.split(',').map((a) => AspectRatio.parse(a));
+  const resolutions = values.resolution.split(',').map((r) => Resolution.parse(r));
   const seconds = Number(values.seconds);
   const runs = Math.max(1, Number(values.runs));
   const { naive, cold } = values;
@@ -336,11 +377,14 @@ export async function main(args: string[]): Promise<void> {
 
   const rows: string[][] = [['aspect', 'pipeline', 'wall s', 'x real time', 'CPU s', 'peak MB', 'wall vs floor (each run)', 'CPU vs floor']];
   try {
-    for (const { name, aspect, voiceId, scenes, decode } of workloads(values.kinds.split(','), aspects, voiceIds, text, root, real)) {
-      const { width, height } = outputSize(aspect, 720);
+    for (const { name, aspect: ratio, resolution, voiceId, scenes, decode, brand, music } of workloads(values.kinds.split(','), aspects, resolutions, voiceIds, text, root, real)) {
+      const { width, height } = outputSize(ratio, SHORT_SIDES[resolution]);
+      const aspect = `${ratio} ${resolution}`;
       const engineName = engineVoice(voiceId, catalogDir)!.engine;
       const v = `${name}, ${voiceId} (${engineName})`;
-      const variants: [string, EncodeSettings, boolean?][] = [[`engine, ${v}`, DEFAULT_ENCODE]];
+      const variants: [string, EncodeSettings, boolean?, { brand?: RenderBrand; music?: string }?][] = [[`engine, ${v}`, DEFAULT_ENCODE]];
+      if (brand) variants.push([`engine with a logo, ${v}`, DEFAULT_ENCODE, false, { brand }]);
+      if (music) variants.push([`engine, ${v}, with music`, DEFAULT_ENCODE, false, { music }]);
       if (cold && !scenes) variants.push([`engine, cold start, ${v}`, DEFAULT_ENCODE, true]);
       if (naive && !scenes) variants.push([`full frames, ${v}`, { ...DEFAULT_ENCODE, fullFrames: true }]);
       let synthAlone = Infinity;
@@ -358,10 +402,10 @@ export async function main(args: string[]): Promise<void> {
       const wav = join(root, 'audio.wav');
       for (let run = 0; run < runs; run++) {
         perRun.push(new Map());
-        for (const [label, encode, coldStart] of variants) {
+        for (const [label, encode, coldStart, extra] of variants) {
           const workDir = mkdtempSync(join(root, 'work-'));
           ff.take();
-          const c = runChild({ text, aspect, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes });
+          const c = runChild({ text, aspect: ratio, resolution, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes, brand: extra?.brand, ...(extra?.music ? { music: extra.music } : {}) });
           if (c.speech?.totalSeconds) modelShare = c.speech.modelSeconds / c.wall;
           const r = c.result;
           const enc = ff.take();
@@ -379,7 +423,7 @@ export async function main(args: string[]): Promise<void> {
         }
         if (engineName !== 'espeak') {
           // Synthesis alone (every chunk, the engine warm, no frames), for the neural goal: render ≤ 1.3 × (synthesis + floor).
-          const sp = runChild({ text, aspect, encode: DEFAULT_ENCODE, workDir: root, cacheDir: join(root, 'cache'), voiceId, catalogDir, speakOnly: true });
+          const sp = runChild({ text, aspect: ratio, resolution, encode: DEFAULT_ENCODE, workDir: root, cacheDir: join(root, 'cache'), voiceId, catalogDir, speakOnly: true });
           synthAlone = Math.min(synthAlone, sp.wall);
         }
         // The floor: ffmpeg alone encoding the same frames and audio with the same settings
@@ -397,6 +441,20 @@ export async function main(args: string[]): Promise<void> {
         keep('floor', { wall, cpu: enc.cpu, peakMb: enc.peakMb, duration, bytes: statSync(join(root, 'floor.mp4')).size });
       }
       rmSync(raw, { force: true });
+      if (brand) {
+        // The logo's cost: each run's render with it against the same run's render without it.
+        const [plain, logo] = variants.map(([label]) => label);
+        const costs = perRun.map((m) => m.get(logo!)!.wall / m.get(plain!)!.wall).sort((x, y) => x - y);
+        const cpu = perRun.map((m) => m.get(logo!)!.cpu / m.get(plain!)!.cpu).sort((x, y) => x - y);
+        const median = (xs: number[]) => xs[Math.floor((xs.length - 1) / 2)]!;
+        notes.push(`${aspect} logo: wall with / without ${median(costs).toFixed(3)} (each run: ${costs.map((c) => c.toFixed(3)).join(' ')}), CPU ${median(cpu).toFixed(3)}; goal <= 1.03`);
+      }
+      if (music) {
+        // Music's cost: each run's render with music against the same job without it, in that run.
+        const [without, withMusic] = variants.map(([label]) => label);
+        const costs = perRun.map((m) => m.get(withMusic!)!.wall / m.get(without!)!.wall).sort((x, y) => x - y);
+        notes.push(`${aspect} ${name}: with music / without, wall: ${costs[Math.floor((costs.length - 1) / 2)]!.toFixed(3)} (each run: ${costs.map((c) => c.toFixed(3)).join(' ')}); goal <= 1.05`);
+      }
       const floor = best.get('floor')!;
       rows.push([aspect, `floor: ffmpeg alone, ${decode ? 'clip decoded + ' : ''}raw → mp4, ${name}, ${voiceId}`, floor.wall.toFixed(2), (duration / floor.wall).toFixed(1), floor.cpu.toFixed(1), floor.peakMb.toFixed(0), '1.00', '1.00']);
       for (const [label] of variants) {
@@ -442,7 +500,8 @@ export async function main(args: string[]): Promise<void> {
   console.log(`load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log(
     'goals on 2 cores: espeak >= 10x real time, <= 1.3x the floor, peak < 400 MB (engine process + its ffmpeg), also over pictures; ' +
-      'over a clip <= 1.3x (clip decoded + floor); Pico >= 8x real time; neural: render <= 1.3x (synthesis alone + floor)',
+      'over a clip <= 1.3x (clip decoded + floor); Pico >= 8x real time; neural: render <= 1.3x (synthesis alone + floor); ' +
+      '1080p 16:9 >= 5x real time, <= 1.3x its own floor',
   );
   rmSync(root, { recursive: true, force: true });
 }

@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Template, Voice } from '../shared/contract/index.js';
 import { publicTemplate, TEMPLATES } from '../shared/scene/catalog.js';
-import { catalogVoices } from './engine/speech/voices.js';
+import { catalogVoices, packOf } from './engine/speech/voices.js';
 
 const RESOURCES = fileURLToPath(new URL('../resources/', import.meta.url));
 
@@ -19,17 +19,21 @@ export interface Catalog {
 /** `dir` holds voices.json (default the bundled resources). */
 export function loadCatalog(dir = RESOURCES): Catalog {
   const templates: Template[] = TEMPLATES.map((x) => publicTemplate(x, `/api/templates/${encodeURIComponent(x.id)}/thumbnail.jpg`));
-  const voices: Voice[] = catalogVoices(dir).map((x) => ({
+  const voices: Voice[] = catalogVoices(dir).map((x) => {
+    const pack = packOf(x);
+    return {
     id: x.id,
     name: x.name,
     locale: x.locale,
     gender: x.gender,
     engine: x.engine,
     quality: x.quality,
-    ...(x.piper ? { downloadBytes: x.piper.files.reduce((n, f) => n + f.bytes, 0), licence: x.piper.licence } : {}),
+    ...(x.pace ? { pace: x.pace } : {}),
+    ...(pack ? { downloadBytes: pack.files.reduce((n, f) => n + f.bytes, 0), licence: pack.licence } : {}),
     sampleUrl: `/api/voices/${encodeURIComponent(x.id)}/sample`,
     aliases: [x.numericId],
-  }));
+    };
+  });
   const templateById = new Map(templates.map((x) => [x.id, x]));
   const voiceById = new Map<string, Voice>();
   for (const voice of voices) {

@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { int, isUsageError, UsageError } from '../shared/cli-args.js';
-import { ASSET_KINDS, LIMITS, type AssetKind } from '../shared/contract/index.js';
+import { ASSET_KINDS, LIMITS, RESOLUTIONS, Resolution, type AssetKind } from '../shared/contract/index.js';
 import type { RenderEngine } from './engine/types.js';
 import { databaseUrl, openPostgres } from './jobs/pg-backend.js';
 import { openKeyStore, startServer } from './start.js';
@@ -13,12 +13,12 @@ import { startWorker } from './worker.js';
 const USAGE = `usage:
   npm run server -- serve [--port 4510] [--host 127.0.0.1] [--data .data] [--concurrency N]
                           [--log-level info] [--creates-per-minute 60] [--active-jobs 500]
-                          [--heartbeat-ms 15000] [--grace-ms 30000] [--short-side 720|1080]
+                          [--heartbeat-ms 15000] [--grace-ms 30000] [--resolution 720p|1080p]
                           [--database postgres://…] [--storage DIR] [--workers N]
                           [--event-streams-per-user 10] [--event-streams 1000] [--exit-with-parent]
                           [--asset-quota-mib 5120] [--asset-max-mib image=25,audio=100,document=100,video=1024]
   npm run server -- worker --database postgres://… --storage DIR [--concurrency 1] [--lease-ms 30000]
-                          [--work DIR] [--grace-ms 30000] [--short-side 720|1080]
+                          [--work DIR] [--grace-ms 30000] [--resolution 720p|1080p]
   (--database defaults to DATABASE_URL; without either, jobs and keys live in SQLite under --data)
   npm run server -- keys create --user ID [--label TEXT] [--data .data | --database postgres://…]
   npm run server -- keys create --service [--label TEXT] [--replace] [--data .data | --database postgres://…]
@@ -27,6 +27,8 @@ const USAGE = `usage:
   npm run server -- --help   (also after a command): this text
   --exit-with-parent: shut down (running renders requeued after --grace-ms) when standard input
     closes, i.e. when the app that started this studio quits or dies, on every OS
+  --resolution: a job's video size when its request names none (params.resolution); 1080p gives
+    1920×1080 at 16:9, 1080×1920 at 9:16 (--short-side 720|1080 is the same setting's old name)
   --replace: revoke every other active key with the same --label (an app replacing its own key)
   One server per --data folder: a second one exits 1 naming the first (studio.lock in the folder).`;
 
@@ -41,6 +43,16 @@ function assetLimits(quota: string | undefined, max: string | undefined): { quot
     maxBytes[kind as AssetKind] = int(n ?? '', `asset-max-mib ${kind}`, 1, 1_000_000)! * MiB;
   }
   return { ...(quotaMib ? { quotaBytes: quotaMib * MiB } : {}), maxBytes };
+}
+
+/** --resolution 720p|1080p, or its old name --short-side 720|1080. */
+function resolutionFlag(resolution: string | undefined, shortSide: string | undefined): Resolution | undefined {
+  if (resolution !== undefined && shortSide !== undefined) throw new UsageError('give --resolution or --short-side, not both');
+  const value = resolution ?? (shortSide === undefined ? undefined : `${shortSide}p`);
+  if (value === undefined) return undefined;
+  const parsed = Resolution.safeParse(value);
+  if (!parsed.success) throw new UsageError(resolution !== undefined ? `--resolution must be one of ${RESOLUTIONS.join(', ')}` : '--short-side must be 720 or 1080');
+  return parsed.data;
 }
 
 /** Tests only: a module exporting createTestEngine(), named by PRESENTER_STUDIO_TEST_ENGINE. */
@@ -64,6 +76,7 @@ async function serve(args: string[]): Promise<void> {
       'active-jobs': { type: 'string' },
       'heartbeat-ms': { type: 'string' },
       'grace-ms': { type: 'string' },
+      resolution: { type: 'string' },
       'short-side': { type: 'string' },
       database: { type: 'string' },
       storage: { type: 'string' },
@@ -76,8 +89,7 @@ async function serve(args: string[]): Promise<void> {
     },
     strict: true,
   });
-  const shortSide = values['short-side'] === undefined ? undefined : Number(values['short-side']);
-  if (shortSide !== undefined && shortSide !== 720 && shortSide !== 1080) throw new UsageError('--short-side must be 720 or 1080');
+  const resolution = resolutionFlag(values.resolution, values['short-side']);
   const database = dbUrl(values.database);
   const workers = int(values.workers, 'workers', 0, 64);
   if (workers === 0 && !database) throw new UsageError('--workers 0 needs --database: with SQLite no other process can render the jobs');
@@ -102,7 +114,7 @@ async function serve(args: string[]): Promise<void> {
       total: int(values['event-streams'], 'event-streams', 1, 1_000_000),
     },
     shutdownGraceMs: int(values['grace-ms'], 'grace-ms', 0, 3_600_000),
-    ...(shortSide ? { shortSide: shortSide as 720 | 1080 } : {}),
+    ...(resolution ? { resolution } : {}),
     ...(engine ? { engine } : {}),
   });
   process.stdout.write(`listening ${server.url}\n`);
@@ -211,6 +223,7 @@ async function worker(args: string[]): Promise<void> {
       'lease-ms': { type: 'string' },
       work: { type: 'string' },
       'grace-ms': { type: 'string' },
+      resolution: { type: 'string' },
       'short-side': { type: 'string' },
     },
     strict: true,
@@ -218,8 +231,7 @@ async function worker(args: string[]): Promise<void> {
   const database = dbUrl(values.database);
   if (!database) throw new UsageError('worker needs --database postgres://… (or DATABASE_URL): workers share a PostgreSQL store');
   if (!values.storage) throw new UsageError('worker needs --storage DIR: the output directory the API processes serve from');
-  const shortSide = values['short-side'] === undefined ? undefined : Number(values['short-side']);
-  if (shortSide !== undefined && shortSide !== 720 && shortSide !== 1080) throw new UsageError('--short-side must be 720 or 1080');
+  const resolution = resolutionFlag(values.resolution, values['short-side']);
   const engine = await testEngine();
   const running = await startWorker({
     database,
@@ -228,7 +240,7 @@ async function worker(args: string[]): Promise<void> {
     leaseMs: int(values['lease-ms'], 'lease-ms', 300, 3_600_000),
     shutdownGraceMs: int(values['grace-ms'], 'grace-ms', 0, 3_600_000),
     ...(values.work ? { workDir: resolve(values.work) } : {}),
-    ...(shortSide ? { shortSide: shortSide as 720 | 1080 } : {}),
+    ...(resolution ? { resolution } : {}),
     ...(engine ? { engine } : {}),
   });
   let stopping = false;

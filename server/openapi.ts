@@ -16,10 +16,12 @@ import {
   ErrorBody,
   Health,
   Job,
+  ThumbnailRequest,
   JobList,
   JOB_STATUSES,
   LIMITS,
   RenderRequest,
+  SoundPreviewRequest,
   TemplateList,
   PresenterList,
   VoiceList,
@@ -163,7 +165,7 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
       title: 'Presenter Studio render API',
       version,
       description:
-        'Render jobs for AI presenter videos. Generated from shared/contract (zod) and the shipped catalog. Authenticate with either `Authorization: Bearer <key>` or `X-API-Key: <key>` (one of the two security schemes). Refinement of the contract: each voice lists its other id forms in `aliases`; SSE also sends `job_deleted` events. Extensions (listed in GET /api/health): title, assets, scenes.',
+        'Render jobs for AI presenter videos. Generated from shared/contract (zod) and the shipped catalog. Authenticate with either `Authorization: Bearer <key>` or `X-API-Key: <key>` (one of the two security schemes). Refinement of the contract: each voice lists its other id forms in `aliases`; SSE also sends `job_deleted` events. Extensions (listed in GET /api/health): title, assets, scenes, output.',
     },
     servers: [{ url: 'http://127.0.0.1:4510' }],
     security: [{ bearer: [] }, { apiKey: [] }],
@@ -208,6 +210,17 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
       '/api/jobs/{id}/video': media('video/mp4', 'The video (byte ranges)', true),
       '/api/jobs/{id}/captions.vtt': media('text/vtt', 'Word-timed captions', false),
       '/api/jobs/{id}/thumbnail.jpg': media('image/jpeg', 'A still of the video', false),
+      '/api/jobs/{id}/thumbnail': {
+        post: {
+          summary: 'Extension "output": make the thumbnail again from the frame of the finished video at `at` seconds (no render); the job\'s thumbnailUrl changes',
+          parameters: [jobId, userHeader],
+          requestBody: { required: true, content: json('ThumbnailRequest') },
+          responses: {
+            '200': { description: 'The job with its new thumbnailUrl', content: json('Job') },
+            ...errors('invalid_json', 'user_required', 'forbidden', 'not_found', 'not_ready', 'unsupported_media_type', 'validation_failed', 'unavailable'),
+          },
+        },
+      },
       '/api/events': {
         get: {
           summary: "Server-sent events: `job` with the Job JSON on every change to the caller's jobs; comment heartbeat every 15 s",
@@ -311,6 +324,16 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
       },
       '/api/assets/{id}/content': assetFile('The file as uploaded (its media type, nosniff; documents as attachment; byte ranges)', '*/*', true),
       '/api/assets/{id}/thumbnail.jpg': assetFile('A JPEG thumbnail', 'image/jpeg', false),
+      '/api/sound/preview': {
+        post: {
+          summary: "Extension sound: a scene's narration with the music under it, mixed as the video's sound (lead-in, ducking, tail, -14 LUFS)",
+          requestBody: { required: true, content: json('SoundPreviewRequest') },
+          responses: {
+            '200': { description: 'MP3', content: { 'audio/mpeg': { schema: { type: 'string', format: 'binary' } } } },
+            ...errors('validation_failed', 'not_ready', 'unavailable'),
+          },
+        },
+      },
       '/api/health': {
         get: { summary: 'Health (no key needed)', security: [], responses: { '200': { description: 'OK', content: json('Health') } } },
       },
@@ -324,6 +347,7 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
       schemas: {
         RenderRequest: renderRequestSchema(catalog),
         Job: schema(Job),
+        ThumbnailRequest: schema(ThumbnailRequest),
         JobList: schema(JobList),
         TemplateList: schema(TemplateList),
         PresenterList: schema(PresenterList),
@@ -331,6 +355,7 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
         VoicePackStatus: schema(VoicePackStatus),
         Asset: schema(Asset),
         AssetList: schema(AssetList),
+        SoundPreviewRequest: schema(SoundPreviewRequest, 'input'),
         Health: schema(Health),
         ErrorBody: schema(ErrorBody),
       },

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { ShortSide } from '../shared/contract/index.js';
+import { OUTPUT_DEFAULTS, SHORT_SIDES, type Resolution } from '../shared/contract/index.js';
 import { LIMITS } from '../shared/contract/index.js';
 import { loadCatalog } from './catalog.js';
 import { PresenterRegistry } from './presenters/registry.js';
@@ -58,7 +58,8 @@ export interface ServerOptions {
   leaseMs?: number;
   /** How long SIGTERM waits for running renders before requeueing them. */
   shutdownGraceMs?: number;
-  shortSide?: ShortSide;
+  /** Extension `output`: the resolution of a job whose request names none (default 720p). */
+  resolution?: Resolution;
   /** pino level: 'info' (default), 'warn', 'silent', … */
   logLevel?: string;
   /** Where structured logs go (default stdout via pino). */
@@ -139,7 +140,10 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   // Page cache only where this process sees every change (not with a store shared across processes).
   const listCache = shared || options.listCache === false ? null : new ListCache(store);
   const app = buildApp(
-    { store, keys, storage, catalog: loadCatalog(options.catalogDir), presenters: new PresenterRegistry(), assets, engine, limits, limiter, hub, listCache, version: VERSION },
+    {
+      store, keys, storage, catalog: loadCatalog(options.catalogDir), presenters: new PresenterRegistry(), assets, engine, limits, limiter, hub, listCache, version: VERSION,
+      resolution: options.resolution ?? OUTPUT_DEFAULTS.resolution,
+    },
     logger,
   );
 
@@ -171,7 +175,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     workRoot,
     concurrency: options.concurrency ?? defaultConcurrency(),
     leaseMs,
-    shortSide: options.shortSide ?? 720,
+    shortSide: SHORT_SIDES[options.resolution ?? OUTPUT_DEFAULTS.resolution],
     log: app.log,
   });
 

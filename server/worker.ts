@@ -7,7 +7,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ShortSide } from '../shared/contract/index.js';
+import { OUTPUT_DEFAULTS, SHORT_SIDES, type Resolution } from '../shared/contract/index.js';
 import { createEngine } from './engine/index.js';
 import type { RenderEngine } from './engine/types.js';
 import { openPostgres } from './jobs/pg-backend.js';
@@ -30,7 +30,8 @@ export interface WorkerOptions {
   workDir?: string;
   /** Render lease, renewed at a third of it (default 30 s). A dead worker's jobs return after it lapses. */
   leaseMs?: number;
-  shortSide?: ShortSide;
+  /** The resolution of a job stored before jobs carried their own (default 720p). */
+  resolution?: Resolution;
   /** How long a stop waits for running renders before putting them back in the queue. */
   shutdownGraceMs?: number;
   log?: QueueLog;
@@ -78,7 +79,7 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
     engine,
     workRoot,
     concurrency: o.concurrency ?? 1,
-    shortSide: o.shortSide ?? 720,
+    shortSide: SHORT_SIDES[o.resolution ?? OUTPUT_DEFAULTS.resolution],
     log,
     leaseMs,
   });

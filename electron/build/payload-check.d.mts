@@ -22,6 +22,7 @@ export interface PayloadBinary {
   arch: string;
 }
 export const RENDERER_ONLY: string[];
+export const SYSTEM_FFMPEG: string[];
 export function listFiles(root: string): PayloadFile[];
 export function binaryTarget(file: string): { os: string; arch: string };
 export function nativeModuleProblem(file: string, target: PayloadTarget): string | null;

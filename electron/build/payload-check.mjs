@@ -4,6 +4,7 @@
 // maps, native build leftovers, tests, libraries the renderer bundle already contains), and
 // every binary in it (.node modules, shared libraries, executables such as ffmpeg) is for the
 // target OS and CPU: a package's files for another platform are refused by name as well.
+// onnxruntime never ships (downloaded on first use); ffmpeg ships where the OS has no package of it.
 // Used by electron-builder's afterPack hook (after-pack.cjs) and by the packaging test.
 import { readdirSync, readFileSync, lstatSync, openSync, readSync, closeSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -18,8 +19,14 @@ const FORBIDDEN = [
   { why: 'a native build leftover', test: (p) => /node_modules\/(?:@[^/]+\/)?[^/]+\/(?:deps|src|obj|build\/Release\/obj\.target|build\/Release\/\.deps|build\/node_gyp_bins)\//.test(p) && nativePackage(p) },
   { why: 'a library the renderer bundle already contains', test: (p) => RENDERER_ONLY.some((m) => p.startsWith(`node_modules/${m}/`)) },
   { why: 'a native build file', test: (p) => /\.(o|obj|gyp|gypi|cc|cpp|h|hpp|mk)$/.test(p) || /(^|\/)Makefile$/.test(p) },
-  { why: 'a GPU execution provider of onnxruntime (the app runs it on the CPU)', test: (p) => /(^|\/)(lib)?onnxruntime_providers_|(^|\/)(DirectML|dxcompiler|dxil)\.dll$/i.test(p) },
+  { why: 'onnxruntime (the studio downloads it with the first neural voice: server/engine/speech/onnx-runtime.ts)', test: (p) => /(^|\/)node_modules\/onnxruntime-(node|common)\//.test(p) },
 ];
+
+/**
+ * Platforms whose packages use the distribution's ffmpeg (the deb depends on it; FFMPEG_PATH
+ * overrides it): a bundled one must not ship there, and must everywhere else.
+ */
+export const SYSTEM_FFMPEG = ['linux'];
 
 const PLATFORMS = ['darwin', 'linux', 'win32'];
 const ARCHS = ['x64', 'arm64', 'ia32', 'arm'];
@@ -134,7 +141,10 @@ export function checkPayload(appDir, target) {
   }
   for (const [name, copies] of byName) if (copies.length > 1) problems.push(`${name}: ${copies.length} copies ship (${copies.map((c) => c.path).join(', ')}), the app loads one`);
   const ffmpeg = `node_modules/@ffmpeg-installer/${target.platform}-${target.arch}/ffmpeg${target.platform === 'win32' ? '.exe' : ''}`;
-  if (!files.some((f) => f.path === ffmpeg)) problems.push(`${ffmpeg} is missing: the local studio cannot encode`);
+  if (SYSTEM_FFMPEG.includes(target.platform)) {
+    const bundled = files.filter((f) => f.path.startsWith('node_modules/@ffmpeg-installer/'));
+    if (bundled.length) problems.push(`${bundled[0].path}: ffmpeg is the system's on ${target.platform} (a dependency of the package), a bundled one must not ship`);
+  } else if (!files.some((f) => f.path === ffmpeg)) problems.push(`${ffmpeg} is missing: the local studio cannot encode`);
   if (!files.some((f) => f.path === 'server/cli.js')) problems.push('server/cli.js is missing: the local studio cannot start');
   if (!files.some((f) => f.path === 'dist/renderer/index.html')) problems.push('dist/renderer/index.html is missing');
   return { problems, files, binaries, bytes: files.reduce((n, f) => n + f.size, 0) };

@@ -1,6 +1,6 @@
 // The one caller of a render API: adds the key (never logged), times out, retries safe calls
 // with backoff, turns HTTP failures into BridgeFailures and reads answers through the normaliser.
-import { Asset, AssetList, Health, PresenterList, TemplateList, VoiceList, VoicePackStatus, type Job, type JobList, type Presenter, type RenderRequest, type Template, type Voice } from '../../shared/contract/index.js';
+import { Asset, AssetList, Health, PresenterList, TemplateList, VoiceList, VoicePackStatus, type Job, type JobList, type Presenter, type RenderRequest, type SoundPreviewRequest, type Template, type Voice } from '../../shared/contract/index.js';
 import type { BridgeErrorCode, BridgeParsedInput, JobsListInput, KeyHeader } from '../../shared/bridge/index.js';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -194,6 +194,11 @@ export class RenderApiClient {
     return normalizeJob(await this.json('POST', `/api/jobs/${encodeURIComponent(id)}/cancel`));
   }
 
+  /** Extension `output`: the thumbnail made again from the frame at `at` seconds of the finished video. */
+  async thumbnail(id: string, at: number): Promise<Job> {
+    return normalizeJob(await this.json('POST', `/api/jobs/${encodeURIComponent(id)}/thumbnail`, { body: { at } }));
+  }
+
   async remove(id: string): Promise<void> {
     await this.json('DELETE', `/api/jobs/${encodeURIComponent(id)}`);
   }
@@ -215,6 +220,13 @@ export class RenderApiClient {
     const parsed = VoicePackStatus.safeParse(await this.json(install ? 'POST' : 'GET', `/api/voices/${encodeURIComponent(voiceId)}/pack`));
     if (!parsed.success) throw new BridgeFailure('unreadable_response', 'the render API answered a voice pack state the app cannot read');
     return parsed.data;
+  }
+
+  /** Extension `sound`: a scene's narration with the music under it, as MP3 bytes. */
+  async soundPreview(body: SoundPreviewRequest): Promise<Buffer> {
+    const res = await this.fetch('POST', '/api/sound/preview', { body, headers: { accept: 'audio/mpeg' }, timeoutMs: 90_000 });
+    if (!(res.headers.get('content-type') ?? '').startsWith('audio/')) throw new BridgeFailure('unreadable_response', 'the render API answered a sound preview with something that is not sound');
+    return Buffer.from(await res.arrayBuffer());
   }
 
   async voices(): Promise<Voice[]> {

@@ -9,6 +9,7 @@ const BY_EXTENSION: Record<string, AssetMediaType> = {
   '.mp4': 'video/mp4', '.m4v': 'video/mp4', '.webm': 'video/webm', '.mov': 'video/quicktime',
   '.mp3': 'audio/mpeg', '.wav': 'audio/wav', '.m4a': 'audio/mp4', '.ogg': 'audio/ogg', '.oga': 'audio/ogg', '.opus': 'audio/ogg',
   '.pdf': 'application/pdf',
+  '.ttf': 'font/ttf', '.otf': 'font/otf', '.woff2': 'font/woff2',
 };
 /** Slide decks the app turns into a PDF (LibreOffice) before they are uploaded. */
 export const SLIDE_DECK_EXTENSIONS: readonly string[] = ['.pptx', '.ppt', '.odp'];
@@ -24,9 +25,9 @@ export function fileTypeOf(name: string): FileType | null {
 }
 
 export const UNSUPPORTED_FILE_MESSAGE =
-  'the media library takes pictures (PNG, JPEG, WebP), clips (MP4, WebM, MOV), audio (MP3, WAV, M4A, OGG), PDF documents and slide decks (PPTX)';
+  'the media library takes pictures (PNG, JPEG, WebP), clips (MP4, WebM, MOV), audio (MP3, WAV, M4A, OGG), PDF documents, slide decks (PPTX) and fonts (TTF, OTF, WOFF2)';
 
-const KIND_NAMES: Record<AssetKind, string> = { image: 'Pictures', video: 'Clips', audio: 'Audio', document: 'Documents and slide decks' };
+const KIND_NAMES: Record<AssetKind, string> = { image: 'Pictures', video: 'Clips', audio: 'Audio', document: 'Documents and slide decks', font: 'Fonts' };
 
 /** The OS file dialog's filters for these kinds (all of them when none are given). */
 export function dialogFilters(kinds: readonly AssetKind[] = ASSET_KINDS): { name: string; extensions: string[] }[] {

@@ -11,6 +11,12 @@ const JOB_FILES: Record<MediaKind, string> = { video: 'video', captions: 'captio
 export type AssetFile = 'content' | 'thumbnail';
 const ASSET_FILES: Record<AssetFile, string> = { content: 'content', thumbnail: 'thumbnail.jpg' };
 
+/** The `?v=` part of an API's thumbnail URL, or ''. */
+function versionOf(url: string): string {
+  const v = /[?&]v=([A-Za-z0-9_-]{1,32})(?:&|$)/.exec(url);
+  return v ? `?v=${v[1]}` : '';
+}
+
 export class MediaUrls {
   constructor(readonly base: string) {}
   job(profileId: string, jobId: string, kind: MediaKind): string {
@@ -38,7 +44,8 @@ export class MediaUrls {
         ...job.output,
         videoUrl: this.job(profileId, job.id, 'video'),
         captionsUrl: job.output.captionsUrl ? this.job(profileId, job.id, 'captions') : '',
-        thumbnailUrl: job.output.thumbnailUrl ? this.job(profileId, job.id, 'thumbnail') : '',
+        // The API's version query (a thumbnail made again) stays, so a new still is a new URL.
+        thumbnailUrl: job.output.thumbnailUrl ? `${this.job(profileId, job.id, 'thumbnail')}${versionOf(job.output.thumbnailUrl)}` : '',
       },
     };
   }

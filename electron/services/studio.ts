@@ -3,7 +3,7 @@
 // (the API client per profile), the media router, downloads, uploads and CSV import.
 // Plain Node: Electron's main process and the web shell both run it.
 import { join } from 'node:path';
-import { documentOfJob, documentOfRequest, excerptOf, toRenderRequest, type Job, type RenderRequest } from '../../shared/contract/index.js';
+import { documentOfJob, documentOfRequest, excerptOf, OUTPUT_PARAM_KEYS, toRenderRequest, type Job, type RenderRequest } from '../../shared/contract/index.js';
 import type { ConnectionTest, StudioHandlers, StudioStatus, UploadStatus } from '../../shared/bridge/index.js';
 import type { AssetKind } from '../../shared/contract/index.js';
 import type { ClientOptions } from './api-client.js';
@@ -11,6 +11,7 @@ import { CatalogCache, readBundledCatalogs, type RawCatalogs } from './catalogs.
 import { Connections, FOREIGN_CAPABILITIES } from './connections.js';
 import { importCsv } from './csv-import.js';
 import { Downloads } from './downloads.js';
+import { BrandKitStore } from './brand-kits.js';
 import { DraftStore } from './drafts.js';
 import { BridgeFailure, toBridgeError } from './errors.js';
 import { EventHub } from './events.js';
@@ -20,6 +21,7 @@ import { JobsCache } from './jobs-cache.js';
 import type { LocalStudio } from './local-studio.js';
 import { reason, type Logger } from './logger.js';
 import { MediaRouter } from './media-router.js';
+import { importMusicTrack, readMusicTracks } from './music-tracks.js';
 import { Outbox } from './outbox.js';
 import { ENV_PROFILE_ID, LOCAL_PROFILE_ID, type EnvProfileConfig, type ProfileStore } from './profiles.js';
 import { Uploads } from './uploads.js';
@@ -76,6 +78,7 @@ export function createStudio(deps: StudioDeps): Studio {
   const { log } = deps;
   const events = deps.events ?? new EventHub();
   const drafts = new DraftStore(join(deps.dataDir, 'drafts'));
+  const brandKits = new BrandKitStore(deps.dataDir);
   const catalogCache = new CatalogCache(join(deps.dataDir, 'cache', 'catalogs'));
   const jobsCache = new JobsCache(join(deps.dataDir, 'cache', 'jobs'));
   const connections = new Connections(deps);
@@ -105,17 +108,34 @@ export function createStudio(deps: StudioDeps): Studio {
 
   const present = (profileId: string, job: Job): Job => media.job(profileId, jobsCache.withTitle(profileId, job));
 
-  /** The title goes only to APIs with the extension; for the others the client remembers it. */
+  /**
+   * The title, the output settings and the brand go only to APIs with their extension; for the
+   * others the client remembers the title, and the video is made at that API's own size and
+   * captions, without the brand (the kit panel says so).
+   */
   async function withoutUnsupported(profileId: string, request: RenderRequest): Promise<RenderRequest> {
-    if (request.title === undefined) return request;
+    const output = OUTPUT_PARAM_KEYS.filter((k) => request.params?.[k] !== undefined);
+    if (request.title === undefined && !output.length && request.brand === undefined) return request;
     const caps = await connections.capabilitiesOf(profileId).catch((e: unknown) => {
-      // Offline: the capabilities are not known; the title is sent as to a foreign API.
+      // Offline: the capabilities are not known; the request is sent as to a foreign API.
       if (!isOffline(e)) logged(`capabilities of "${profileId}" not known`)(e);
       return null;
     });
-    if (caps?.title) return request;
-    const { title: _title, ...rest } = request;
-    return rest;
+    let out = request;
+    if (!caps?.title && out.title !== undefined) {
+      const { title: _title, ...rest } = out;
+      out = rest;
+    }
+    if (!caps?.brand && out.brand !== undefined) {
+      const { brand: _brand, ...rest } = out;
+      out = rest;
+    }
+    if (!caps?.output && output.length && out.params) {
+      const params = Object.fromEntries(Object.entries(out.params).filter(([k]) => !(output as string[]).includes(k)));
+      const { params: _params, ...rest } = out;
+      out = Object.keys(params).length ? { ...rest, params } : rest;
+    }
+    return out;
   }
   async function remember(profileId: string, job: Job, request: RenderRequest): Promise<Job> {
     const title = request.title?.trim();
@@ -277,6 +297,13 @@ export function createStudio(deps: StudioDeps): Studio {
       events.emit({ type: 'job', profileId, job });
       return job;
     },
+    'jobs.thumbnail': async ({ id, at }) => {
+      const profileId = await activeId();
+      await connections.require(profileId, 'output', 'choosing the thumbnail (its health lists no "output" extension)');
+      const job = present(profileId, await (await clientFor(profileId)).thumbnail(id, at));
+      events.emit({ type: 'job', profileId, job });
+      return job;
+    },
     'jobs.delete': async ({ id }) => {
       const profileId = await activeId();
       await connections.require(profileId, 'delete', 'deleting jobs');
@@ -343,6 +370,26 @@ export function createStudio(deps: StudioDeps): Studio {
       const list = await client.listAssets(input ?? {});
       return { ...list, assets: list.assets.map((a) => media.asset(profileId, a)) };
     },
+    'brandKits.list': () => brandKits.list(),
+    'brandKits.save': (input) => brandKits.save(input),
+    'brandKits.remove': async ({ id }) => {
+      await brandKits.remove(id);
+      return { ok: true as const };
+    },
+    'brandKits.export': ({ id }) => brandKits.exportKit(id),
+    'brandKits.import': async ({ text }) => {
+      const { client } = await assetsClient();
+      return brandKits.importKit(text, async ({ assetId, name, kind }) => {
+        const byId = await client.getAsset(assetId).catch((e: unknown) => {
+          // Not found: the kit came from another render API (or the file was deleted); look by name.
+          if (e instanceof BridgeFailure && e.code === 'not_found') return null;
+          throw e;
+        });
+        if (byId?.kind === kind) return byId;
+        const { assets } = await client.listAssets({ kind, q: name, limit: 100 });
+        return assets.find((a) => a.name === name) ?? null;
+      });
+    },
     'assets.get': async ({ id }) => {
       const { profileId, client } = await assetsClient();
       return media.asset(profileId, await client.getAsset(id));
@@ -369,6 +416,15 @@ export function createStudio(deps: StudioDeps): Studio {
     },
     'assets.uploads': async () => uploads.list(await activeId()),
     'media.assetUrl': async ({ assetId, kind }) => ({ url: media.urls.asset(await activeId(), assetId, kind) }),
+    'music.tracks': async () => ({ tracks: await readMusicTracks(deps.resourcesDir) }),
+    'music.importTrack': async ({ trackId }) => {
+      const { profileId, client } = await assetsClient();
+      return media.asset(profileId, await importMusicTrack(deps.resourcesDir, trackId, client, AbortSignal.timeout(120_000)));
+    },
+    'music.preview': async (input) => {
+      const { client } = await assetsClient();
+      return { mediaType: 'audio/mpeg' as const, audio: (await client.soundPreview(input)).toString('base64') };
+    },
   };
 
   return {

@@ -1,10 +1,11 @@
 // The release check that runs in electron-builder's afterPack: real N-API modules from
-// node_modules pass; a module built for one Node ABI, for another OS or CPU, and every kind of
-// file that must not ship are refused with a line naming the file.
+// node_modules pass; a module built for one Node ABI, for another OS or CPU, onnxruntime, a
+// bundled ffmpeg on Linux (or none elsewhere) and every kind of file that must not ship are
+// refused with a line naming the file.
 import { describe, expect, it } from 'vitest';
-import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { checkPayload, nativeModuleProblem } from '../build/payload-check.mjs';
+import { checkPayload, nativeModuleProblem, SYSTEM_FFMPEG } from '../build/payload-check.mjs';
 import { ROOT, tempDir } from './helpers.js';
 
 const target = { platform: 'linux', arch: 'x64', abi: 145, electronVersion: '41.7.1' };
@@ -19,7 +20,7 @@ function elf(machine: number, symbols: string): Buffer {
 
 function app(files: Record<string, string | Buffer>): string {
   const dir = tempDir('ps-payload-');
-  const all = { 'server/cli.js': '', 'dist/renderer/index.html': '', 'node_modules/@ffmpeg-installer/linux-x64/ffmpeg': '', ...files };
+  const all = { 'server/cli.js': '', 'dist/renderer/index.html': '', ...files };
   for (const [path, content] of Object.entries(all)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);
@@ -45,15 +46,42 @@ describe('packaged native modules', () => {
     ]);
   });
 
-  it('refuses a shared library for another CPU, and an app without ffmpeg for its platform', () => {
-    const dir = app({ 'node_modules/onnxruntime-node/bin/napi-v6/linux/arm64/libonnxruntime.so.1': elf(0xb7, '') });
+  it('refuses a shared library for another CPU', () => {
+    const dir = app({ 'node_modules/sharp/lib/linux-arm64/libvips.so.42': elf(0xb7, '') });
     expect(checkPayload(dir, target).problems).toEqual([
-      'node_modules/onnxruntime-node/bin/napi-v6/linux/arm64/libonnxruntime.so.1: a file for linux-arm64 must not ship for linux-x64',
-      'node_modules/onnxruntime-node/bin/napi-v6/linux/arm64/libonnxruntime.so.1: a library for linux-arm64 cannot load on linux-x64',
+      'node_modules/sharp/lib/linux-arm64/libvips.so.42: a file for linux-arm64 must not ship for linux-x64',
+      'node_modules/sharp/lib/linux-arm64/libvips.so.42: a library for linux-arm64 cannot load on linux-x64',
     ]);
-    expect(checkPayload(dir, { ...target, arch: 'arm64' }).problems).toEqual([
-      'node_modules/@ffmpeg-installer/linux-x64/ffmpeg: a file for linux-x64 must not ship for linux-arm64',
-      'node_modules/@ffmpeg-installer/linux-arm64/ffmpeg is missing: the local studio cannot encode',
+  });
+
+  it('refuses a bundled ffmpeg on Linux (the system\'s is used there) and an app without one elsewhere', () => {
+    const linux = app({ 'node_modules/@ffmpeg-installer/linux-x64/ffmpeg': elf(0x3e, '') });
+    chmodSync(join(linux, 'node_modules/@ffmpeg-installer/linux-x64/ffmpeg'), 0o755);
+    expect(checkPayload(linux, target).problems).toEqual([
+      'node_modules/@ffmpeg-installer/linux-x64/ffmpeg: ffmpeg is the system\'s on linux (a dependency of the package), a bundled one must not ship',
+    ]);
+    expect(checkPayload(app({}), target).problems).toEqual([]);
+    const mac = { ...target, platform: 'darwin', arch: 'arm64' };
+    expect(checkPayload(app({}), mac).problems).toEqual(['node_modules/@ffmpeg-installer/darwin-arm64/ffmpeg is missing: the local studio cannot encode']);
+  });
+
+  it('has the deb depend on the ffmpeg that Linux packages do not carry', () => {
+    expect(SYSTEM_FFMPEG).toEqual(['linux']);
+    const yml = readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8');
+    // The deb: section, up to the next top-level key; its depends list one package a line.
+    const deb = /^deb:\n((?:[ #].*\n|\n)*)/m.exec(yml)?.[1] ?? '';
+    const depends = /^ {2}depends:\n((?: {4}- .*\n)+)/m.exec(deb)?.[1]?.split('\n').map((l) => l.replace(/^ {4}- /, '').trim()).filter(Boolean);
+    expect(depends).toContain('ffmpeg');
+  });
+
+  it('refuses onnxruntime in the app, for any platform (the studio downloads it with the first neural voice)', () => {
+    const dir = app({
+      'node_modules/onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node': elf(0x3e, 'napi_register_module_v1'),
+      'node_modules/onnxruntime-common/dist/cjs/index.js': '',
+    });
+    expect(checkPayload(dir, target).problems).toEqual([
+      'node_modules/onnxruntime-common/dist/cjs/index.js: onnxruntime (the studio downloads it with the first neural voice: server/engine/speech/onnx-runtime.ts) must not ship',
+      'node_modules/onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node: onnxruntime (the studio downloads it with the first neural voice: server/engine/speech/onnx-runtime.ts) must not ship',
     ]);
   });
 
@@ -65,7 +93,7 @@ describe('packaged native modules', () => {
     expect(checkPayload(dir, { ...target, platform: 'win32' }).problems[0]).toContain('built for linux, not win32');
   });
 
-  it('refuses an executable for another OS or CPU, another platform\'s package, GPU providers and a second copy of a module', () => {
+  it('refuses an executable for another OS or CPU, another platform\'s package and a second copy of a module', () => {
     const macho = Buffer.alloc(64);
     macho.writeUInt32LE(0xfeedfacf, 0);
     macho.writeUInt32LE(0x0100000c, 4);
@@ -73,7 +101,7 @@ describe('packaged native modules', () => {
     const dir = app({
       'node_modules/tool/bin/ffmpeg': macho,
       'node_modules/@ffmpeg-installer/win32-x64/package.json': '{}',
-      'node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime_providers_cuda.so': elf(0x3e, ''),
+      'node_modules/a/libhelper.so': elf(0x3e, ''),
       'node_modules/a/skia.node': napi,
       'node_modules/b/node_modules/a/skia.node': napi,
     });
@@ -81,8 +109,8 @@ describe('packaged native modules', () => {
     const { problems, binaries } = checkPayload(dir, target);
     expect([...problems].sort()).toEqual([
       'node_modules/@ffmpeg-installer/win32-x64/package.json: a file for win32-x64 must not ship for linux-x64',
+      'node_modules/@ffmpeg-installer/win32-x64/package.json: ffmpeg is the system\'s on linux (a dependency of the package), a bundled one must not ship',
       'skia.node: 2 copies ship (node_modules/a/skia.node, node_modules/b/node_modules/a/skia.node), the app loads one',
-      'node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime_providers_cuda.so: a GPU execution provider of onnxruntime (the app runs it on the CPU) must not ship',
       'node_modules/tool/bin/ffmpeg: an executable for darwin-arm64 cannot run on linux-x64',
     ].sort());
     expect(binaries.map((b) => `${b.kind} ${b.os}-${b.arch}`).sort()).toEqual(['executable darwin-arm64', 'library linux-x64', 'module linux-x64', 'module linux-x64']);
@@ -109,9 +137,6 @@ describe('packaged native modules', () => {
     const dir = tempDir('ps-payload-');
     mkdirSync(join(dir, 'dist/renderer'), { recursive: true });
     writeFileSync(join(dir, 'dist/renderer/index.html'), '');
-    expect(checkPayload(dir, target).problems).toEqual([
-      'node_modules/@ffmpeg-installer/linux-x64/ffmpeg is missing: the local studio cannot encode',
-      'server/cli.js is missing: the local studio cannot start',
-    ]);
+    expect(checkPayload(dir, target).problems).toEqual(['server/cli.js is missing: the local studio cannot start']);
   });
 });

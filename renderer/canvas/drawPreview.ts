@@ -2,7 +2,7 @@
 // pixels scaled to the element), then the interactive layer (box, handles, snap guides).
 import type { RenderParams, Template } from '../../shared/contract/index.js';
 import { outputSize } from '../../shared/contract/index.js';
-import type { BackgroundPicture } from '../../shared/scene/index.js';
+import type { BackgroundPicture, ImageLike, SceneBrand } from '../../shared/scene/index.js';
 import { SNAP_LINES } from '../lib/placement.js';
 import { HANDLE_PX } from './gesture.js';
 import { drawScene, presenterBox } from './scene.js';
@@ -21,6 +21,9 @@ export interface PreviewState {
   guidesY: number[];
   active: boolean;
   focused: boolean;
+  /** Extension `brand`: the video's brand and its logo image once loaded. */
+  brand?: SceneBrand;
+  logo?: ImageLike;
 }
 
 export function drawPreview(scene: HTMLCanvasElement, overlay: HTMLCanvasElement, cssW: number, cssH: number, s: PreviewState, accent: string): void {
@@ -37,7 +40,10 @@ export function drawPreview(scene: HTMLCanvasElement, overlay: HTMLCanvasElement
   const ctx = scene.getContext('2d');
   if (ctx) {
     ctx.setTransform((cssW * dpr) / out.width, 0, 0, (cssH * dpr) / out.height, 0, 0);
-    drawScene(ctx, { template: s.template, params: s.params, width: out.width, height: out.height, caption: s.caption, picture: s.picture, presenter: s.presenter, presenterId: s.presenterId });
+    drawScene(ctx, {
+      template: s.template, params: s.params, width: out.width, height: out.height, caption: s.caption, picture: s.picture, presenter: s.presenter, presenterId: s.presenterId,
+      ...(s.brand ? { brand: s.brand } : {}), ...(s.logo ? { logo: s.logo } : {}),
+    });
   }
   const o = overlay.getContext('2d');
   if (!o) return;

@@ -4,6 +4,7 @@
 // page rendered by pdf.js. Listeners hear when something arrives, so canvases redraw.
 import { SceneBackground, type Asset } from '../../shared/contract/index.js';
 import type { BackgroundPicture } from '../../shared/scene/backgrounds.js';
+import { assetFontFamily } from '../../shared/scene/fonts.js';
 import { call, describeError } from '../lib/bridge.js';
 import { renderDocumentPage } from '../lib/pdf-import.js';
 
@@ -87,13 +88,24 @@ export function createMediaCache() {
     }
     throw new Error(`${asset.name} is ${asset.kind}, not a picture`);
   });
+  // A brand's font file, added to the page's fonts under the family shared/scene names it by.
+  // Where the page's CSP loads no font from the media URL (the desktop's media protocol), the
+  // load fails, is kept as this entry's error, and the preview keeps the template's font.
+  const fonts = createLoader(async (id): Promise<true> => {
+    const { url } = await call('media.assetUrl', { assetId: id, kind: 'content' });
+    const face = new FontFace(assetFontFamily(id), `url(${JSON.stringify(url)})`);
+    document.fonts.add(await face.load());
+    return true;
+  });
   return {
     asset: (id: string): Loaded<Asset> => assets.get(id),
+    /** A font asset, once the page can draw with it. */
+    font: (id: string): Loaded<true> => fonts.get(id),
     thumbnail: (id: string): Loaded<string> => thumbnails.get(id),
     /** The decoded background of a scene (what differs between two scenes over the same asset is in the key). */
     picture: (bg: SceneBackground): Loaded<Picture> => pictures.get(JSON.stringify({ assetId: bg.assetId, page: bg.page, trimStart: bg.trimStart })),
     subscribe(listener: () => void): () => void {
-      const offs = [assets.subscribe(listener), thumbnails.subscribe(listener), pictures.subscribe(listener)];
+      const offs = [assets.subscribe(listener), thumbnails.subscribe(listener), pictures.subscribe(listener), fonts.subscribe(listener)];
       return () => offs.forEach((off) => off());
     },
   };

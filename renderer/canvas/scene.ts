@@ -26,6 +26,8 @@ import {
   type PresenterRig,
   type Rect,
   type SceneLayout,
+  type SceneBrand,
+  type ImageLike,
 } from '../../shared/scene/index.js';
 
 const svgUrls = import.meta.glob('../../resources/presenters/*/*.svg', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
@@ -124,14 +126,14 @@ function previewTemplateId(templateId: string | undefined): string {
   return templateId && templateEntry(templateId) ? templateId : PREVIEW_FALLBACK_TEMPLATE;
 }
 
-/** `presenterId`: who speaks (absent: the template's suggestion). */
-export function sceneLayout(template: Template | null, params: RenderParams, width: number, height: number, presenterId?: string): SceneLayout {
-  return computeLayout(previewTemplateId(template?.id), params, { width, height }, presenterId);
+/** `presenter` false: a scene without one (its captions are placed as the video places them then); `brand`: the video's; `presenterId`: who speaks (absent: the template's suggestion). */
+export function sceneLayout(template: Template | null, params: RenderParams, width: number, height: number, presenter = true, brand?: SceneBrand, presenterId?: string): SceneLayout {
+  return computeLayout(previewTemplateId(template?.id), params, { width, height }, presenterId, presenter, brand);
 }
 
 /** The presenter's painted box in frame pixels: what the handles frame and the pointer grabs. */
 export function presenterBox(template: Template | null, params: RenderParams, width: number, height: number, presenterId?: string): Rect {
-  return sceneLayout(template, params, width, height, presenterId).presenterBounds;
+  return sceneLayout(template, params, width, height, true, undefined, presenterId).presenterBounds;
 }
 
 export interface SceneOptions {
@@ -147,11 +149,15 @@ export interface SceneOptions {
   presenter?: boolean;
   /** Who speaks (absent: the template's suggestion). */
   presenterId?: string;
+  /** Extension `brand`: the video's brand, and its logo image once loaded. */
+  brand?: SceneBrand;
+  logo?: ImageLike;
 }
 
 export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): SceneLayout {
-  const layout = sceneLayout(o.template, o.params, o.width, o.height, o.presenterId);
-  const words = o.caption ? captionTokens(o.caption).slice(0, 40) : [];
+  const layout = sceneLayout(o.template, o.params, o.width, o.height, o.presenter !== false, o.brand, o.presenterId);
+  // Captions given as a file only (or none) are not drawn in the video, nor here.
+  const words = o.caption && (o.params.captions ?? 'burned') === 'burned' ? captionTokens(o.caption).slice(0, 40) : [];
   let caption: CaptionView | null = null;
   if (words.length) {
     const timed = captionWords(words.map((w, i) => ({ ...w, start: i, end: i + 1 })));
@@ -161,7 +167,7 @@ export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): Scene
   const presenter = o.presenter !== false;
   // The scene's own picture goes down through the same routine the engine uses; the rest of the frame is drawFrame's.
   if (o.picture) drawBackground(ctx, layout, o.picture);
-  const layers: FrameLayer[] = [...(o.picture ? [] : ['background' as const]), ...(presenter ? ['presenter' as const] : []), 'caption'];
-  drawFrame(ctx, presenter ? presenterRig(layout.style.presenterId) : null, layout, { pose: NEUTRAL_POSE, caption }, { layers });
+  const layers: FrameLayer[] = [...(o.picture ? [] : ['background' as const]), ...(presenter ? ['presenter' as const] : []), 'logo', 'caption'];
+  drawFrame(ctx, presenter ? presenterRig(layout.style.presenterId) : null, layout, { pose: NEUTRAL_POSE, caption }, { layers, ...(o.logo ? { logo: o.logo } : {}) });
   return layout;
 }

@@ -1,7 +1,10 @@
 // The creator's main screen: drafts, the selected scene's script and settings, voice, the preview
 // canvas with the scene strip under it, template, render.
+import { BrandKits } from './BrandKits.js';
 import { DraftsSidebar } from './DraftsSidebar.js';
 import { MediaLibrary } from './MediaLibrary.js';
+import { MusicPicker } from './MusicPicker.js';
+import { OutputSettings } from './OutputSettings.js';
 import { PresenterCanvas } from './PresenterCanvas.js';
 import { RenderBar, renderCurrent } from './RenderBar.js';
 import { SceneInspector } from './SceneInspector.js';
@@ -46,11 +49,14 @@ export function CreateView() {
           <ScriptEditor onRender={() => void renderCurrent()} />
           <SceneInspector />
           <VoicePicker />
+          <MusicPicker />
         </div>
         <div className="col col-stage">
           <PresenterCanvas />
           <SceneStrip />
           <RenderBar />
+          <BrandKits />
+          <OutputSettings />
           <TemplatePicker />
           <PresenterPicker />
           <MediaLibrary />

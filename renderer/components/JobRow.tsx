@@ -79,9 +79,12 @@ export const JobRow = memo(function JobRow({ job, templateName, selected, now, o
             <button type="button" className="icon-btn" aria-label="Download video" title="Download video" onClick={() => void downloadJob(job, 'video')}>
               <Icon name="download" />
             </button>
-            <button type="button" className="icon-btn text" aria-label="Download captions" title="Download captions (WebVTT)" onClick={() => void downloadJob(job, 'captions')}>
-              CC
-            </button>
+            {/* A job rendered without captions ("none") has no caption file. */}
+            {job.output?.captionsUrl !== '' && (
+              <button type="button" className="icon-btn text" aria-label="Download captions" title="Download captions (WebVTT)" onClick={() => void downloadJob(job, 'captions')}>
+                CC
+              </button>
+            )}
           </>
         )}
         {!isTerminal(job.status) && (

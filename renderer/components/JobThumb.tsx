@@ -24,11 +24,15 @@ export const JobThumb = memo(function JobThumb({ job }: { job: Job }) {
   useEffect(() => {
     if (!done) return;
     let live = true;
-    void thumbnailUrl(job.id).then((u) => live && setSrc(u));
+    // The job's own URL changes when its thumbnail is made again (a new version); media.url is the fallback.
+    const own = job.output?.thumbnailUrl;
+    if (own) setSrc(own);
+    else void thumbnailUrl(job.id).then((u) => live && setSrc(u));
+    setBroken(false);
     return () => {
       live = false;
     };
-  }, [done, job.id]);
+  }, [done, job.id, job.output?.thumbnailUrl]);
   const [w, h] = job.params.aspectRatio.split(':').map(Number) as [number, number];
   return (
     <span className={`job-thumb ${job.status}`} aria-hidden="true">

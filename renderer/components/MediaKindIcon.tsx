@@ -6,6 +6,7 @@ const PATHS: Record<AssetKind | 'upload', string> = {
   video: 'M4 6h11v12H4zM15 10l5-3v10l-5-3',
   audio: 'M9 18V6l10-2v12M9 18a3 3 0 1 1-3-3 3 3 0 0 1 3 3zM19 16a3 3 0 1 1-3-3 3 3 0 0 1 3 3',
   document: 'M6 3h8l4 4v14H6zM14 3v4h4M9 12h6M9 16h6',
+  font: 'M5 20L11 4h2l6 16M8 13h8',
   upload: 'M12 16V4m0 0L7 9m5-5l5 5M5 20h14',
 };
 

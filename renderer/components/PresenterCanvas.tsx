@@ -5,7 +5,8 @@
 // store (and so React) only hears the final value when the gesture ends. What a gesture does
 // is decided by the pure reducer in canvas/gesture.ts; this component only wires DOM events to it.
 import { useEffect, useRef } from 'react';
-import { ASPECT_RATIOS, type AspectRatio, outputSize } from '../../shared/contract/index.js';
+import { ASPECT_RATIOS, type AspectRatio, type Brand, outputSize } from '../../shared/contract/index.js';
+import { brandFont, sceneBrand, type ImageLike, type SceneBrand } from '../../shared/scene/index.js';
 import { drawPreview } from '../canvas/drawPreview.js';
 import { reduceGesture, type GestureEvent, type GestureState } from '../canvas/gesture.js';
 import { onSceneAssets } from '../canvas/scene.js';
@@ -64,7 +65,10 @@ export function PresenterCanvas() {
       const loaded = bg ? media.picture(bg) : undefined;
       const picture = bg && loaded?.value ? { ...loaded.value, fit: bg.fit } : null;
       const accent = getComputedStyle(box).getPropertyValue('--accent').trim() || '#6c5ce7';
-      drawPreview(scene, overlay, cssW, cssH, { template, params, caption: sc.text, picture, presenter: sc.presenter, presenterId, guidesX: live.guidesX, guidesY: live.guidesY, active: gesture !== null, focused }, accent);
+      const branded = previewBrand(useStudio.getState().document.brand);
+      drawPreview(scene, overlay, cssW, cssH, {
+        template, params, caption: sc.text, picture, presenter: sc.presenter, presenterId, guidesX: live.guidesX, guidesY: live.guidesY, active: gesture !== null, focused, ...branded,
+      }, accent);
       scene.dataset.presenter = String(sc.presenter);
       scene.dataset.background = bg ? (picture ? 'asset' : loaded?.error ? 'failed' : 'loading') : 'template';
       // What the canvas shows, for people using assistive tech and for tests.
@@ -214,4 +218,16 @@ export function PresenterCanvas() {
       )}
     </section>
   );
+}
+
+/**
+ * The brand as the preview draws it: its logo once loaded (the layout leaves room only then), its
+ * font asset once the page has it (the template's font until then).
+ */
+function previewBrand(brand: Brand | undefined): { brand?: SceneBrand; logo?: ImageLike } {
+  if (!brand) return {};
+  const logo = brand.logo ? media.picture({ assetId: brand.logo.assetId, fit: 'contain' })?.value : null;
+  const fontReady = !brand.font || brandFont(brand.font) !== undefined || media.font(brand.font)?.value === true;
+  const scene = sceneBrand(fontReady ? brand : { ...brand, font: undefined }, logo ? logo.width / logo.height : null);
+  return { brand: scene, ...(logo ? { logo: logo.image } : {}) };
 }

@@ -2,10 +2,10 @@
 // limit, the estimated spoken length of the scene and of the whole video for the chosen voice,
 // and a preview of the scene's caption lines. Ctrl/Cmd+Enter renders.
 import { useDeferredValue, useMemo } from 'react';
-import { LIMITS } from '../../shared/contract/index.js';
-import { scriptWarnings } from '../../shared/language/detect.js';
+import { LIMITS, VIDEO_EDGES } from '../../shared/contract/index.js';
+import { scriptWarnings, unreadableScript } from '../../shared/language/detect.js';
 import { captionPages } from '../lib/captions.js';
-import { formatDuration, wordsPerMinute, countWords } from '../lib/speech.js';
+import { formatDuration, paceLabel, countWords } from '../lib/speech.js';
 import { sceneParams, sceneSeconds, videoSeconds } from '../lib/scenes.js';
 import { findTemplate, findVoice } from '../store/catalogs.js';
 import type { SaveState } from '../store/editor.js';
@@ -62,6 +62,8 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
   const lineCount = pages.reduce((n, p) => n + p.length, 0);
   // The same check the server stores on the job: a warning, never a block.
   const warnings = useMemo(() => (voice ? scriptWarnings(deferred, voice) : []), [deferred, voice]);
+  // What the server refuses (422 on the text): said before the render is asked for.
+  const unreadable = useMemo(() => (voice ? unreadableScript(deferred, voice, voices) : null), [deferred, voice, voices]);
 
   return (
     <section className="panel script" aria-labelledby="script-heading">
@@ -99,20 +101,23 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
           {length.toLocaleString()} / {LIMITS.textMaxChars.toLocaleString()} characters
         </span>
         <span>{words.toLocaleString()} words</span>
-        <span data-testid="duration" title={`${wordsPerMinute(voice)} words per minute${voice ? ` (${voice.name})` : ''}${scene.minSeconds ? `; this scene lasts at least ${scene.minSeconds} s` : ''}`}>
+        <span data-testid="duration" title={`${paceLabel(voice)}${voice ? `, ${voice.name}` : ''}${scene.minSeconds ? `; this scene lasts at least ${scene.minSeconds} s` : ''}`}>
           ≈ {formatDuration(seconds)} {many ? 'this scene' : 'spoken'}
         </span>
-        {many && (
-          <span data-testid="video-duration" title="The sum of every scene's estimate">
-            ≈ {formatDuration(total)} video
-          </span>
-        )}
+        <span data-testid="video-duration" title={`${many ? "The sum of every scene's estimate" : 'The narration'}, with the video's ${VIDEO_EDGES.leadInSeconds} s start and ${VIDEO_EDGES.tailSeconds} s end`}>
+          ≈ {formatDuration(total)} video
+        </span>
       </div>
       {warnings.map((w) => (
         <p key={w.code} className="warn-note" role="status" data-testid="language-warning">
           {w.message}
         </p>
       ))}
+      {unreadable && (
+        <p className="error-note" role="alert" data-testid="language-error">
+          This script cannot be rendered: {unreadable.message}.
+        </p>
+      )}
       {textError && <ErrorNote message={`${many ? `Scene ${sceneIndex + 1}'s narration` : 'Script'} ${textError}.`} />}
       {saveState === 'error' && <ErrorNote message={`Not saved yet (${saveError}). Your text is kept and saving is retried.`} />}
       <div className="captions-preview">

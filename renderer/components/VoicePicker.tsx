@@ -15,7 +15,7 @@ import { useCatalogs, useEditor, useStudio } from '../store/index.js';
 
 const QUALITY_LABEL: Record<VoiceQuality, string> = { basic: 'Basic', standard: 'Standard', natural: 'Natural' };
 const QUALITY_ORDER: VoiceQuality[] = ['natural', 'standard', 'basic'];
-const ENGINE_LABEL: Record<VoiceEngine, string> = { espeak: 'eSpeak NG', pico: 'SVOX Pico', piper: 'Piper neural' };
+const ENGINE_LABEL: Record<VoiceEngine, string> = { espeak: 'eSpeak NG', pico: 'SVOX Pico', flite: 'Flite', piper: 'Piper neural', kokoro: 'Kokoro neural' };
 const GENDER_LABEL: Record<string, string> = { female: 'Female', male: 'Male', neutral: 'Neutral' };
 
 const localeName = (() => {

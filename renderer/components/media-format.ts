@@ -6,6 +6,7 @@ export const KIND_LABELS: Record<AssetKind, { one: string; many: string }> = {
   video: { one: 'Clip', many: 'Clips' },
   audio: { one: 'Audio', many: 'Audio' },
   document: { one: 'Document', many: 'Documents' },
+  font: { one: 'Font', many: 'Fonts' },
 };
 
 export function formatBytes(n: number): string {

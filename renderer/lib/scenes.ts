@@ -1,6 +1,6 @@
 // Pure facts about a document's scenes: what the canvas draws for one, how long each runs, and
 // which scene an API error names. The shapes are shared/contract's document.
-import type { Avatar, RenderParams, Transition, Voice } from '../../shared/contract/index.js';
+import { VIDEO_EDGES, type Avatar, type RenderParams, type Transition, type Voice } from '../../shared/contract/index.js';
 import type { DocumentScene } from '../../shared/contract/document.js';
 import { estimateSeconds } from './speech.js';
 
@@ -21,9 +21,9 @@ export function sceneSeconds(scene: Pick<DocumentScene, 'text' | 'minSeconds'>, 
   return Math.max(estimateSeconds(scene.text, voice), scene.minSeconds ?? 0);
 }
 
-/** The whole video: the sum of its scenes. */
+/** The whole video: the sum of its scenes, with the lead-in before the first word and the tail after the last. */
 export function videoSeconds(scenes: readonly Pick<DocumentScene, 'text' | 'minSeconds'>[], voice: Voice | null | undefined): number {
-  return scenes.reduce((n, s) => n + sceneSeconds(s, voice), 0);
+  return scenes.reduce((n, s) => n + sceneSeconds(s, voice), 0) + VIDEO_EDGES.leadInSeconds + VIDEO_EDGES.tailSeconds;
 }
 
 /**

@@ -2,7 +2,8 @@
 // the selected scene. Every edit here is a document edit: the undo history and the autosave
 // follow `document` (see history.ts, autosave.ts), so actions only compute the next document.
 import type { StoreApi } from 'zustand';
-import { DOCUMENT_VERSION, blankScene, newSceneId, type DocumentScene, type VideoDocument } from '../../shared/contract/document.js';
+import { CARD_SCENE_IDS } from '../../shared/bridge/brand-kits.js';
+import { DOCUMENT_VERSION, blankScene, newSceneId, type DocumentMusic, type DocumentScene, type VideoDocument } from '../../shared/contract/document.js';
 import { templatePlacement, type AspectRatio, type Avatar, type RenderParams, type Template } from '../../shared/contract/index.js';
 import { fillParams } from '../../shared/scene/catalog.js';
 import { clampAvatar } from '../lib/placement.js';
@@ -24,6 +25,9 @@ export interface TemplateSwitch {
 
 export const UNTITLED = 'Untitled script';
 
+/** The output settings a creator chooses for the whole video. */
+export type OutputPatch = Partial<Pick<RenderParams, 'resolution' | 'captions' | 'captionPosition'>>;
+
 export interface DocumentSlice {
   document: EditorDocument;
   /** The saved draft's id; null until its first save. */
@@ -32,7 +36,9 @@ export interface DocumentSlice {
   /** Bumped whenever another document is loaded, so an edit and a load are told apart (autosave, late answers). */
   documentSession: number;
   /** Video-wide fields. */
-  update(patch: Partial<Pick<VideoDocument, 'name' | 'voiceId' | 'presenterId'>>): void;
+  update(patch: Partial<Pick<VideoDocument, 'name' | 'voiceId' | 'brand' | 'presenterId'>>): void;
+  /** The video's music (null: none). */
+  setMusic(music: DocumentMusic | null): void;
   /** Switches template, keeping the creator's choices where the new one allows them; says what changed. */
   setTemplate(t: Template): TemplateSwitch;
   /** Puts back a template and parameters (the Undo of a template switch's notice). */
@@ -43,11 +49,18 @@ export interface DocumentSlice {
    * template's placement for it (a scene's: the video's).
    */
   setAspectRatio(a: AspectRatio): void;
+  /** Output settings (extension `output`); a field set to undefined goes back to the render API's default. */
+  setOutput(patch: OutputPatch): void;
   /** The placement the canvas edits: the selected scene's own when it has one, else the video's. */
   setAvatar(a: Avatar): void;
   /** That placement back to the template's default. */
   resetPlacement(): void;
   insertScenes(scenes: DocumentScene[], index?: number): void;
+  /**
+   * A brand kit applied (one edit, one undo step): the video's brand, and its title and end
+   * cards in place of any cards an earlier kit put there (null: no card).
+   */
+  applyBrand(brand: VideoDocument['brand'], cards: { intro: DocumentScene | null; outro: DocumentScene | null }): void;
   updateScene(id: string, patch: ScenePatch): void;
   selectScene(id: string): void;
   /** A blank scene after the selected one, selected. */
@@ -127,6 +140,10 @@ export function createDocumentSlice(
     update(patch) {
       edit({ ...get().document, ...patch });
     },
+    setMusic(music) {
+      const { music: _old, ...rest } = get().document;
+      edit(music ? { ...rest, music } : rest);
+    },
     setTemplate(t) {
       const d = get().document;
       const before = { templateId: d.templateId, params: structuredClone(d.params) };
@@ -142,7 +159,7 @@ export function createDocumentSlice(
       );
       const next: EditorDocument = {
         ...d, templateId: t.id, placements,
-        params: { aspectRatio: d.params.aspectRatio, avatar: untouched ? { ...templatePlacement(t, d.params.aspectRatio) } : { ...d.params.avatar } },
+        params: { ...d.params, aspectRatio: d.params.aspectRatio, avatar: untouched ? { ...templatePlacement(t, d.params.aspectRatio) } : { ...d.params.avatar } },
       };
       edit(keepsRatio ? next : atAspectRatio(next, t.defaults.aspectRatio, t));
       return { ...before, aspectRatioFrom: keepsRatio ? null : d.params.aspectRatio };
@@ -159,6 +176,12 @@ export function createDocumentSlice(
       if (d.params.aspectRatio === aspectRatio) return;
       dropLive();
       edit(atAspectRatio(d, aspectRatio, findTemplate(templates(), d.templateId)));
+    },
+    setOutput(patch) {
+      const d = get().document;
+      const params: RenderParams = { ...d.params, ...patch };
+      for (const k of Object.keys(patch) as (keyof OutputPatch)[]) if (patch[k] === undefined) delete params[k];
+      edit({ ...d, params });
     },
     setAvatar(a) {
       dropLive();
@@ -177,6 +200,14 @@ export function createDocumentSlice(
       const all = [...get().document.scenes];
       all.splice(index ?? all.length, 0, ...scenes);
       withScenes(all, scenes[0]!.id);
+    },
+    applyBrand(brand, { intro, outro }) {
+      const d = get().document;
+      const ids = new Set<string>(Object.values(CARD_SCENE_IDS));
+      const middle = d.scenes.filter((s) => !ids.has(s.id));
+      const scenes = [...(intro ? [intro] : []), ...(middle.length ? middle : [blankScene()]), ...(outro ? [outro] : [])];
+      const selected = scenes.some((s) => s.id === get().selectedSceneId) ? get().selectedSceneId : scenes[0]!.id;
+      edit({ ...d, brand, scenes }, selected);
     },
     updateScene(id, patch) {
       withScenes(get().document.scenes.map((s) => (s.id === id ? { ...s, ...patch } : s)));

@@ -165,6 +165,10 @@ export function createEditorSlice(api: SliceApi<EditorState>): EditorState {
         set({ submitError: 'This render API makes videos of one plain scene only: remove the other scenes and the scene’s own settings, or switch to an API with scenes in Settings.' });
         return false;
       }
+      if (settings.capabilities?.sound === false && d.music) {
+        set({ submitError: 'This render API cannot mix music: choose “No music”, or switch to an API with sound in Settings.' });
+        return false;
+      }
       // The draft's name names its jobs (the title extension); a default name says nothing.
       const title = d.name.trim();
       const parsed = RenderRequest.safeParse(toRenderRequest(d, title && title !== UNTITLED ? title : undefined, { presenters: settings.capabilities?.presenters !== false }));

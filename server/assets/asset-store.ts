@@ -1,7 +1,7 @@
 // The rows of the creator's assets, in the job store's database (SQLite embedded, PostgreSQL for
 // a team; table `assets`, server/jobs/migrations). A row is written only once the asset's files
 // are in storage, and the quota is checked in the same transaction as the insert. Deleting
-// checks the user's queued and rendering jobs: one whose scenes name the asset keeps it.
+// checks the user's queued and rendering jobs: one whose scenes or music name the asset keeps it.
 import type pg from 'pg';
 import { Asset, ASSET_ID_PATTERN, Job, type AssetKind } from '../../shared/contract/index.js';
 import type { SqliteDatabase } from '../jobs/sqlite-db.js';
@@ -30,7 +30,7 @@ export interface AssetStore {
   list(query: AssetPageQuery): Promise<{ assets: StoredAsset[]; nextBeforeId: string | null }>;
   /** Bytes of all the user's assets. */
   usedBytes(userId: string): Promise<number>;
-  /** Removes the row, unless a queued or rendering job of the user names the asset in its scenes. */
+  /** Removes the row, unless a queued or rendering job of the user names the asset in its scenes or music. */
   remove(id: string, userId: string): Promise<RemoveResult>;
 }
 
@@ -48,12 +48,15 @@ function rowOf(a: StoredAsset) {
   return { id: a.id, user_id: userId, kind: a.kind, search: a.name.toLowerCase(), size_bytes: a.sizeBytes, doc: JSON.stringify(asset) };
 }
 
-/** Ids of the active jobs (their stored documents) whose scenes use the asset. */
+/** Ids of the active jobs (their stored documents) whose scenes, music or brand (logo, font) use the asset. */
 function jobsUsing(assetId: string, docs: string[]): string[] {
   const out: string[] = [];
   for (const doc of docs) {
     const job = Job.safeParse(JSON.parse(doc));
-    if (job.success && job.data.scenes?.some((s) => s.background?.assetId === assetId)) out.push(job.data.id);
+    const brand = job.success ? job.data.brand : undefined;
+    const inBrand = brand?.logo?.assetId === assetId || brand?.font === assetId;
+    const inMusic = job.success && job.data.music?.assetId === assetId;
+    if (job.success && (inBrand || inMusic || job.data.scenes?.some((s) => s.background?.assetId === assetId))) out.push(job.data.id);
   }
   return out;
 }

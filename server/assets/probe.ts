@@ -3,7 +3,8 @@
 // by ffmpeg for the thumbnail (a frame, or the sound's waveform); documents by pdf.js (page
 // count and size, page 1 drawn). A file that does not decode is a 422 with the reason.
 import { readFile, writeFile } from 'node:fs/promises';
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { randomBytes } from 'node:crypto';
+import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
 import { z } from 'zod';
 import { ASSET_LIMITS, type AssetKind, type AssetMediaType } from '../../shared/contract/index.js';
 import { AssetError } from './asset-error.js';
@@ -34,7 +35,7 @@ const refuse = (message: string) => new AssetError('validation_failed', message)
 const LABEL: Record<AssetMediaType, string> = {
   'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/webp': 'WebP', 'video/mp4': 'MP4', 'video/webm': 'WebM',
   'video/quicktime': 'QuickTime movie', 'audio/mpeg': 'MP3', 'audio/wav': 'WAV', 'audio/mp4': 'M4A', 'audio/ogg': 'Ogg',
-  'application/pdf': 'PDF',
+  'application/pdf': 'PDF', 'font/ttf': 'TrueType font', 'font/otf': 'OpenType font', 'font/woff2': 'WOFF2 font',
 };
 
 /** Probes `path` as `mediaType` and writes its thumbnail to `thumbnailPath`. */
@@ -47,7 +48,36 @@ export async function probeAsset(path: string, kind: AssetKind, mediaType: Asset
     case 'video':
     case 'audio':
       return probeTimed(path, kind, mediaType, thumbnailPath);
+    case 'font':
+      return probeFont(path, mediaType, thumbnailPath);
   }
+}
+
+/**
+ * A font is parsed by Skia's own loader (the one that will draw the captions with it): bytes it
+ * cannot read as a font are refused. The thumbnail is a line of text set in it.
+ */
+async function probeFont(path: string, mediaType: AssetMediaType, thumbnailPath: string): Promise<Probed> {
+  const family = `PS Probe ${randomBytes(6).toString('hex')}`;
+  const key = GlobalFonts.register(await readFile(path), family);
+  if (!key) throw refuse(`the ${LABEL[mediaType]} does not parse as a font`);
+  try {
+    const canvas = createCanvas(THUMBNAIL_SIDE, Math.round(THUMBNAIL_SIDE * 0.5625));
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    ctx.fillStyle = '#111111';
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'center';
+    ctx.font = `64px "${family}"`;
+    ctx.fillText('Aa Bb', canvas.width / 2, canvas.height * 0.4);
+    ctx.font = `32px "${family}"`;
+    ctx.fillText('0123 ?!', canvas.width / 2, canvas.height * 0.75);
+    await writeFile(thumbnailPath, await canvas.encode('jpeg', 85), { mode: OWNER_FILE_MODE });
+  } finally {
+    GlobalFonts.remove(key);
+  }
+  return { width: null, height: null, durationSeconds: null, pages: null };
 }
 
 function fitInside(w: number, h: number, side = THUMBNAIL_SIDE): { width: number; height: number } {

@@ -21,13 +21,16 @@ const ACCEPTS: Record<AssetMediaType, readonly string[]> = {
   'audio/wav': ['audio/wav', 'audio/vnd.wave', 'audio/x-wav', 'audio/wave'],
   'audio/ogg': ['audio/ogg', 'audio/opus', 'video/ogg', 'audio/ogg; codecs=opus'],
   'application/pdf': ['application/pdf'],
+  'font/ttf': ['font/ttf'],
+  'font/otf': ['font/otf'],
+  'font/woff2': ['font/woff2'],
 };
 
 /** The usual extension of each declared type, for messages about a file without one. */
 const EXTENSION: Record<AssetMediaType, string> = {
   'image/png': '.png', 'image/jpeg': '.jpg', 'image/webp': '.webp', 'video/mp4': '.mp4', 'video/webm': '.webm',
   'video/quicktime': '.mov', 'audio/mpeg': '.mp3', 'audio/wav': '.wav', 'audio/mp4': '.m4a', 'audio/ogg': '.ogg',
-  'application/pdf': '.pdf',
+  'application/pdf': '.pdf', 'font/ttf': '.ttf', 'font/otf': '.otf', 'font/woff2': '.woff2',
 };
 
 /** Whether the first bytes read as text (UTF-8 without NULs): "a text file" in the message. */

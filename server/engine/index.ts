@@ -15,7 +15,9 @@ import { sampleLine } from './speech/voice-sample.js';
 import { SpeechSynth } from './speech/speech.js';
 import { SpeechEngines, WARM_UP_TEXTS } from './speech/speech-engines.js';
 import { PiperSpeaker } from './speech/speech-piper.js';
+import { KokoroSpeaker } from './speech/speech-kokoro.js';
 import { rehearseRender } from './rehearsal.js';
+import { mixPreview } from './mix/preview.js';
 import { EngineError, type RenderEngine, type RenderTask } from './types.js';
 import { VoicePacks } from './speech/voice-packs.js';
 import { espeakVoice } from './speech/voices.js';
@@ -63,7 +65,8 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   // Neural voice packs are kept next to the other caches, so they survive restarts (offline use).
   const packs = new VoicePacks(join(cacheDir, 'voice-packs'));
   const piper = new PiperSpeaker(packs, espeak);
-  const speech = new SpeechEngines(espeak, { catalogDir: options.catalogDir, piper, warm, whenIdle });
+  const kokoro = new KokoroSpeaker(packs, espeak);
+  const speech = new SpeechEngines(espeak, { catalogDir: options.catalogDir, piper, kokoro, warm, whenIdle });
   let rehearsed: Promise<void> | null = null;
   // Speech first (a render waits for it most), then, once, a rehearsal of the frames (rehearsal.ts).
   const warmUp = async () => {
@@ -114,7 +117,14 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
       });
     },
 
-    speechStats: () => ({ ...piper.stats }),
+    soundPreview: ({ text, voiceId, music }, signal) => mixPreview(speech, text, voiceId, music, signal),
+
+    // Both neural engines' time together (one studio renders one voice at a time).
+    speechStats: () => ({
+      modelSeconds: piper.stats.modelSeconds + kokoro.stats.modelSeconds,
+      totalSeconds: piper.stats.totalSeconds + kokoro.stats.totalSeconds,
+      audioSeconds: piper.stats.audioSeconds + kokoro.stats.audioSeconds,
+    }),
     voicePack: async (voiceId: string) => packs.status(speech.voice(voiceId)),
     installVoicePack: async (voiceId: string) => packs.install(speech.voice(voiceId)),
 
@@ -143,8 +153,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   };
 }
 
-/** Bumped when the art, drawing or sound changes, so cached thumbnails and voice samples are made anew (5: the cast of sixteen). */
-const ENGINE_ART_VERSION = '5';
-
+/** Bumped when the art, drawing or sound changes, so cached thumbnails and voice samples are made anew (6: the cast of sixteen). */
+const ENGINE_ART_VERSION = '6';
 
 export * from './types.js';

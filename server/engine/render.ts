@@ -9,6 +9,8 @@ import { templateEntry } from '../../shared/scene/index.js';
 import { DEFAULT_ENCODE, Encoder, type EncodeSettings } from './encode/encoder.js';
 import { toWebVtt } from './encode/vtt.js';
 import { FramePool } from './frames/scene-frames.js';
+import { MusicMix } from './mix/music-mix.js';
+import { MIX_SAMPLE_RATE } from './mix/music-source.js';
 import { SPEECH_SAMPLE_RATE } from './speech/speech.js';
 import type { SpeechEngines } from './speech/speech-engines.js';
 import { taskScenes, Timeline, type AudioPiece } from './timeline.js';
@@ -61,6 +63,8 @@ export async function renderVideo(
   const tmpVideo = join(workDir, '.video.part.mp4');
   let encoder: Encoder | null = null;
   let timeline: Timeline | null = null;
+  // With music the sound is mixed here (mix/): stereo at the mix's rate; without, the narration goes out as spoken.
+  const music = task.music ? new MusicMix(task.music, signal) : null;
   try {
     for (const v of new Set(voices)) await speech.prepare(v, signal); // a neural voice's pack: downloaded and loaded first
     const t0 = performance.now();
@@ -71,29 +75,43 @@ export async function renderVideo(
     const tl = (timeline = new Timeline({ task, speech, pool, fullFrames, signal }, voices));
     const W = tl.width;
     const H = tl.height;
-    const enc = (encoder = new Encoder({ width: W, height: H, fullFrames }, tmpVideo, encode, signal, (b) => pool.release(b), (b) => pool.hold(b)));
-    await tl.prime();
+    const audioFormat = music ? { rate: MIX_SAMPLE_RATE, channels: 2 as const } : undefined;
+    const enc = (encoder = new Encoder({ width: W, height: H, fullFrames, ...(audioFormat ? { audio: audioFormat } : {}) }, tmpVideo, encode, signal, (b) => pool.release(b), (b) => pool.hold(b)));
+    await Promise.all([tl.prime(), music?.prepare()]);
     if (signal.aborted) throw canceled();
     // Audio goes out from the first frame on: levelling the first sentence before it would keep
     // x264 waiting, and ffmpeg reads its two inputs on threads of their own.
     const unsent: AudioPiece[] = [];
     let audioFlows = false;
-    const sendAudio = () => {
-      for (const piece of unsent.splice(0)) {
-        if ('silence' in piece) {
-          enc.audio.write(Buffer.alloc(piece.silence * 2));
-          continue;
-        }
-        const c = piece.chunk;
-        if (c.sampleRate !== SPEECH_SAMPLE_RATE) throw new EngineError('speech_failed', `Speech came at ${c.sampleRate} Hz instead of ${SPEECH_SAMPLE_RATE} Hz.`);
-        const samples = c.audio();
-        enc.audio.write(Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength));
-      }
-      if (tl.done) enc.audio.end();
+    const write = (samples: Int16Array) => enc.audio.write(Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength));
+    const pieceAudio = (piece: AudioPiece): Int16Array | number => {
+      if ('silence' in piece) return piece.silence;
+      const c = piece.chunk;
+      if (c.sampleRate !== SPEECH_SAMPLE_RATE) throw new EngineError('speech_failed', `Speech came at ${c.sampleRate} Hz instead of ${SPEECH_SAMPLE_RATE} Hz.`);
+      return c.audio();
     };
+    const flushAudio = async () => {
+      const pieces = unsent.splice(0);
+      const done = tl.done;
+      if (music) {
+        for (const piece of pieces) music.push(pieceAudio(piece));
+        const mixed = await music.mix(done);
+        if (mixed.length) write(mixed);
+      } else {
+        for (const piece of pieces) {
+          const a = pieceAudio(piece);
+          if (typeof a === 'number') enc.audio.write(Buffer.alloc(a * 2));
+          else write(a);
+        }
+      }
+      if (done) enc.audio.end();
+    };
+    // One flush at a time, in order (a mix waits for the music's decoder).
+    let audioChain: Promise<void> = Promise.resolve();
+    const sendAudio = () => (audioChain = audioChain.then(flushAudio));
     const speakMore = async () => {
       unsent.push(...(await within(tl.speakMore(), speechStalled)));
-      if (audioFlows) sendAudio();
+      if (audioFlows) await within(sendAudio(), speechStalled);
     };
     await speakMore();
     const speechSeconds = (performance.now() - t0) / 1000;
@@ -117,7 +135,7 @@ export async function renderVideo(
       const wantsPause = !enc.send(buf, f);
       if (!audioFlows) {
         audioFlows = true;
-        sendAudio();
+        await sendAudio();
       }
       if (wantsPause) {
         t1 = performance.now();
@@ -135,12 +153,15 @@ export async function renderVideo(
       if (f % 8 === 7) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     const thumbnail = tl.thumbnail(tl.duration); // a video shorter than a second: drawn from its last frame
+    await audioChain;
     enc.end(frames);
     await within(enc.run.done, encoderStalled);
     report(0.96);
     const duration = tl.duration;
-    const { pages, words, ends } = tl.captions();
-    await writeFile(join(workDir, 'captions.vtt'), toWebVtt(pages, words, duration, ends));
+    if (task.params.captions !== 'none') {
+      const { pages, words, ends } = tl.captions();
+      await writeFile(join(workDir, 'captions.vtt'), toWebVtt(pages, words, duration, ends));
+    }
     await writeFile(join(workDir, 'thumbnail.jpg'), await thumbnail);
     await rename(tmpVideo, join(workDir, 'video.mp4'));
     report(1);
@@ -157,6 +178,7 @@ export async function renderVideo(
     if (err instanceof EngineError) throw err;
     throw new EngineError('internal_error', `The render failed unexpectedly: ${(err as Error).message ?? String(err)}`);
   } finally {
+    music?.close();
     timeline?.close();
     task.signal.removeEventListener('abort', onCancel);
   }

@@ -3,11 +3,13 @@
 // over its background. A segment lasts its narration plus the voice's sentence pause before the
 // next scene, or its minSeconds where longer (the sound padded with silence). A segment is
 // opened when the narration reaches it (a little ahead of the frames), entered through its
-// transition, and let go of when the frames leave it.
+// transition, and let go of when the frames leave it. The first segment starts with the
+// video's lead-in (silence, the presenter at rest) and the last ends with its tail.
 import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
-import { OUTPUT_FPS, outputSize, type RenderParams } from '../../shared/contract/index.js';
-import { blinkTimes, createAnimation, spokenScript, templateEntry, type Animation, type CaptionPage, type TimedWord } from '../../shared/scene/index.js';
+import { OUTPUT_FPS, outputSize, VIDEO_EDGES, type RenderParams } from '../../shared/contract/index.js';
+import { blinkTimes, createAnimation, eyesOpenNear, spokenScript, templateEntry, type Animation, type CaptionPage, type TimedWord } from '../../shared/scene/index.js';
 import { openBackground, type BackgroundSource } from './frames/backgrounds/index.js';
+import { loadBrand, type LoadedBrand } from './frames/brand.js';
 import { addCaptionPages, composedSource, drawFullFrame, fullFrameSource, prepareScene, releaseArt, type FramePool, type FrameSource, type Scene } from './frames/scene-frames.js';
 import { transitionSource } from './frames/transitions.js';
 import { yuvToRgba } from './frames/yuv.js';
@@ -59,17 +61,32 @@ class Segment {
     return this.endSample === null ? null : this.endSample / SPEECH_SAMPLE_RATE;
   }
 
+  /** Silence before the first word, in samples (the video's lead-in, in the first segment). */
+  get leadSamples(): number {
+    return this.index === 0 ? Math.round(VIDEO_EDGES.leadInSeconds * SPEECH_SAMPLE_RATE) : 0;
+  }
+
+  private leadTaken = false;
+
+  /** The lead-in's samples of silence, once (they go out before the first chunk's audio). */
+  takeLead(): number {
+    const n = this.leadTaken ? 0 : this.leadSamples;
+    this.leadTaken = true;
+    return n;
+  }
+
   speak(speech: SpeechEngines, signal: AbortSignal): void {
-    this.narration ??= new Narration(speech, spokenScript(this.spec.text), this.voice, signal);
+    this.narration ??= new Narration(speech, spokenScript(this.spec.text), this.voice, signal, this.leadSamples / SPEECH_SAMPLE_RATE);
   }
 
   /** Lays out the scene and opens its background; the frame source follows. */
-  open(task: RenderTask, pool: FramePool, fullFrames: boolean, signal: AbortSignal): void {
+  open(task: RenderTask, pool: FramePool, fullFrames: boolean, signal: AbortSignal, brand: Promise<LoadedBrand | undefined>): void {
     const spec = this.spec;
-    const params: RenderParams = { aspectRatio: task.params.aspectRatio, avatar: spec.avatar ?? task.params.avatar };
+    const params: RenderParams = { ...task.params, avatar: spec.avatar ?? task.params.avatar };
     const size = outputSize(task.params.aspectRatio, task.shortSide);
     this.ready = (async () => {
       const scene = await prepareScene(spec.templateId, { params, shortSide: task.shortSide }, [], size, {
+        brand: await brand,
         presenterId: spec.presenterId,
         presenter: spec.avatar !== null,
         background: async (layout) => (this.background = await openBackground({ layout, scene: spec, index: this.index, signal })).still,
@@ -144,6 +161,8 @@ export class Timeline {
   private framesInSegment = 0;
   private restSpoken = false;
   private thumb: Promise<Buffer> | null = null;
+  /** Extension `brand`: its logo and font, loaded once for every scene. */
+  private readonly brand: Promise<LoadedBrand | undefined>;
 
   constructor(private readonly o: TimelineOptions, voices: EngineVoice[]) {
     const scenes = taskScenes(o.task);
@@ -151,9 +170,11 @@ export class Timeline {
     const size = outputSize(o.task.params.aspectRatio, o.task.shortSide);
     this.width = size.width | 0;
     this.height = size.height | 0;
+    this.brand = o.task.brand ? loadBrand(o.task.brand, size) : Promise.resolve(undefined);
+    this.brand.catch(() => undefined); // awaited by every segment's open; a failure must not go unhandled before
     const first = this.segments[0]!;
     first.speak(o.speech, o.signal);
-    first.open(o.task, o.pool, o.fullFrames, o.signal);
+    first.open(o.task, o.pool, o.fullFrames, o.signal, this.brand);
   }
 
   /** Resolves once the first segment can give frames (laid out while its first sentence is spoken). */
@@ -183,6 +204,7 @@ export class Timeline {
     const s = this.segments[this.speaking]!;
     const narration = s.narration!;
     if (!narration.done) {
+      const lead = s.takeLead();
       const chunk = (await narration.next())!;
       s.took(chunk);
       if (!this.restSpoken) {
@@ -190,16 +212,16 @@ export class Timeline {
         this.restSpoken = true;
         for (const other of this.segments) other.speak(this.o.speech, this.o.signal);
       }
-      return [{ chunk }];
+      return lead ? [{ silence: lead }, { chunk }] : [{ chunk }];
     }
     const last = this.speaking === this.segments.length - 1;
-    const pause = last ? 0 : Math.round(joinPauseSeconds(s.voice.espeak) * SPEECH_SAMPLE_RATE);
+    const pause = Math.round((last ? VIDEO_EDGES.tailSeconds : joinPauseSeconds(s.voice.espeak)) * SPEECH_SAMPLE_RATE);
     const silence = s.finish(pause);
     if (!last) {
       const next = this.segments[++this.speaking]!;
       next.startSample = s.endSample!;
       next.speak(this.o.speech, this.o.signal);
-      next.open(this.o.task, this.o.pool, this.o.fullFrames, this.o.signal);
+      next.open(this.o.task, this.o.pool, this.o.fullFrames, this.o.signal, this.brand);
     }
     return silence > 0 ? [{ silence }] : [];
   }
@@ -258,15 +280,29 @@ export class Timeline {
     }
   }
 
-  /** The thumbnail's time: the third word spoken (the last when fewer), or null while not yet known. */
+  /**
+   * The thumbnail's time, or null while not yet known: `params.thumbnailAt` (the last frame when
+   * it is past the end), else the third word spoken (the last when fewer), moved off a blink.
+   */
   private thumbnailTime(): number | null {
+    const at = this.o.task.params.thumbnailAt;
+    if (at !== undefined) {
+      for (const s of this.segments) {
+        const known = s.end ?? s.start + (s.narration?.timeline.durationSeconds ?? 0);
+        if (at < known) return at;
+        if (s.endSample === null) return null;
+      }
+      return Math.max(0, this.duration - 1 / OUTPUT_FPS);
+    }
+    // Just after a word starts (segment time), or a frame before a blink under way then.
+    const openEyed = (wordStart: number) => eyesOpenNear(blinkTimes(wordStart + 1), wordStart + 0.05, 1 / OUTPUT_FPS);
     let n = 0;
     let lastWord: number | null = null;
     for (const s of this.segments) {
       const words = s.narration?.timeline.words ?? [];
-      if (n + words.length >= 3) return s.start + words[2 - n]!.start + 0.05;
+      if (n + words.length >= 3) return s.start + openEyed(words[2 - n]!.start);
       n += words.length;
-      if (words.length) lastWord = s.start + words[words.length - 1]!.start + 0.05;
+      if (words.length) lastWord = s.start + openEyed(words[words.length - 1]!.start);
       if (s.endSample === null) return null;
     }
     return lastWord ?? 0;

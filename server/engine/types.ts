@@ -1,11 +1,11 @@
 // The render engine interface the worker queue calls. The real engine (speech → frames →
 // ffmpeg) implements it; tests may drive the queue with a controllable engine.
 import { z } from 'zod';
-import type { AssetKind, Job, Scene, ShortSide } from '../../shared/contract/index.js';
+import type { AssetKind, Brand, Job, Music, Scene, ShortSide } from '../../shared/contract/index.js';
 
 /** A scene's background file as this worker reads it (resolved from the asset id by the queue). */
 export interface SceneMedia {
-  kind: Exclude<AssetKind, 'audio'>;
+  kind: Exclude<AssetKind, 'audio' | 'font'>;
   /** A local path this process may read (the asset's stored content). */
   path: string;
   mediaType: string;
@@ -20,6 +20,24 @@ export interface RenderScene extends Scene {
   media: SceneMedia | null;
 }
 
+/** The job's music as this worker reads it (resolved from the asset id by the queue). */
+export interface RenderMusic extends Music {
+  /** A local path this process may read (the audio asset's stored content). */
+  path: string;
+  durationSeconds: number | null;
+}
+
+/**
+ * Extension `brand`: the job's brand with its assets resolved (by the queue, as backgrounds are)
+ * to local files: the logo's image and its pixel size, a font asset's file.
+ */
+export interface RenderBrand {
+  brand: Brand;
+  logo: { path: string; width: number; height: number } | null;
+  /** A font asset (null: a bundled font, or none). */
+  font: { assetId: string; path: string } | null;
+}
+
 /** The job's content (voiceId canonical, resolved from either id form) and what this attempt needs. */
 export interface RenderTask extends Pick<Job, 'text' | 'templateId' | 'voiceId' | 'params' | 'presenterId'> {
   jobId: string;
@@ -28,6 +46,10 @@ export interface RenderTask extends Pick<Job, 'text' | 'templateId' | 'voiceId' 
    * contract, which is one scene of `text` over the template.
    */
   scenes?: RenderScene[];
+  /** Extension `sound`: music mixed under the narration (absent: narration alone). */
+  music?: RenderMusic;
+  /** Extension `brand`: absent when the job has none. */
+  brand?: RenderBrand;
   shortSide: ShortSide;
   /**
    * A fresh, empty directory owned by this attempt. The engine writes `video.mp4`,
@@ -73,6 +95,8 @@ export interface RenderEngine {
   render(task: RenderTask): Promise<RenderResult>;
   /** A short spoken sample of a voice as WAV bytes (cached by the caller). */
   voiceSample(voiceId: string): Promise<Buffer>;
+  /** Extension `sound`: a text spoken by a voice with music under it, mixed as a video's sound, as MP3. */
+  soundPreview?(input: { text: string; voiceId: string; music: RenderMusic }, signal: AbortSignal): Promise<Buffer>;
   /** A JPEG still of a template at an aspect ratio with its default placement (the catalog's thumbnailUrl). */
   templateThumbnail(templateId: string, aspectRatio: import('../../shared/contract/index.js').AspectRatio): Promise<Buffer>;
   /** A PNG portrait (head and shoulders) of a built-in presenter, for pickers (the catalog's thumbnailUrl). */

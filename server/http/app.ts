@@ -14,6 +14,8 @@ import { jobRoutes } from './routes-jobs.js';
 import { mediaRoutes } from './routes-media.js';
 import { presenterRoutes } from './routes-presenters.js';
 import { renderRoutes } from './routes-render.js';
+import { soundRoutes } from './routes-sound.js';
+import { thumbnailRoutes } from './routes-thumbnail.js';
 import { decodeJsonBody, parseJsonBody } from './json-body.js';
 import { EXPECTATION_FAILED, refuseOddRequest } from './request-edges.js';
 
@@ -171,8 +173,10 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
   renderRoutes(app, ctx);
   jobRoutes(app, ctx);
   mediaRoutes(app, ctx);
+  thumbnailRoutes(app, ctx);
   catalogRoutes(app, ctx);
   assetRoutes(app, ctx);
   presenterRoutes(app, ctx);
+  soundRoutes(app, ctx);
   return app;
 }

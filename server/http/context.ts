@@ -8,6 +8,7 @@ import type { OutputStorage } from '../storage/output-storage.js';
 import type { PresenterRegistry } from '../presenters/registry.js';
 import type { EventHub } from './events.js';
 import type { ListCache } from './list-cache.js';
+import type { Resolution } from '../../shared/contract/index.js';
 import type { SlidingWindowLimiter } from '../../shared/sliding-window.js';
 
 export interface Limits {
@@ -32,4 +33,6 @@ export interface ServerContext {
   /** Pages of GET /api/jobs until the user's jobs change; null where changes may come from other processes. */
   listCache: ListCache | null;
   version: string;
+  /** Extension `output`: the resolution of a job whose request names none (the server's setting). */
+  resolution: Resolution;
 }

@@ -2,7 +2,7 @@
 // assets, and normalised into the Job's `scenes` (every field resolved). Each problem is a
 // detail naming its field (`scenes[2].background.assetId`).
 import type { Avatar, ErrorDetail, JobWarning, RenderParams, RenderRequest, Scene, Template, Voice } from '../../shared/contract/index.js';
-import { scriptWarnings } from '../../shared/language/detect.js';
+import { scriptWarnings, unreadableScript } from '../../shared/language/detect.js';
 import type { AssetStore } from '../assets/asset-store.js';
 import type { Catalog } from '../catalog.js';
 import type { PresenterRegistry } from '../presenters/registry.js';
@@ -45,7 +45,9 @@ export async function normaliseScenes(
     if (!voice) details.push({ path: `${at}.voiceId`, message: `unknown voice "${input.voiceId}"; see GET /api/voices` });
     await checkPresenter(ctx.presenters, input.presenterId, ctx.userId, `${at}.presenterId`, details);
     const background = await resolveBackground(input, at, ctx, details);
-    if (!template || !voice || background === undefined) continue;
+    const unreadable = voice ? unreadableScript(input.text, voice, ctx.catalog.voices) : null;
+    if (unreadable) details.push({ path: `${at}.text`, message: unreadable.message });
+    if (!template || !voice || background === undefined || unreadable) continue;
     const text = input.text.trim();
     const avatar: Avatar | null = input.avatar === null ? null : { ...top.params.avatar, ...input.avatar };
     scenes.push({
@@ -80,8 +82,8 @@ async function resolveBackground(
     return undefined;
   }
   const n = details.length;
-  if (asset.kind === 'audio') {
-    details.push({ path: `${path}.assetId`, message: `"${asset.name}" is a sound; a background is a picture, a clip or a document` });
+  if (asset.kind === 'audio' || asset.kind === 'font') {
+    details.push({ path: `${path}.assetId`, message: `"${asset.name}" is ${article(asset.kind === 'audio' ? 'sound' : 'font')}; a background is a picture, a clip or a document` });
   }
   if (bg.page !== undefined && asset.kind !== 'document') {
     details.push({ path: `${path}.page`, message: `only a document has pages; "${asset.name}" is ${article(asset.kind)}` });

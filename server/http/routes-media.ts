@@ -37,6 +37,9 @@ export function mediaRoutes(app: FastifyInstance, ctx: ServerContext): void {
     if (job.status !== 'completed') {
       throw new ApiError('not_ready', `the job is ${job.status}; its files exist once it is completed`);
     }
+    if (OUTPUT_FILES[file].optional && job.params.captions === 'none') {
+      throw new ApiError('not_found', 'this job was rendered with captions "none": it has no caption file');
+    }
     const stored = await ctx.storage.stat(job.id, file);
     if (!stored) throw new ApiError('not_found', 'the file of this job is gone');
     reply.header('ETag', stored.etag).header('Cache-Control', 'private, max-age=31536000, immutable');

@@ -1,10 +1,10 @@
 // POST /api/render: validate against the contract, the catalog and (scenes) the caller's assets, honour Idempotency-Key,
 // apply the per-user rate and active-job limits, and create the job (202).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { issuesToDetails, LIMITS, RenderRequest, requestText } from '../../shared/contract/index.js';
+import { issuesToDetails, LIMITS, OUTPUT_DEFAULTS, RenderRequest, requestText } from '../../shared/contract/index.js';
 import type { ErrorDetail, RenderParams } from '../../shared/contract/index.js';
 import { fillParams } from '../../shared/scene/catalog.js';
-import { scriptWarnings } from '../../shared/language/detect.js';
+import { scriptWarnings, unreadableScript } from '../../shared/language/detect.js';
 import { toJob } from '../jobs/store.js';
 import type { NewJob } from '../jobs/store.js';
 import { isJson } from '../../shared/media-type.js';
@@ -12,6 +12,8 @@ import { bodyHash } from './canonical-json.js';
 import type { ServerContext } from './context.js';
 import { ApiError } from './errors.js';
 import { userOf } from './principal.js';
+import { resolveMusic } from './render-music.js';
+import { checkBrand } from './render-brand.js';
 import { checkPresenter, normaliseScenes } from './render-scenes.js';
 import { checkVoicePacks, type VoiceUse } from './voice-packs-ready.js';
 
@@ -32,13 +34,23 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
   await checkPresenter(ctx.presenters, req.presenterId, userId, 'presenterId', details);
   let params: RenderParams | null = null;
   if (template) {
-    params = fillParams(template.id, req.params, ctx.catalog.templates);
+    params = {
+      ...fillParams(template.id, req.params, ctx.catalog.templates),
+      resolution: req.params?.resolution ?? ctx.resolution,
+      captions: req.params?.captions ?? OUTPUT_DEFAULTS.captions,
+      captionPosition: req.params?.captionPosition ?? OUTPUT_DEFAULTS.captionPosition,
+    };
     if (!template.aspectRatios.includes(params.aspectRatio)) {
       details.push({
         path: 'params.aspectRatio',
         message: `the template "${template.id}" supports ${template.aspectRatios.join(', ')}`,
       });
     }
+  }
+  if (req.brand) await checkBrand(req.brand, { assets: ctx.assets.store, userId }, details);
+  if (voice && !req.scenes) {
+    const unreadable = unreadableScript(requestText(req), voice, ctx.catalog.voices);
+    if (unreadable) details.push({ path: 'text', message: unreadable.message });
   }
   if (!template || !voice || !params) throw invalid(details);
   // The scenes are checked even when the top level has a problem: one answer names them all.
@@ -50,6 +62,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
         details,
       )
     : null;
+  const music = await resolveMusic(req.music, { assets: ctx.assets.store, userId }, details);
   if (details.length) throw invalid(details);
   // Each voice by the field that chose it; a scene without its own speaks in the request's voice.
   const uses: VoiceUse[] = req.scenes
@@ -58,8 +71,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
   await checkVoicePacks(ctx.engine, uses.filter((u, i) => uses.findIndex((o) => o.path === u.path) === i), details, log);
   if (details.length) throw invalid(details);
   const text = requestText(req).trim();
-  const base = {
-    userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params,
+  const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params, ...(req.brand ? { brand: req.brand } : {}), ...(music ? { music } : {}),
     ...(req.presenterId !== undefined ? { presenterId: req.presenterId } : {}),
   };
   return resolved ? { ...base, scenes: resolved.scenes, warnings: resolved.warnings } : { ...base, warnings: scriptWarnings(text, voice) };

@@ -6,11 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isTerminal } from '../../shared/contract/index.js';
-import type { JobOutput, ShortSide } from '../../shared/contract/index.js';
+import { SHORT_SIDES, type JobOutput, type ShortSide } from '../../shared/contract/index.js';
 import { EngineError } from '../engine/types.js';
 import type { RenderEngine } from '../engine/types.js';
 import type { OutputStorage } from '../storage/output-storage.js';
-import { resolveSceneMedia, type AssetAccess } from '../assets/scene-media.js';
+import { resolveBrandMedia, resolveMusicMedia, resolveSceneMedia, type AssetAccess } from '../assets/scene-media.js';
 import type { JobStore, StoredJob } from './store.js';
 import { Backoff } from './backoff.js';
 import { voicePackFailure } from '../voice-pack-errors.js';
@@ -182,6 +182,8 @@ export class WorkerQueue {
       await mkdir(workDir, { recursive: true });
       // A job of the original contract passes no scenes: the engine's single-scene path.
       const scenes = job.scenes ? await resolveSceneMedia(job.scenes, job.userId, this.o.assets ?? null) : undefined;
+      const music = job.music ? await resolveMusicMedia(job.music, job.userId, this.o.assets ?? null) : undefined;
+      const brand = job.brand ? await resolveBrandMedia(job.brand, job.userId, this.o.assets ?? null) : undefined;
       const result = await engine.render({
         jobId: job.id,
         text: job.text,
@@ -190,7 +192,10 @@ export class WorkerQueue {
         params: job.params,
         ...(scenes ? { scenes } : {}),
         ...(job.presenterId !== undefined ? { presenterId: job.presenterId } : {}),
-        shortSide: this.o.shortSide,
+        ...(music ? { music } : {}),
+        ...(brand ? { brand } : {}),
+        // Jobs stored before the resolution was a job's own render at the server's setting.
+        shortSide: job.params.resolution ? SHORT_SIDES[job.params.resolution] : this.o.shortSide,
         workDir,
         signal: r.controller.signal,
         onProgress: progress.report,
@@ -201,7 +206,7 @@ export class WorkerQueue {
       const base = `/api/jobs/${job.id}`;
       const output: JobOutput = {
         videoUrl: `${base}/video`,
-        captionsUrl: `${base}/captions.vtt`,
+        captionsUrl: job.params.captions === 'none' ? '' : `${base}/captions.vtt`,
         thumbnailUrl: `${base}/thumbnail.jpg`,
         durationSeconds: result.durationSeconds,
         width: result.width,

@@ -4,7 +4,7 @@
 // asynchronous driver (pg) awaits what a step yields; a synchronous one (SQLite) never yields,
 // so its transactions stay synchronous, with nothing of this process in between.
 import { EventEmitter } from 'node:events';
-import { Job, type JobStatus } from '../../shared/contract/index.js';
+import { Job, type JobOutput, type JobStatus } from '../../shared/contract/index.js';
 import { IdGenerator } from './ids.js';
 import { applyTransition, canDelete, InvalidTransitionError, nextProgress } from './state.js';
 import type { TransitionRequest } from './state.js';
@@ -198,6 +198,12 @@ export class SqlJobStore implements JobStore {
     };
   }
 
+  async setOutput(id: string, userId: string, output: JobOutput): Promise<StoredJob | null> {
+    const updated = await this.driver.transaction((sql) => this.outputIn(sql, id, userId, output));
+    if (updated) this.emit({ kind: 'updated', job: updated });
+    return updated;
+  }
+
   async delete(id: string, userId: string): Promise<TransitionResult> {
     const result = await this.driver.transaction((sql) => this.deleteIn(sql, id, userId));
     if (result.ok) this.emit({ kind: 'deleted', job: result.job });
@@ -270,6 +276,15 @@ export class SqlJobStore implements JobStore {
     const p = nextProgress(job, progress);
     if (p === null) return null;
     const next: StoredJob = { ...job, progress: p, updatedAt: new Date().toISOString() };
+    if (!(yield* sql.update(next, job.status))) return null;
+    yield* sql.notify({ kind: 'updated', job: next });
+    return next;
+  }
+
+  private *outputIn(sql: JobSql, id: string, userId: string, output: JobOutput): Step<StoredJob | null> {
+    const job = yield* sql.lock(id);
+    if (!job || job.userId !== userId || job.status !== 'completed') return null;
+    const next: StoredJob = { ...job, output, updatedAt: new Date().toISOString() };
     if (!(yield* sql.update(next, job.status))) return null;
     yield* sql.notify({ kind: 'updated', job: next });
     return next;

@@ -3,7 +3,7 @@
 // inside a store; callers (HTTP routes, the worker queue) only see this file.
 import { z } from 'zod';
 import { Job } from '../../shared/contract/index.js';
-import type { JobStatus, StatusCounts } from '../../shared/contract/index.js';
+import type { JobOutput, JobStatus, StatusCounts } from '../../shared/contract/index.js';
 import type { TransitionRequest } from './state.js';
 
 /** A job as stored: the contract's Job plus what the server keeps to itself. */
@@ -21,7 +21,7 @@ export type StoredJob = z.infer<typeof StoredJob>;
  * What a create stores: the job's content (voiceId canonical, locale-and-name) for a user;
  * `title` optional; `warnings` found when the request was checked (the script's language against the voice's).
  */
-export type NewJob = Pick<StoredJob, 'userId' | 'title' | 'text' | 'templateId' | 'voiceId' | 'params'> & Partial<Pick<StoredJob, 'warnings' | 'scenes' | 'presenterId'>>;
+export type NewJob = Pick<StoredJob, 'userId' | 'title' | 'text' | 'templateId' | 'voiceId' | 'params'> & Partial<Pick<StoredJob, 'warnings' | 'scenes' | 'brand' | 'music' | 'presenterId'>>;
 
 export interface IdempotencyInput {
   key: string;
@@ -107,6 +107,11 @@ export interface JobStore {
    * the only process), else those whose lease lapsed. After the last attempt: failed/worker_lost.
    */
   recoverAbandoned(options: { all: boolean }): Promise<RecoverResult>;
+  /**
+   * Replaces a completed job's `output` (a new thumbnail made from its video); null when the job
+   * is not `userId`'s or not completed. Its status never changes.
+   */
+  setOutput(id: string, userId: string, output: JobOutput): Promise<StoredJob | null>;
   /** Deletes a terminal job of `userId`. */
   delete(id: string, userId: string): Promise<TransitionResult>;
   /** Active (queued + rendering) jobs of a user. */
@@ -124,12 +129,14 @@ export function toJob(s: StoredJob): Job {
 
 /** A new job as both stores create it: queued, nothing rendered, no attempt made yet. */
 export function newStoredJob(id: string, input: NewJob, at: string): StoredJob {
-  const { userId, title, text, templateId, voiceId, params, warnings = [], scenes, presenterId } = input;
+  const { userId, title, text, templateId, voiceId, params, warnings = [], scenes, brand, music, presenterId } = input;
   return {
     id, status: 'queued', title: title ?? null, text, templateId, voiceId, params, progress: 0,
     createdAt: at, updatedAt: at, startedAt: null, finishedAt: null, output: null, error: null, warnings,
     ...(scenes ? { scenes } : {}),
     ...(presenterId !== undefined ? { presenterId } : {}),
+    ...(music ? { music } : {}),
+    ...(brand ? { brand } : {}),
     userId, attempts: 0, workerId: null, leaseUntil: null,
   };
 }

@@ -14,10 +14,11 @@ export function statIfPresent(path: string): Promise<Stats | null> {
   });
 }
 
+/** A render's files; `optional`: a caption file, absent for a job rendered with `captions: "none"`. */
 export const OUTPUT_FILES = {
-  video: { name: 'video.mp4', type: 'video/mp4' },
-  captions: { name: 'captions.vtt', type: 'text/vtt; charset=utf-8' },
-  thumbnail: { name: 'thumbnail.jpg', type: 'image/jpeg' },
+  video: { name: 'video.mp4', type: 'video/mp4', optional: false },
+  captions: { name: 'captions.vtt', type: 'text/vtt; charset=utf-8', optional: true },
+  thumbnail: { name: 'thumbnail.jpg', type: 'image/jpeg', optional: false },
 } as const;
 export type OutputFile = keyof typeof OUTPUT_FILES;
 
@@ -34,9 +35,13 @@ export interface OutputStorage {
    */
   publish(jobId: string, workDir: string): Promise<{ videoBytes: number }>;
   stat(jobId: string, file: OutputFile): Promise<StoredFile | null>;
+  /** Where a published file lies on this machine (ffmpeg reads the video from there to make a new thumbnail). */
+  localPath(jobId: string, file: OutputFile): string;
   /** A stream of the file, or of bytes start..end inclusive. */
   read(jobId: string, file: OutputFile, range?: { start: number; end: number }): Readable;
   remove(jobId: string): Promise<void>;
+  /** Replaces one published file with `bytes` at once (a reader sees the old file or the new one). */
+  replace(jobId: string, file: OutputFile, bytes: Buffer): Promise<void>;
 }
 
 /**
@@ -45,9 +50,10 @@ export interface OutputStorage {
  * mount) is copied instead.
  */
 export async function stageOutputs(workDir: string, staging: string): Promise<void> {
-  for (const { name } of Object.values(OUTPUT_FILES)) {
+  for (const { name, optional } of Object.values(OUTPUT_FILES)) {
     const from = join(workDir, name);
     const s = await statIfPresent(from);
+    if (!s && optional) continue;
     if (!s?.isFile() || s.size === 0) throw new Error(`the render produced no ${name}`);
     await rename(from, join(staging, name)).catch(async (err: NodeJS.ErrnoException) => {
       if (err.code !== 'EXDEV') throw err;

@@ -25,7 +25,7 @@ describe('health and keys', () => {
   it('answers health without a key', async () => {
     const r = await call(`${s.url}/api/health`);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ status: 'ok', version: expect.any(String), extensions: ['title', 'assets', 'scenes'] });
+    expect(r.body).toEqual({ status: 'ok', version: expect.any(String), extensions: ['title', 'assets', 'scenes', 'output', 'brand', 'sound'] });
   });
 
   it('refuses a missing, unknown, malformed or revoked key with 401', async () => {
@@ -92,7 +92,9 @@ describe('POST /api/render', () => {
     expect(r.headers.get('location')).toBe(`/api/jobs/${job.id}`);
     expect(job.id).toMatch(/^job_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(job.status).toBe('queued');
-    expect(job.params).toEqual({ aspectRatio: '16:9', avatar: { scale: 0.7, x: 0.4, y: 0.6 } });
+    expect(job.params).toEqual({
+      aspectRatio: '16:9', avatar: { scale: 0.7, x: 0.4, y: 0.6 }, resolution: '720p', captions: 'burned', captionPosition: 'auto',
+    });
     expect(job.progress).toBe(0);
   });
 
@@ -419,7 +421,7 @@ describe('catalogs', () => {
       expect(v.id).toMatch(/^[a-z]{2,3}-[A-Z]{2}-[A-Za-z]+$/);
       expect(v.aliases?.[0]).toMatch(/^[0-9]+$/);
     }
-    expect(r.text).not.toMatch(/"(espeak|pico|piper)":/); // the engine blocks stay on the server
+    expect(r.text).not.toMatch(/"(espeak|pico|flite|piper|kokoro)":/); // the engine blocks stay on the server
     expect(r.text).not.toContain('numericId');
   });
 

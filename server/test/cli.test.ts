@@ -53,6 +53,7 @@ it('explains usage errors with exit code 2', { timeout: 60_000 }, () => {
     ['keys', 'create', '--user', 'bad user', '--data', dataDir],
     ['keys', 'revoke', 'nosuchkey', '--data', dataDir],
     ['serve', '--port', 'abc', '--data', dataDir],
+    ['serve', '--resolution', '4k', '--data', dataDir],
     ['frobnicate'],
   ]) {
     const r = cli(...args);

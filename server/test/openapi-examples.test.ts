@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, errorCode, testServer } from './helpers.js';
 import type { TestServer } from './helpers.js';
 import { openApiDoc } from './openapi-doc.js';
+import { sampleLine } from '../engine/speech/voice-sample.js';
+import { VoiceList } from '../../shared/contract/index.js';
 import type { Schema } from './json-schema-arbitrary.js';
 
 const doc = openApiDoc;
@@ -46,14 +48,19 @@ describe('the documented render request', () => {
     }
   });
 
-  const numeric = leaves(renderSchema).filter(([, sc]) => sc.type === 'number');
-  const strings = leaves(renderSchema).filter(([, sc]) => sc.type === 'string' && sc.maxLength !== undefined && !sc.enum);
+  // The brand's and the music's fields name the caller's assets (a logo, a font, a sound): a
+  // value is valid only with a stored asset behind it, so they are exercised with real uploads
+  // in brand.test.ts and music.test.ts.
+  const own = (path: string) => !path.startsWith('brand.') && !path.startsWith('music.');
+  const numeric = leaves(renderSchema).filter(([p, sc]) => own(p) && sc.type === 'number');
+  const strings = leaves(renderSchema).filter(([p, sc]) => own(p) && sc.type === 'string' && sc.maxLength !== undefined && !sc.enum);
 
-  it('documents the avatar bounds and the text rules', () => {
+  it('documents the avatar and thumbnail bounds and the text rules', () => {
     expect(Object.fromEntries(numeric.map(([p, sc]) => [p, [sc.minimum, sc.maximum]]))).toEqual({
       'params.avatar.scale': [0.1, 1.5],
       'params.avatar.x': [0, 1],
       'params.avatar.y': [0, 1],
+      'params.thumbnailAt': [0, 86_400],
     });
     expect(renderSchema.properties!.text).toMatchObject({ minLength: 1, maxLength: 5000, pattern: expect.any(String) });
   });
@@ -95,7 +102,16 @@ describe('the documented render request', () => {
         expect(r.status, `${String(templateId)} ${String(aspectRatio)}: ${r.text}`).toBe(202);
       }
     }
-    for (const voiceId of renderSchema.properties!.voiceId!.enum!) expect((await render({ ...example, voiceId })).status, String(voiceId)).toBe(202);
+    // Each voice reads its own language's sample line: writing a voice cannot read is refused.
+    const voices = VoiceList.parse((await call(`${s.url}/api/voices`, { key })).body).voices;
+    for (const voiceId of renderSchema.properties!.voiceId!.enum!) {
+      const id = String(voiceId);
+      const voice = voices.find((v) => v.id === id || v.aliases?.includes(id));
+      expect(voice, id).toBeDefined();
+      const text = sampleLine(voice!);
+      const r = await render({ ...example, voiceId, text });
+      expect(r.status, `${id}: ${r.text}`).toBe(202);
+    }
   });
 });
 

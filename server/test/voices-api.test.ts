@@ -73,7 +73,11 @@ describe('the voice catalog over the API', () => {
   it('labels every voice with its engine and quality tier; neural voices with their download size', async () => {
     const { voices } = (await call(`${s.url}/api/voices`, { key })).body as { voices: Voice[] };
     expect(voices.length).toBeGreaterThanOrEqual(25);
-    for (const v of voices) expect(['espeak', 'pico', 'piper']).toContain(v.engine);
+    for (const v of voices) expect(['espeak', 'pico', 'flite', 'piper', 'kokoro']).toContain(v.engine);
+    expect(voices.find((v) => v.id === 'en-US-Richard')).toMatchObject({ engine: 'flite', quality: 'standard', gender: 'male' });
+    expect(voices.find((v) => v.id === 'en-US-Richard')!.downloadBytes).toBeUndefined();
+    expect(voices.find((v) => v.id === 'ar-SA-Hamed')).toMatchObject({ engine: 'espeak', locale: 'ar-SA' });
+    expect(voices.filter((v) => v.engine === 'kokoro' && v.downloadBytes! > 300e6).length).toBeGreaterThanOrEqual(4);
     expect(voices.find((v) => v.id === 'it-IT-Chiara')).toMatchObject({ engine: 'pico', quality: 'standard' });
     expect(voices.find((v) => v.id === 'en-US-Ava')).toMatchObject({ engine: 'espeak', quality: 'basic' });
     expect(voices.find((v) => v.id === 'en-US-Ava')!.downloadBytes).toBeUndefined();
@@ -94,6 +98,17 @@ describe('a SVOX Pico voice', () => {
     const { vtt, duration } = await renderWith('it-IT-Chiara', 'Buongiorno a tutti. Oggi parliamo delle novità della settimana.');
     expect(vtt).toContain('Buongiorno');
     expect(vtt).toContain('settimana.');
+    const times = cueTimes(vtt);
+    expect(lastTime(vtt)).toBeLessThanOrEqual(duration + 0.05);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+});
+
+describe('a Flite voice (male, standard, ships with the studio)', () => {
+  it('renders a video whose captions are timed inside it', async () => {
+    const { vtt, duration } = await renderWith('en-US-Richard', 'Good morning, everyone. Here is what changed this week.');
+    expect(vtt).toContain('Good');
+    expect(vtt).toContain('week.');
     const times = cueTimes(vtt);
     expect(lastTime(vtt)).toBeLessThanOrEqual(duration + 0.05);
     expect(times).toEqual([...times].sort((a, b) => a - b));
@@ -138,7 +153,8 @@ describe('a neural voice pack', () => {
     await call(`${s.url}/api/voices/en-US-Tina/pack`, { key, method: 'POST' });
     const { vtt } = await renderWith('en-US-Tina', 'Good morning, and welcome to the weekly update.');
     expect(vtt).toContain('weekly');
-    expect(pack.requests).toEqual(['/model.onnx', '/config.json']);
+    // Its files are those of en-US-Tiny's pack: copied from it (checked again), not downloaded.
+    expect(pack.requests).toEqual([]);
     expect(((await call(`${s.url}/api/voices/en-US-Tina/pack`, { key })).body as VoicePackStatus).state).toBe('installed');
   });
 });

@@ -1,2 +1,3 @@
 export * from './types.js';
 export * from './methods.js';
+export * from './brand-kits.js';

@@ -2,7 +2,7 @@
 // IPC and the web shell's HTTP) are generated from this table, and the privileged side
 // validates every input with it before a handler runs: no per-method glue, no generic invoke.
 import { z } from 'zod';
-import { AssetKind, Job, RenderRequest, type Asset, type AssetList, type VoicePackStatus } from '../contract/index.js';
+import { AssetKind, Job, RenderRequest, SoundPreviewRequest, ThumbnailAt, type Asset, type AssetList, type MusicTrack, type VoicePackStatus } from '../contract/index.js';
 import type {
   AppInfo,
   Catalogs,
@@ -22,6 +22,7 @@ import type {
   UploadStatus,
 } from './types.js';
 import { DraftId, DraftInput, JobsListInput, KeyHeader } from './types.js';
+import { BrandKitId, BrandKitInput, type BrandKit, type BrandKitImport } from './brand-kits.js';
 
 const id = z.string().min(1).max(128);
 const none = z.strictObject({}).optional();
@@ -52,6 +53,8 @@ export const bridgeInputs = {
   'jobs.list': JobsListInput.optional(),
   'jobs.get': z.strictObject({ id }),
   'jobs.cancel': z.strictObject({ id }),
+  /** Extension `output`: the finished job's thumbnail made again from its frame at `at` seconds. */
+  'jobs.thumbnail': z.strictObject({ id, at: ThumbnailAt }),
   'jobs.delete': z.strictObject({ id }),
   'jobs.retry': z.strictObject({ id }),
   'jobs.duplicate': z.strictObject({ id }),
@@ -79,6 +82,20 @@ export const bridgeInputs = {
   'assets.uploads': none,
   /** A URL the renderer may load for an asset's bytes or thumbnail (through the privileged side). */
   'media.assetUrl': z.strictObject({ assetId: id, kind: z.enum(['content', 'thumbnail']) }),
+  /** Brand kits (kept by the app; extension `brand` renders them). */
+  'brandKits.list': none,
+  'brandKits.save': BrandKitInput,
+  'brandKits.remove': z.strictObject({ id: BrandKitId }),
+  /** The kit as one file to share: its name and JSON text. */
+  'brandKits.export': z.strictObject({ id: BrandKitId }),
+  /** A shared kit file's text: saved as a new kit, its logo and font re-linked in this media library. */
+  'brandKits.import': z.strictObject({ text: z.string().max(1_000_000) }),
+  /** The music tracks the app ships (extension `sound`). */
+  'music.tracks': none,
+  /** A built-in track as an audio asset of the media library (imported on first use). */
+  'music.importTrack': z.strictObject({ trackId: id }),
+  /** A scene's narration with the video's music under it, mixed as the video will have it. */
+  'music.preview': SoundPreviewRequest,
 } as const;
 
 export type BridgeMethod = keyof typeof bridgeInputs;
@@ -103,6 +120,7 @@ export interface BridgeOutputs {
   'jobs.list': JobListResult;
   'jobs.get': Job;
   'jobs.cancel': Job;
+  'jobs.thumbnail': Job;
   'jobs.delete': { ok: true };
   'jobs.retry': SubmitResult;
   'jobs.duplicate': Draft;
@@ -124,6 +142,15 @@ export interface BridgeOutputs {
   'assets.cancelUpload': { ok: true };
   'assets.uploads': UploadStatus[];
   'media.assetUrl': { url: string };
+  'brandKits.list': BrandKit[];
+  'brandKits.save': BrandKit;
+  'brandKits.remove': { ok: true };
+  'brandKits.export': { fileName: string; text: string };
+  'brandKits.import': BrandKitImport;
+  'music.tracks': { tracks: MusicTrack[] };
+  'music.importTrack': Asset;
+  /** MP3 bytes, base64. */
+  'music.preview': { mediaType: 'audio/mpeg'; audio: string };
 }
 
 export type BridgeInput<M extends BridgeMethod> = z.input<(typeof bridgeInputs)[M]>;

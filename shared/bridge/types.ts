@@ -71,6 +71,12 @@ export interface Capabilities {
   scenes: boolean;
   /** The `presenters` extension: any presenter with any template (GET /api/presenters, presenterId). */
   presenters: boolean;
+  /** The `output` extension: resolution, caption mode and position, the thumbnail chosen after the render. */
+  output: boolean;
+  /** The `brand` extension: a logo, accent colour, caption style and font over the video. */
+  brand: boolean;
+  /** The `sound` extension: music under the narration (and pauses, pronunciation). */
+  sound: boolean;
 }
 export const Profile = z.object({
   id: z.string(),

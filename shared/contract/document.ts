@@ -3,7 +3,7 @@
 // by an earlier version are migrated on read (`readVideoDocument`).
 import { z } from 'zod';
 import {
-  AspectRatio, Avatar, LIMITS, PresenterId, RenderParamsInput, SCENE_MIN_SECONDS_MAX, SceneBackground, Transition,
+  AspectRatio, AssetId, Avatar, Brand, LIMITS, MusicInput, PresenterId, RenderParamsInput, SCENE_MIN_SECONDS_MAX, SceneBackground, SOUND_LIMITS, Transition,
   type Job, type RenderRequest, type SceneInput,
 } from './schemas.js';
 
@@ -39,6 +39,20 @@ export const DocumentScene = z.strictObject({
 });
 export type DocumentScene = z.infer<typeof DocumentScene>;
 
+/** The video's music (extension `sound`): an audio asset (a built-in track is imported as one), and the name to show. */
+export const DocumentMusic = z.strictObject({
+  assetId: AssetId,
+  name: z.string().max(255),
+  volume: MusicInput.shape.volume.unwrap(),
+  duck: z.boolean(),
+});
+export type DocumentMusic = z.infer<typeof DocumentMusic>;
+
+/** Music as first picked: the contract's defaults. */
+export const newDocumentMusic = (assetId: string, name: string): DocumentMusic => ({
+  assetId, name, volume: SOUND_LIMITS.musicVolumeDefault, duck: SOUND_LIMITS.musicDuckDefault,
+});
+
 /** Video-wide settings plus its scenes. */
 export const VideoDocument = z.strictObject({
   version: z.literal(DOCUMENT_VERSION),
@@ -51,6 +65,10 @@ export const VideoDocument = z.strictObject({
   /** Who speaks; null: the template's suggestion. */
   presenterId: PresenterId.nullable(),
   scenes: z.array(DocumentScene).min(1).max(LIMITS.scenesMax),
+  /** Extension `brand`: the brand a kit gave the draft (resolved, so the job never depends on the kit later); absent: none. */
+  brand: Brand.optional(),
+  /** Absent: no music (documents saved before music read so). */
+  music: DocumentMusic.optional(),
 });
 export type VideoDocument = z.infer<typeof VideoDocument>;
 
@@ -158,6 +176,8 @@ export function toRenderRequest(doc: VideoDocument, title?: string, opts: { pres
     ...(title?.trim() ? { title: title.trim() } : {}),
     ...(presenters && doc.presenterId ? { presenterId: doc.presenterId } : {}),
     ...(Object.keys(doc.params).length ? { params: doc.params } : {}),
+    ...(doc.brand ? { brand: doc.brand } : {}),
+    ...(doc.music ? { music: { assetId: doc.music.assetId, volume: doc.music.volume, duck: doc.music.duck } } : {}),
   };
   if (isSingleScene(doc)) return { ...base, text: doc.scenes[0]!.text };
   const scenes: SceneInput[] = doc.scenes
@@ -194,7 +214,10 @@ export function documentOfRequest(r: RenderRequest, name: string): VideoDocument
   }));
   return {
     version: DOCUMENT_VERSION, name, templateId: r.templateId, voiceId: r.voiceId, params: r.params ?? {}, placements: {},
-    presenterId: r.presenterId ?? null, scenes: scenes ?? [{ ...blankScene(r.text ?? ''), id: 's_1' }],
+    presenterId: r.presenterId ?? null,
+    scenes: scenes ?? [{ ...blankScene(r.text ?? ''), id: 's_1' }],
+    ...(r.brand ? { brand: r.brand } : {}),
+    ...(r.music ? { music: { ...newDocumentMusic(r.music.assetId, ''), ...r.music } } : {}),
   };
 }
 
@@ -202,7 +225,7 @@ export function documentOfRequest(r: RenderRequest, name: string): VideoDocument
  * The document of a finished or queued job (duplicate, retry): its scenes where it has them, else
  * its text as one scene. A scene placed as the video places it keeps no placement of its own.
  */
-export function documentOfJob(job: Pick<Job, 'text' | 'templateId' | 'voiceId' | 'params' | 'scenes' | 'presenterId'>, name: string): VideoDocument {
+export function documentOfJob(job: Pick<Job, 'text' | 'templateId' | 'voiceId' | 'params' | 'scenes' | 'brand' | 'music' | 'presenterId'>, name: string): VideoDocument {
   const videoAvatar = JSON.stringify(job.params.avatar ?? null);
   const videoPresenter = job.presenterId ?? null;
   const scenes = job.scenes?.length
@@ -222,5 +245,8 @@ export function documentOfJob(job: Pick<Job, 'text' | 'templateId' | 'voiceId' |
   return {
     version: DOCUMENT_VERSION, name, templateId: job.templateId || null, voiceId: job.voiceId || null, params: job.params, placements: {},
     presenterId: videoPresenter, scenes,
+    ...(job.brand ? { brand: job.brand } : {}),
+    // (The music's name is the media library's to tell: '' until the picker finds it.)
+    ...(job.music ? { music: { ...job.music, name: '' } } : {}),
   };
 }

@@ -42,8 +42,42 @@ const bounded = (name: keyof typeof AVATAR_RANGES) => {
 export const Avatar = z.strictObject({ scale: bounded('scale'), x: bounded('x'), y: bounded('y') });
 export type Avatar = z.infer<typeof Avatar>;
 
-/** Full, normalised parameters: what a Job carries. */
-export const RenderParams = z.strictObject({ aspectRatio: AspectRatio, avatar: Avatar });
+// ---- Extension `output` (docs/render-api.md): the video's size, its captions and its thumbnail.
+export const RESOLUTIONS = ['720p', '1080p'] as const;
+export const Resolution = z.enum(RESOLUTIONS);
+export type Resolution = z.infer<typeof Resolution>;
+export const CAPTION_MODES = ['burned', 'file', 'none'] as const;
+export const CaptionMode = z.enum(CAPTION_MODES);
+export type CaptionMode = z.infer<typeof CaptionMode>;
+/** Where burned captions sit; `auto` chooses the first of bottom, top, beside that keeps the presenter's face clear. */
+export const CAPTION_POSITIONS = ['auto', 'bottom', 'top', 'beside'] as const;
+export const CaptionPosition = z.enum(CAPTION_POSITIONS);
+export type CaptionPosition = z.infer<typeof CaptionPosition>;
+/** What a job of this server gets for an output field its request left out (the resolution: the server's setting). */
+export const OUTPUT_DEFAULTS = { resolution: '720p', captions: 'burned', captionPosition: 'auto' } as const satisfies {
+  resolution: Resolution; captions: CaptionMode; captionPosition: CaptionPosition;
+};
+/** Longest thumbnailAt accepted (seconds); a time past the video's end takes its last frame. */
+export const THUMBNAIL_AT_MAX = 86_400;
+export const ThumbnailAt = z
+  .number({ error: 'must be a number' })
+  .min(0, 'must not be negative')
+  .max(THUMBNAIL_AT_MAX, `must be at most ${THUMBNAIL_AT_MAX}`)
+  .describe('Extension "output": seconds into the video for the thumbnail frame');
+const OUTPUT_PARAMS = {
+  resolution: Resolution.optional().describe('Extension "output": 720p (default) or 1080p; the short side in pixels'),
+  captions: CaptionMode.optional().describe('Extension "output": burned (default), file (WebVTT and SRT only, nothing drawn) or none'),
+  captionPosition: CaptionPosition.optional().describe('Extension "output": where burned captions sit; auto (default) keeps the face clear'),
+  thumbnailAt: ThumbnailAt.optional(),
+};
+/** The output fields of parameters, as a list (what an API without the extension is not sent). */
+export const OUTPUT_PARAM_KEYS = Object.keys(OUTPUT_PARAMS) as (keyof typeof OUTPUT_PARAMS)[];
+
+/**
+ * Full, normalised parameters: what a Job carries. The output fields are optional so jobs stored
+ * before them (and other APIs' jobs) still read; this server fills all but thumbnailAt for new jobs.
+ */
+export const RenderParams = z.strictObject({ aspectRatio: AspectRatio, avatar: Avatar, ...OUTPUT_PARAMS });
 export type RenderParams = z.infer<typeof RenderParams>;
 
 /** Parameters as a request may send them: every field optional, filled from template defaults. */
@@ -52,6 +86,7 @@ export const RenderParamsInput = z.strictObject({
   avatar: z
     .strictObject({ scale: bounded('scale').optional(), x: bounded('x').optional(), y: bounded('y').optional() })
     .optional(),
+  ...OUTPUT_PARAMS,
 });
 export type RenderParamsInput = z.infer<typeof RenderParamsInput>;
 
@@ -95,7 +130,7 @@ const LIST_PAGE_QUERY = {
 };
 
 /** Extension `assets`: what a creator's file is. */
-export const ASSET_KINDS = ['image', 'video', 'audio', 'document'] as const;
+export const ASSET_KINDS = ['image', 'video', 'audio', 'document', 'font'] as const;
 export const AssetKind = z.enum(ASSET_KINDS);
 export type AssetKind = z.infer<typeof AssetKind>;
 /** The media types an upload may declare, and the kind each is. */
@@ -111,6 +146,10 @@ export const ASSET_MEDIA_TYPES = {
   'audio/mp4': 'audio',
   'audio/ogg': 'audio',
   'application/pdf': 'document',
+  // Extension `brand` (refinement, docs/render-api.md): a font the creator brings for captions.
+  'font/ttf': 'font',
+  'font/otf': 'font',
+  'font/woff2': 'font',
 } as const satisfies Record<string, AssetKind>;
 export type AssetMediaType = keyof typeof ASSET_MEDIA_TYPES;
 export const assetKindOf = (mediaType: string): AssetKind | null =>
@@ -119,7 +158,7 @@ export const assetKindOf = (mediaType: string): AssetKind | null =>
 const MiB = 1024 * 1024;
 /** Upload limits (defaults; a server may be configured lower). */
 export const ASSET_LIMITS = {
-  maxBytes: { image: 25 * MiB, audio: 100 * MiB, document: 100 * MiB, video: 1024 * MiB } satisfies Record<AssetKind, number>,
+  maxBytes: { image: 25 * MiB, audio: 100 * MiB, document: 100 * MiB, video: 1024 * MiB, font: 20 * MiB } satisfies Record<AssetKind, number>,
   quotaBytes: 5 * 1024 * MiB,
   maxPixels: 64_000_000,
   maxSide: 16_384,
@@ -218,10 +257,16 @@ export const SOUND_LIMITS = {
   lexiconTextMaxChars: 100,
   lexiconSayMaxChars: 200,
   musicVolumeDefault: 0.25,
+  musicDuckDefault: true,
   /** The final mix: integrated loudness (LUFS) and true-peak ceiling (dBTP). */
   loudnessLufs: -14,
   truePeakDbtp: -1,
 } as const;
+/**
+ * Every video's start and end (seconds): the presenter at rest before the first word and after
+ * the last, the music fading in and out. Part of the video's length and of the app's estimate.
+ */
+export const VIDEO_EDGES = { leadInSeconds: 0.8, tailSeconds: 1.5 } as const;
 export const LexiconEntry = z.strictObject({
   text: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(SOUND_LIMITS.lexiconTextMaxChars, `must be at most ${SOUND_LIMITS.lexiconTextMaxChars} characters`),
   say: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(SOUND_LIMITS.lexiconSayMaxChars, `must be at most ${SOUND_LIMITS.lexiconSayMaxChars} characters`),
@@ -234,6 +279,14 @@ export const MusicInput = z.strictObject({
   duck: z.boolean({ error: 'must be true or false' }).optional(),
 });
 export type MusicInput = z.infer<typeof MusicInput>;
+/** Refinement of `sound`: POST /api/sound/preview, a scene's narration with the music under it (MP3). */
+export const SOUND_PREVIEW_MAX_CHARS = 600;
+export const SoundPreviewRequest = z.strictObject({
+  text: ScriptText.refine((s) => s.trim().length <= SOUND_PREVIEW_MAX_CHARS, `must be at most ${SOUND_PREVIEW_MAX_CHARS} characters for a preview`),
+  voiceId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
+  music: MusicInput,
+});
+export type SoundPreviewRequest = z.infer<typeof SoundPreviewRequest>;
 /** Music as a Job carries it: every field resolved. */
 export const Music = z.object({ assetId: z.string(), volume: z.number(), duck: z.boolean() });
 export type Music = z.infer<typeof Music>;
@@ -247,26 +300,25 @@ export const CaptionStyle = z.enum(CAPTION_STYLES);
 export type CaptionStyle = z.infer<typeof CaptionStyle>;
 export const BRAND_LIMITS = { logoSizeMin: 0.05, logoSizeMax: 0.3 } as const;
 export const HexColor = z.string({ error: 'must be a string' }).regex(/^#[0-9A-Fa-f]{6}$/, 'must be a colour written #RRGGBB');
+/** A bundled font's id (BRAND_FONTS in shared/scene/fonts.ts) or the id of a font asset of the caller's. */
+export const BrandFont = z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64, 'must be at most 64 characters');
+export const BrandLogo = z.strictObject({
+  assetId: AssetId,
+  position: LogoPosition,
+  size: z.number({ error: 'must be a number' }).min(BRAND_LIMITS.logoSizeMin, `must be between ${BRAND_LIMITS.logoSizeMin} and ${BRAND_LIMITS.logoSizeMax}`).max(BRAND_LIMITS.logoSizeMax, `must be between ${BRAND_LIMITS.logoSizeMin} and ${BRAND_LIMITS.logoSizeMax}`),
+});
+export type BrandLogo = z.infer<typeof BrandLogo>;
+/**
+ * Extension `brand`: the company's look over every scene. A Job carries it as the request sent
+ * it (ids checked), so a render never depends on the app's settings later.
+ */
 export const Brand = z.strictObject({
-  logo: z
-    .strictObject({
-      assetId: AssetId,
-      position: LogoPosition,
-      size: z.number({ error: 'must be a number' }).min(BRAND_LIMITS.logoSizeMin, `must be between ${BRAND_LIMITS.logoSizeMin} and ${BRAND_LIMITS.logoSizeMax}`).max(BRAND_LIMITS.logoSizeMax, `must be between ${BRAND_LIMITS.logoSizeMin} and ${BRAND_LIMITS.logoSizeMax}`),
-    })
-    .optional(),
+  logo: BrandLogo.optional(),
   accentColor: HexColor.optional(),
-  font: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
+  font: BrandFont.optional(),
   captionStyle: CaptionStyle.optional(),
 });
 export type Brand = z.infer<typeof Brand>;
-export const RESOLUTIONS = ['720p', '1080p'] as const;
-export const Resolution = z.enum(RESOLUTIONS);
-export type Resolution = z.infer<typeof Resolution>;
-export const CAPTION_MODES = ['burned', 'file', 'none'] as const;
-export const CaptionMode = z.enum(CAPTION_MODES);
-export type CaptionMode = z.infer<typeof CaptionMode>;
-
 export const RenderRequest = z
   .strictObject({
     /** Either `text` (the original contract) or `scenes` (extension `scenes`), never both. */
@@ -277,6 +329,10 @@ export const RenderRequest = z
     voiceId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
     presenterId: PresenterId.optional(),
     params: RenderParamsInput.optional(),
+    /** Extension `brand`. */
+    brand: Brand.optional(),
+    /** Extension `sound`: music under the narration (an audio asset of the caller's). */
+    music: MusicInput.optional(),
   })
   .superRefine((r, ctx) => {
     if (r.text !== undefined && r.scenes !== undefined) {
@@ -301,6 +357,7 @@ export const isTerminal = (s: JobStatus): boolean => TERMINAL_STATUSES.includes(
 
 export const JobOutput = z.object({
   videoUrl: z.string(),
+  /** Extension `output`: empty for a job rendered with `captions: "none"` (it has no caption file). */
   captionsUrl: z.string(),
   thumbnailUrl: z.string(),
   durationSeconds: z.number(),
@@ -309,6 +366,10 @@ export const JobOutput = z.object({
   sizeBytes: z.number().int(),
 });
 export type JobOutput = z.infer<typeof JobOutput>;
+
+/** Extension `output`: body of POST /api/jobs/{id}/thumbnail (the frame at `at` seconds becomes the thumbnail). */
+export const ThumbnailRequest = z.strictObject({ at: ThumbnailAt });
+export type ThumbnailRequest = z.infer<typeof ThumbnailRequest>;
 
 export const JobError = z.object({ code: z.string(), message: z.string() });
 export type JobError = z.infer<typeof JobError>;
@@ -352,6 +413,10 @@ export const Job = z.object({
   scenes: z.array(Scene).optional(),
   /** Extension `presenters`: the request's presenter (absent: the template's suggestion); each scene carries its own, resolved. */
   presenterId: z.string().optional(),
+  /** Extension `brand`: the request's brand, present when it sent one. */
+  brand: Brand.optional(),
+  /** Extension `sound`: the music under the narration (absent: none). */
+  music: Music.optional(),
 });
 export type Job = z.infer<typeof Job>;
 
@@ -410,12 +475,18 @@ export type TemplateList = z.infer<typeof TemplateList>;
 
 export const Gender = z.enum(['female', 'male', 'neutral']);
 export type Gender = z.infer<typeof Gender>;
-/** The speech engine behind a voice: espeak-ng (formant), SVOX Pico (diphone), Piper (neural, downloaded on demand). */
-export const VoiceEngine = z.enum(['espeak', 'pico', 'piper']);
+/**
+ * The speech engine behind a voice: espeak-ng (formant), SVOX Pico (diphone), Flite (CMU's
+ * clustergen, statistical parametric), Piper and Kokoro (neural, downloaded on demand).
+ */
+export const VoiceEngine = z.enum(['espeak', 'pico', 'flite', 'piper', 'kokoro']);
 export type VoiceEngine = z.infer<typeof VoiceEngine>;
 /** How natural a voice sounds, lowest first: basic (robotic, fastest), standard, natural (neural). */
 export const VoiceQuality = z.enum(['basic', 'standard', 'natural']);
 export type VoiceQuality = z.infer<typeof VoiceQuality>;
+/** How fast a voice speaks: spoken units (words; Chinese syllables; Japanese morae) per second, and the pause per sentence. */
+export const Pace = z.object({ unitsPerSecond: z.number().positive(), sentencePauseSeconds: z.number().min(0) });
+export type Pace = z.infer<typeof Pace>;
 export const Voice = z.object({
   id: z.string(),
   name: z.string(),
@@ -428,6 +499,8 @@ export const Voice = z.object({
   downloadBytes: z.number().int().positive().optional(),
   /** A downloadable voice's terms (its data's licence and what it asks of a published video). */
   licence: z.string().optional(),
+  /** Refinement of the contract: the voice's measured pace, which the app's length estimate reads (shared/language/pace.ts). */
+  pace: Pace.optional(),
   sampleUrl: z.string(),
   /** Refinement of the contract: the voice's other id forms (e.g. the all-digits "101"); both work as voiceId. */
   aliases: z.array(z.string()).optional(),
@@ -487,7 +560,7 @@ export const PresenterCreate = z.strictObject({
 export type PresenterCreate = z.infer<typeof PresenterCreate>;
 
 /** Extensions of the contract this implementation offers (docs/server.md); clients read them from GET /api/health. */
-export const API_EXTENSIONS = ['title', 'assets', 'scenes', 'presenters'] as const;
+export const API_EXTENSIONS = ['title', 'assets', 'scenes', 'output', 'brand', 'sound', 'presenters'] as const;
 export type ApiExtension = (typeof API_EXTENSIONS)[number];
 export const Health = z.object({ status: z.literal('ok'), version: z.string(), extensions: z.array(z.string()).optional().describe('Extensions of the contract offered, e.g. "title"') });
 export type Health = z.infer<typeof Health>;

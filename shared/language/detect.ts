@@ -92,18 +92,24 @@ const languageName = (code: string) => {
   }
 };
 
+/** Whether a voice of `voiceLang` reads the writing system `script` (Japanese voices read kanji too). */
+function readsScript(voiceLang: string, script: Script): boolean {
+  const scripts = LANGUAGE_SCRIPTS[voiceLang] ?? ['Latin'];
+  return scripts.includes(script) || (script === 'Han' && scripts.includes('Kana'));
+}
+
 /**
- * The warning for a script whose language the voice does not speak, or null. Only a confident
+ * The warning for a script whose language the voice does not speak, though it reads its writing
+ * (German to an English voice: read with English pronunciation), or null. Only a confident
  * detection warns; where only the script is known (Cyrillic), a voice of that script never does.
+ * Writing the voice cannot read at all is refused instead: unreadableScript.
  */
 export function languageMismatch(text: string, voiceLocale: string): { language: string; message: string } | null {
   const found = detectLanguage(text);
   if (!found) return null;
   const voiceLang = voiceLocale.split('-')[0]!.toLowerCase();
-  const voiceScripts = LANGUAGE_SCRIPTS[voiceLang] ?? ['Latin'];
-  const sameScript = voiceScripts.includes(found.script) || (found.script === 'Han' && voiceScripts.includes('Kana'));
-  if (found.language === voiceLang) return null;
-  if (sameScript && (found.script === 'Cyrillic' || found.script === 'Arabic' || found.script === 'Han')) return null;
+  if (found.language === voiceLang || !readsScript(voiceLang, found.script)) return null;
+  if (found.script === 'Cyrillic' || found.script === 'Arabic' || found.script === 'Han') return null;
   return {
     language: found.language,
     message:
@@ -113,35 +119,32 @@ export function languageMismatch(text: string, voiceLocale: string): { language:
 }
 
 /**
- * Writing a voice engine cannot read in a language: espeak-ng's Japanese reads kana, and says
- * "Chinese letter" (in English) for every kanji.
+ * Why a script cannot be rendered with a voice, or null: it is written in a writing system the
+ * voice's language does not use (Arabic to an English voice was read as near-silence, Chinese as
+ * "Chinese letter" over and over). Names the catalog's voices that speak it, or says none does.
  */
-const UNREADABLE: readonly { engine: string; language: string; chars: RegExp; what: string; instead: string }[] = [
-  { engine: 'espeak', language: 'ja', chars: /\p{Script=Han}/gu, what: 'kanji', instead: 'write them in kana' },
-];
-
-/** The warning for a script with writing its voice cannot read, or null. */
-export function unreadableCharacters(text: string, voice: { locale: string; engine?: string }): { language: string; message: string } | null {
-  const language = voice.locale.split('-')[0]!.toLowerCase();
-  for (const u of UNREADABLE) {
-    if (u.engine !== voice.engine || u.language !== language) continue;
-    const n = text.match(u.chars)?.length ?? 0;
-    if (!n) continue;
-    return {
-      language,
-      message:
-        `This voice cannot read ${u.what}: the script's ${n} ${u.what} will be said as "Chinese letter". ` +
-        `To hear them, ${u.instead}, or render anyway.`,
-    };
-  }
-  return null;
+export function unreadableScript(
+  text: string,
+  voice: { name: string; locale: string },
+  voices: readonly { name: string; locale: string }[] = [],
+): { language: string; message: string } | null {
+  const found = detectLanguage(text);
+  if (!found) return null;
+  const voiceLang = voice.locale.split('-')[0]!.toLowerCase();
+  if (found.language === voiceLang || readsScript(voiceLang, found.script)) return null;
+  const language = languageName(found.language);
+  const speakers = voices.filter((v) => v.locale.split('-')[0]!.toLowerCase() === found.language).map((v) => v.name);
+  return {
+    language: found.language,
+    message:
+      `the script is written in ${language}, which the voice ${voice.name} (${voice.locale}) cannot read; ` +
+      (speakers.length ? `choose a voice that speaks ${language}: ${speakers.slice(0, 4).join(', ')}` : `no voice of this studio speaks ${language}`),
+  };
 }
 
 /** The job warnings of a script for a voice (the server stores them on the job; the editor shows the same). */
 export function scriptWarnings(text: string, voice: { locale: string; engine?: string }): JobWarning[] {
   const voiceLocale = voice.locale;
   const m = languageMismatch(text, voiceLocale);
-  if (m) return [{ code: 'language_mismatch', message: m.message, language: m.language, voiceLocale }];
-  const u = unreadableCharacters(text, voice);
-  return u ? [{ code: 'unreadable_characters', message: u.message, language: u.language, voiceLocale }] : [];
+  return m ? [{ code: 'language_mismatch', message: m.message, language: m.language, voiceLocale }] : [];
 }

@@ -92,6 +92,18 @@ function seeded(seed: number): () => number {
 }
 
 /**
+ * A time near t with the eyes open: t itself, or when a blink is under way then, a frame before
+ * that blink starts (a still of a half-closed blink makes a poor thumbnail).
+ */
+export function eyesOpenNear(blinks: readonly number[], t: number, frameSeconds: number): number {
+  for (const b of blinks) {
+    if (b > t) break;
+    if (t < b + BLINK_SECONDS) return Math.max(0, b - frameSeconds);
+  }
+  return t;
+}
+
+/**
  * Blink start times: the first after 1.4–2.4 s, then 1.8–6.6 s apart (people at rest blink
  * about 8–25 times a minute, unevenly), one in eight followed at once by a second.
  */

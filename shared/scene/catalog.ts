@@ -4,7 +4,7 @@
 // Adding a template is one JSON entry (plus art, for a new presenter or background painter).
 import { z } from 'zod';
 import bundled from '../../resources/templates.json' with { type: 'json' };
-import { AspectRatio, describeDetails, issuesToDetails, RenderParams, Template, templatePlacement, type RenderParamsInput } from '../contract/index.js';
+import { AspectRatio, describeDetails, issuesToDetails, OUTPUT_PARAM_KEYS, RenderParams, Template, templatePlacement, type RenderParamsInput } from '../contract/index.js';
 import { SCENE_FONTS } from './fonts.js';
 import { PRESENTER_BOUNDS } from './presenter-bounds.js';
 
@@ -111,8 +111,11 @@ export function fillParams(
   // The placement made for this aspect ratio (see templatePlacement).
   const at = template ? templatePlacement(template, aspectRatio) : base.avatar;
   const avatar = partial?.avatar ?? {};
+  // Output fields (extension `output`) are kept as sent: their defaults are the render API's.
+  const output = Object.fromEntries(OUTPUT_PARAM_KEYS.filter((k) => partial?.[k] !== undefined).map((k) => [k, partial![k]]));
   return {
     aspectRatio,
     avatar: { scale: avatar.scale ?? at.scale, x: avatar.x ?? at.x, y: avatar.y ?? at.y },
+    ...output,
   };
 }

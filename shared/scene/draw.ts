@@ -1,6 +1,8 @@
 // Drawing one frame: background, presenter in a pose, captions. Works on any Canvas 2D
 // context; the engine (Node) and the preview (browser) call exactly these functions.
 import { drawBackground } from './backgrounds.js';
+import { brandCaptionLook, type BrandCaptionLook } from './brand.js';
+import { inkOn } from './contrast.js';
 import type { SceneLayout } from './layout.js';
 import { type PresenterAssets, type PresenterPart } from './presenters.js';
 import { PRESENTER_TORSO_RUNS } from './presenter-torso.js';
@@ -161,6 +163,12 @@ export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView |
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'left';
   const { words, maxLine } = placeCaption(ctx, layout, view);
+  const branded = brandCaptionLook(style.brand, style.caption, c);
+  if (branded) {
+    drawBrandedCaption(ctx, layout, view, words, maxLine, branded);
+    ctx.restore();
+    return;
+  }
 
   // Plates behind the text.
   switch (style.caption) {
@@ -235,6 +243,77 @@ export function drawCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView |
   ctx.restore();
 }
 
+/** Outline width of the brand's outline style, in font px (captionWordReach's margin covers the half outside the letters). */
+const BRAND_OUTLINE = 0.3;
+
+/**
+ * A caption under a brand's accent colour or caption style (brand.ts chose the colours): the
+ * template's plate shape (one added where it has none) in the look's colour, then the words.
+ */
+function drawBrandedCaption(ctx: Ctx2D, layout: SceneLayout, view: CaptionView, words: PlacedWord[], maxLine: number, look: BrandCaptionLook): void {
+  const { style, caption: box, captionFontPx: px, captionLineHeight: lh, captionPadding: pad } = layout;
+  if (look.plate) {
+    ctx.fillStyle = look.plate;
+    ctx.beginPath();
+    switch (style.caption) {
+      case 'lowerThird':
+        ctx.rect(box.x, box.y, box.width, box.height);
+        break;
+      case 'card':
+        ctx.roundRect(box.x, box.y, box.width, box.height, px * 0.35);
+        break;
+      default: {
+        const w = Math.min(box.width, maxLine + 2 * Math.max(pad, px * 0.4));
+        ctx.roundRect(box.x + (box.width - w) / 2, box.y, w, box.height, style.caption === 'pill' ? box.height / 2.4 : px * 0.3);
+      }
+    }
+    ctx.fill();
+    if (style.caption === 'lowerThird') {
+      ctx.fillStyle = look.bar;
+      ctx.fillRect(box.x, box.y, px * 1.6, box.height);
+      ctx.fillStyle = inkOn(look.bar);
+      ctx.beginPath();
+      ctx.arc(box.x + px * 0.8, box.y + box.height / 2, px * 0.28, 0, Math.PI * 2);
+      ctx.fill();
+    } else if (style.caption === 'card') {
+      ctx.fillStyle = look.bar;
+      ctx.fillRect(box.x, box.y + px * 0.35, px * 0.18, box.height - px * 0.7);
+    }
+  }
+  ctx.lineJoin = 'round';
+  ctx.lineWidth = px * BRAND_OUTLINE;
+  // Outlines first, the spoken word's last, then every word's letters: no outline covers a letter.
+  const active = words.find((w) => w.index === view.activeIndex);
+  for (const w of words) {
+    if (w === active || !look.stroke) continue;
+    ctx.direction = w.dir;
+    ctx.strokeStyle = look.stroke;
+    ctx.strokeText(w.text, w.x, w.y);
+  }
+  if (active) {
+    ctx.direction = active.dir;
+    if (look.activePlate) {
+      ctx.fillStyle = look.activePlate;
+      ctx.beginPath();
+      ctx.roundRect(active.x - px * ACTIVE_PLATE_OUT, active.y - lh * 0.42, active.width + 2 * px * ACTIVE_PLATE_OUT, lh * 0.84, px * 0.12);
+      ctx.fill();
+    }
+    if (look.activeStroke) {
+      ctx.strokeStyle = look.activeStroke;
+      ctx.strokeText(active.text, active.x, active.y);
+    }
+    if (look.activeUnderline) {
+      ctx.fillStyle = look.text;
+      ctx.fillRect(active.x, active.y + px * 0.5, active.width, Math.max(2, px * 0.06));
+    }
+  }
+  for (const w of words) {
+    ctx.direction = w.dir;
+    ctx.fillStyle = w === active ? look.activeText : look.text;
+    ctx.fillText(w.text, w.x, w.y);
+  }
+}
+
 /**
  * For each word of `view` (by its index in the flattened words), the rectangle (canvas pixels)
  * outside which drawing the view paints the same pixels whether that word is the spoken one or
@@ -253,7 +332,7 @@ export function captionWordReach(ctx: Ctx2D, layout: SceneLayout, view: CaptionV
     ctx.direction = w.dir;
     const ink = ctx.measureText(w.text);
     const underline = w.y + px * 0.55 + Math.max(2, px * 0.06);
-    const margin = 2 + px * 0.1;
+    const margin = 2 + px * (BRAND_OUTLINE / 2 + 0.02);
     const x0 = Math.min(w.x - px * ACTIVE_PLATE_OUT, w.x - ink.actualBoundingBoxLeft) - margin;
     const x1 = Math.max(w.x + w.width + px * ACTIVE_PLATE_OUT, w.x + ink.actualBoundingBoxRight) + margin;
     const y0 = Math.min(w.y - lh / 2, w.y - ink.actualBoundingBoxAscent) - margin;
@@ -269,8 +348,8 @@ export interface FrameState {
   caption: CaptionView | null;
 }
 
-export type FrameLayer = 'background' | 'presenter' | 'caption';
-const ALL_LAYERS: readonly FrameLayer[] = ['background', 'presenter', 'caption'];
+export type FrameLayer = 'background' | 'presenter' | 'logo' | 'caption';
+const ALL_LAYERS: readonly FrameLayer[] = ['background', 'presenter', 'logo', 'caption'];
 
 /** How a caller's caches stand in for parts of the drawing (the result is the same pixels). */
 export interface FrameHooks {
@@ -280,6 +359,14 @@ export interface FrameHooks {
   headCache?: HeadCache;
   /** The layers to draw, default all: the engine's compositor draws the caption layer alone. */
   layers?: readonly FrameLayer[];
+  /** The brand's logo image (the layout says where; without it no logo is drawn). */
+  logo?: ImageLike;
+}
+
+/** Draws the brand's logo at its place (over the presenter, under the captions, which must stay readable). */
+export function drawLogo(ctx: Ctx2D, layout: SceneLayout, logo: ImageLike): void {
+  const r = layout.logo;
+  if (r) ctx.drawImage(logo, r.x, r.y, r.width, r.height);
 }
 
 /**
@@ -297,6 +384,7 @@ export function drawFrame(ctx: Ctx2D, rig: PresenterRig | null, layout: SceneLay
     if (rig) rig.draw(ctx, layout, state.pose, hooks.headCache);
     else drawSilhouette(ctx, layout.presenterBounds);
   }
+  if (layers.includes('logo') && hooks.logo) drawLogo(ctx, layout, hooks.logo);
   if (layers.includes('caption')) drawCaption(ctx, layout, state.caption);
 }
 

@@ -46,3 +46,27 @@ export function fontStack(family: string): string {
   const { emoji, arabic, hebrew, cjk } = SCRIPT_FAMILIES;
   return [emoji, arabic, hebrew, family, cjk].map((f) => `"${f}"`).join(', ');
 }
+
+/** A face a brand may choose for its captions: one of the bundled ones, by id. */
+export interface BrandFontFace {
+  id: string;
+  name: string;
+  family: string;
+  weight: 'normal' | 'bold';
+  style: 'normal' | 'italic';
+}
+
+/** The bundled faces a brand's `font` may name (every one is in SCENE_FONTS). */
+export const BRAND_FONTS: readonly BrandFontFace[] = [
+  { id: 'sans', name: 'DejaVu Sans', family: 'DejaVu Sans', weight: 'normal', style: 'normal' },
+  { id: 'sans-bold', name: 'DejaVu Sans Bold', family: 'DejaVu Sans', weight: 'bold', style: 'normal' },
+  { id: 'serif-italic', name: 'DejaVu Serif Italic', family: 'DejaVu Serif', weight: 'normal', style: 'italic' },
+];
+
+export const brandFont = (id: string): BrandFontFace | undefined => BRAND_FONTS.find((f) => f.id === id);
+
+/**
+ * The family name a font asset is registered under (Skia's GlobalFonts, the browser's FontFace):
+ * its id, prefixed, so no installed font answers to it.
+ */
+export const assetFontFamily = (assetId: string): string => `PS Font ${assetId}`;

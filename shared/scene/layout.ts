@@ -2,6 +2,9 @@
 // the frame, scale = presenter height as a fraction of frame height), the title-safe area and
 // the caption box. Pure arithmetic, so the preview's hit-testing and the video agree exactly.
 import type { Avatar, RenderParams } from '../contract/index.js';
+import { MOTION_REACH } from './animation.js';
+import { logoRect, type SceneBrand } from './brand.js';
+import { placeCaption } from './caption-place.js';
 import { vectorGeometry, type RigGeometry } from './rig.js';
 import { sceneStyle, type SceneStyle } from './styles.js';
 import type { Rect, Size } from './types.js';
@@ -29,24 +32,43 @@ export interface SceneLayout {
   captionFontPx: number;
   captionLineHeight: number;
   captionPadding: number;
+  /** Extension `brand`: where the logo is drawn (null: no logo). */
+  logo: Rect | null;
 }
 
 /** Fraction of each frame edge kept clear of captions (broadcast title-safe is 5–10 %). */
 export const SAFE_MARGIN = 0.06;
 
+/** The title-safe area of a frame. */
+export function safeArea(size: Size): Rect {
+  const mx = Math.round(size.width * SAFE_MARGIN);
+  const my = Math.round(size.height * SAFE_MARGIN);
+  return { x: mx, y: my, width: size.width - 2 * mx, height: size.height - 2 * my };
+}
+
+/** Art units the head sways and nods away from its rest bounds (idleMotion): part of the face's region. */
+export const HEAD_MOTION_UNITS = MOTION_REACH + 1;
+
+/** The face's region: the moving layers' box with room for the head's motion, in frame pixels. */
+export function faceRegion(layout: Pick<SceneLayout, 'presenterMoving' | 'presenterScale'>): Rect {
+  const m = HEAD_MOTION_UNITS * layout.presenterScale;
+  const b = layout.presenterMoving;
+  return { x: b.x - m, y: b.y - m, width: b.width + 2 * m, height: b.height + 2 * m };
+}
+
 /**
  * `presenter`: a scene's own presenter in place of the template's suggestion, as a built-in
- * vector presenter's id or any rig's geometry (a photo presenter's).
+ * vector presenter's id or any rig's geometry (a photo presenter's); `hasPresenter` false: a
+ * scene without one (captions placed `auto` then stay at the bottom); `brand`: the video's brand.
  */
-export function computeLayout(templateId: string, params: RenderParams, size: Size, presenter?: string | RigGeometry): SceneLayout {
+export function computeLayout(templateId: string, params: RenderParams, size: Size, presenter?: string | RigGeometry, hasPresenter = true, brand?: SceneBrand): SceneLayout {
   const templateStyle = sceneStyle(templateId);
   const presenterId = typeof presenter === 'string' ? presenter : presenter?.id;
-  const style = presenterId ? { ...templateStyle, presenterId } : templateStyle;
+  let style: SceneStyle = presenterId ? { ...templateStyle, presenterId } : templateStyle;
+  if (brand) style = { ...style, brand, font: brand.font ?? style.font };
   const { width: W, height: H } = size;
   const short = Math.min(W, H);
-  const mx = Math.round(W * SAFE_MARGIN);
-  const my = Math.round(H * SAFE_MARGIN);
-  const safe: Rect = { x: mx, y: my, width: W - 2 * mx, height: H - 2 * my };
+  const safe = safeArea(size);
 
   const art = typeof presenter === 'object' ? presenter : vectorGeometry(style.presenterId);
   const ph = params.avatar.scale * H;
@@ -77,11 +99,17 @@ export function computeLayout(templateId: string, params: RenderParams, size: Si
   // Vertical placement: most styles sit on the safe area's bottom edge; big captions sit in the lower third.
   const bottom = safe.y + safe.height;
   const boxY = style.caption === 'big' ? Math.min(bottom - boxH, Math.round(H * 0.74 - boxH / 2)) : bottom - boxH;
-  const caption: Rect = { x: Math.round((W - boxW) / 2), y: boxY, width: boxW, height: boxH };
+  const bottomBox: Rect = { x: Math.round((W - boxW) / 2), y: boxY, width: boxW, height: boxH };
+  const face = hasPresenter ? faceRegion({ presenterMoving, presenterScale: k }) : null;
+  const caption = placeCaption(
+    { size, safe, bottom: bottomBox, face, body: hasPresenter ? presenterBounds : null, fontPx },
+    params.captionPosition,
+  );
 
   return {
     templateId, style, size, safe, presenter: box, presenterBounds, torsoExtension, presenterMoving, presenterScale: k, rig: art, caption,
     captionFontPx: fontPx, captionLineHeight: lineHeight, captionPadding: pad,
+    logo: brand?.logo ? logoRect(brand.logo, size, safe) : null,
   };
 }
 

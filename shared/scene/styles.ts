@@ -1,6 +1,7 @@
 // The look of a template as the scene draws it: the catalog entry's `scene` block
 // (resources/templates.json, validated in catalog.ts) with the entry's presenter.
 import { templateEntry, type SceneLook, type TemplateEntry } from './catalog.js';
+import type { SceneBrand } from './brand.js';
 import { fontStack } from './fonts.js';
 
 export type { BackgroundKind, CaptionKind } from './catalog.js';
@@ -8,6 +9,8 @@ export type { BackgroundKind, CaptionKind } from './catalog.js';
 export interface SceneStyle extends SceneLook {
   /** Presenter art id under resources/presenters (the entry's presenter). */
   presenterId: string;
+  /** Extension `brand`: the brand over the template's look (its font is already in `font`). */
+  brand?: SceneBrand;
 }
 
 /** The look of a catalog entry. */

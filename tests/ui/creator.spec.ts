@@ -63,7 +63,9 @@ test('write, place, render, watch the job and play the video', async ({ page }) 
   expect(jobs).toHaveLength(1);
   const job = jobs[0]!;
   // The parameters sent are what the canvas showed.
-  expect(job.params).toEqual({ aspectRatio: '4:3', avatar: { x: shown.x, y: shown.y, scale: shown.scale } });
+  expect(job.params).toEqual({
+    aspectRatio: '4:3', avatar: { x: shown.x, y: shown.y, scale: shown.scale }, resolution: '720p', captions: 'burned', captionPosition: 'auto',
+  });
   expect(job.templateId).toBe('classroom');
   expect(job.voiceId).toBe('en-US-Andrew');
 

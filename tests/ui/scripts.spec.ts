@@ -1,22 +1,24 @@
-// Scripts in other languages in the editor: a warning (not a block) when the script's language
-// is not the voice's, caption lines split as the video splits them (Chinese without spaces,
+// Scripts in other languages in the editor: a block, before the render, when the voice cannot
+// read the script's writing at all (naming the voices that can), caption lines split as the video splits them (Chinese without spaces,
 // Arabic right to left), and the preview canvas drawing them with the bundled fonts.
+import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { openApp, screenshot } from './support/app.js';
 
-test('a Chinese or Arabic script with an English voice is warned about, previewed and can still be rendered', async ({ page }) => {
+test('a Chinese or Arabic script with an English voice cannot be rendered: the editor says so and names the voices that speak it', async ({ page }) => {
   await openApp(page);
   const script = page.getByLabel('Narration script');
   await script.fill('Welcome to the quarterly update. Here is what changed this month.');
-  await expect(page.getByTestId('language-warning')).toHaveCount(0);
+  await expect(page.getByTestId('language-error')).toHaveCount(0);
 
   await script.fill('今天天气很好，我们去公园散步吧。欢迎收看本期节目。');
-  await expect(page.getByTestId('language-warning')).toContainText(/looks like Chinese.*voice speaks English/);
+  await expect(page.getByTestId('language-error')).toContainText(/cannot be rendered: the script is written in Chinese, .* cannot read; choose a voice that speaks Chinese: Xiaoxiao, Yunxi/);
   // Written without spaces, still split into caption words, and joined back without spaces.
   await expect(page.getByTestId('caption-pages').locator('.caption-line').first()).toHaveText('今天天气很好，我们去公园散步吧。');
 
-  await script.fill('مرحبا بكم في الاستوديو 🎉 هذا هو التحديث الفصلي للشركة.');
-  await expect(page.getByTestId('language-warning')).toContainText(/looks like Arabic/);
+  const arabic = 'مرحبا بكم في الاستوديو 🎉 هذا هو التحديث الفصلي للشركة.';
+  await script.fill(arabic);
+  await expect(page.getByTestId('language-error')).toContainText(/written in Arabic.*choose a voice that speaks Arabic: Hamed, Zariyah/);
   // The bundled script fonts are loaded in the page (not the machine's own fonts).
   const loaded = await page.evaluate(async () => {
     await document.fonts.ready;
@@ -24,11 +26,20 @@ test('a Chinese or Arabic script with an English voice is warned about, previewe
   });
   expect(loaded).toEqual(expect.arrayContaining(['PS Arabic', 'PS Hebrew', 'PS CJK', 'PS Emoji', 'DejaVu Sans']));
   await screenshot(page, 'arabic-script-preview');
+  mkdirSync('docs/img', { recursive: true });
+  await page.locator('section.panel.script').screenshot({ path: 'docs/img/script-unreadable-language.png' });
 
-  // A warning, not a block: the render goes through and the job keeps the warning.
-  await page.getByLabel('Narration script').press('Control+Enter');
+  // Sent anyway, the server refuses it the same way; the text stays as typed.
+  await script.press('Control+Enter');
+  await expect(page.getByText(/written in Arabic, which the voice .* cannot read/).nth(1)).toBeVisible();
+  await expect(script).toHaveValue(arabic);
+
+  // With an Arabic voice it renders.
+  await page.getByLabel('Language').selectOption('ar-SA');
+  await page.getByRole('radio', { name: /^Hamed/ }).check();
+  await expect(page.getByTestId('language-error')).toHaveCount(0);
+  await script.press('Control+Enter');
   await expect(page.getByTestId('last-job-status')).toBeVisible();
-  await expect(script).toHaveValue('مرحبا بكم في الاستوديو 🎉 هذا هو التحديث الفصلي للشركة.');
 });
 
 test('the script\'s own text shows every script with the bundled fonts, also where the system has none', async ({ page }) => {
@@ -67,13 +78,13 @@ test('a script pasted with Markdown marks keeps them in the editor and lists its
   await expect(script).toHaveValue(pasted);
 });
 
-test('a Japanese script in kanji with the espeak Japanese voice is warned about: it reads kana only', async ({ page }) => {
+test('a Japanese script in kanji with a Japanese voice needs no warning: kanji are read as words', async ({ page }) => {
   await openApp(page);
   await page.getByLabel('Language').selectOption('ja-JP');
   await page.getByRole('radio', { name: /^Nanami/ }).check();
   const script = page.getByLabel('Narration script');
-  await script.fill('こんにちは。きょうは あたらしい スタジオを しょうかいします。');
-  await expect(page.getByTestId('language-warning')).toHaveCount(0);
   await script.fill('こんにちは。今日は新しいスタジオを紹介します。');
-  await expect(page.getByTestId('language-warning')).toContainText('cannot read kanji');
+  await expect(page.getByTestId('caption-pages')).toContainText('今日は新しいスタジオを紹介します。');
+  await expect(page.getByTestId('language-warning')).toHaveCount(0);
+  await expect(page.getByTestId('language-error')).toHaveCount(0);
 });

@@ -21,6 +21,7 @@ const CLIS: [string, string, string[]][] = [
   ['bench', 'bench/index.ts', []],
   ['bench api', 'bench/index.ts', ['api']],
   ['bench ui', 'bench/index.ts', ['ui']],
+  ['bench voices', 'bench/index.ts', ['voices']],
 ];
 
 /** Runs a CLI in an empty working folder with an empty HOME; returns what it wrote there too. */

@@ -32,8 +32,8 @@ describe('voice picker', () => {
     const quality = order.map((id) => VOICES.find((v) => v.id === id)!.quality);
     expect(quality.indexOf('standard')).toBeGreaterThan(quality.lastIndexOf('natural'));
     expect(quality.indexOf('basic')).toBeGreaterThan(quality.lastIndexOf('standard'));
-    expect(order.slice(0, 2)).toEqual(['en-GB-Jenny', 'en-US-Linda']); // en-GB exact, then English
-    expect(order.filter((id) => VOICES.find((v) => v.id === id)!.quality === 'standard').slice(0, 2)).toEqual(['en-GB-Kate', 'en-US-Lisa']);
+    expect(order.slice(0, 4)).toEqual(['en-GB-Jenny', 'en-GB-Emma', 'en-GB-George', 'en-US-Linda']); // en-GB exact, then English
+    expect(order.filter((id) => VOICES.find((v) => v.id === id)!.quality === 'standard').slice(0, 3)).toEqual(['en-GB-Kate', 'en-GB-Alan', 'en-US-Lisa']);
   });
 
   it('drops the "download to hear a sample" notice once another voice is chosen', async () => {

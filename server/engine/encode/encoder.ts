@@ -1,6 +1,6 @@
 // The video encoder: ffmpeg with x264 settings for talking heads, fed whole yuv420p frames in
 // Matroska on stdin (a frame only when it changed; the fps filter repeats it until the next) and
-// the narration's PCM on a second pipe as it is spoken.
+// the sound's PCM on a second pipe as it is spoken (the narration, or the mix with music).
 import { availableParallelism } from 'node:os';
 import type { Writable } from 'node:stream';
 import { z } from 'zod';
@@ -54,6 +54,8 @@ export interface EncoderInput {
   height: number;
   /** Benchmark baseline: whole RGBA frames at a constant rate instead of changed yuv420p frames. */
   fullFrames: boolean;
+  /** The PCM on the audio pipe (default: the narration as spoken, mono). */
+  audio?: { rate: number; channels: 1 | 2 };
 }
 
 /** ffmpeg encoding to `outPath`, started before the first frame so its set-up overlaps speech. */
@@ -69,6 +71,7 @@ export class Encoder {
 
   constructor(input: EncoderInput, outPath: string, encode: EncodeSettings, signal: AbortSignal, private readonly release: (b: Buffer) => void, private readonly hold: (b: Buffer) => void) {
     const { width: W, height: H } = input;
+    const audio = input.audio ?? { rate: SPEECH_SAMPLE_RATE, channels: 1 };
     const vfr = (this.vfr = !input.fullFrames);
     // Two frames queued between ffmpeg's reading thread and x264 (8 by default, each a whole
     // frame more at the peak for nothing: the engine composes a frame well within x264's time for one).
@@ -77,11 +80,11 @@ export class Encoder {
       : ['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${W}x${H}`, '-framerate', String(OUTPUT_FPS), '-i', 'pipe:0'];
     const args = [
       '-y', ...video,
-      '-f', 's16le', '-ar', String(SPEECH_SAMPLE_RATE), '-ac', '1', '-i', 'pipe:3',
+      '-f', 's16le', '-ar', String(audio.rate), '-ac', String(audio.channels), '-i', 'pipe:3',
       '-map', '0:v', '-map', '1:a', ...(vfr ? ['-vf', `fps=${OUTPUT_FPS}`] : []),
       ...x264Args(encode),
       '-pix_fmt', 'yuv420p', ...(vfr ? [] : ['-r', String(OUTPUT_FPS)]),
-      '-c:a', 'aac', '-b:a', '128k', '-ar', '44100',
+      '-c:a', 'aac', '-b:a', audio.channels === 2 ? '160k' : '128k', '-ar', '44100',
       '-movflags', '+faststart', '-f', 'mp4', outPath,
     ];
     this.run = runFfmpeg(args, signal, 'encoding the video', 1);

@@ -1,7 +1,7 @@
 // ffmpeg as a child process: where it is, running it with a cancel that kills it within a
 // second, and turning its failures into messages a person understands.
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { EngineError } from '../types.js';
 import { decoderPath, ffmpegPath } from '../../media-binaries.js';
 import { encoderExitError, encoderStartError } from './ffmpeg-errors.js';
@@ -14,13 +14,15 @@ export interface FfmpegRun {
   done: Promise<void>;
   /** Pipes ffmpeg reads as pipe:3, pipe:4, … */
   extra: Writable[];
+  /** What ffmpeg writes to pipe:1, when asked for (a decoder's PCM). */
+  stdout: Readable | null;
 }
 
 /** Starts ffmpeg; an abort kills it (SIGKILL: x264 may take longer than a second to stop on SIGTERM). */
-export function runFfmpeg(args: string[], signal: AbortSignal | undefined, what: string, extraPipes = 0): FfmpegRun {
+export function runFfmpeg(args: string[], signal: AbortSignal | undefined, what: string, extraPipes = 0, readStdout = false): FfmpegRun {
   const bin = ffmpegPath();
   const pipes = Array.from({ length: extraPipes }, () => 'pipe' as const);
-  const proc = spawn(bin, ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], { stdio: ['pipe', 'ignore', 'pipe', ...pipes], windowsHide: true });
+  const proc = spawn(bin, ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], { stdio: ['pipe', readStdout ? 'pipe' : 'ignore', 'pipe', ...pipes], windowsHide: true });
   const extra = pipes.map((_, i) => proc.stdio[3 + i] as Writable);
   for (const w of extra) w.on('error', () => undefined);
   let stderr = '';
@@ -44,5 +46,5 @@ export function runFfmpeg(args: string[], signal: AbortSignal | undefined, what:
       reject(encoderExitError(what, sig ?? `exit code ${code}`, stderr));
     });
   });
-  return { proc, done, extra };
+  return { proc, done, extra, stdout: proc.stdout };
 }

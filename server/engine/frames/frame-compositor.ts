@@ -85,6 +85,8 @@ export class FrameCompositor {
     private readonly assets: PresenterAssets | null,
     background: Canvas | null,
     regions: RegionPlan,
+    /** The brand's logo, over the presenter and under the caption (null: none). */
+    private readonly logo: Sprite | null = null,
   ) {
     // Whole numbers as V8 keeps them (see PixelRect): the layout's objects may hold doubles.
     const width = layout.size.width | 0;
@@ -217,7 +219,7 @@ export class FrameCompositor {
     }
   }
 
-  /** The face's changing parts for this pose, then the caption (whole-frame coordinates). */
+  /** The face's changing parts for this pose, the logo, then the caption (whole-frame coordinates). */
   private blendOver(target: Target, p: Placement | null, clip: Box): void {
     if (p) {
       for (const part of [p.eyes, p.mouth]) {
@@ -225,6 +227,7 @@ export class FrameCompositor {
         if (s) blendSprite(target, s, p.ex, p.ey, clip);
       }
     }
+    if (this.logo) blendSprite(target, this.logo, 0, 0, clip);
     if (this.caption) blendSprite(target, this.caption, 0, 0, clip);
   }
 

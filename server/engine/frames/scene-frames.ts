@@ -6,16 +6,17 @@
 import { Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { outputSize } from '../../../shared/contract/index.js';
 import {
-  captionAt, captionWordReach, captionWords, captionStateAt, computeLayout, createHeadCache, drawFrame, measureWith,
+  captionAt, captionWordReach, captionWords, captionStateAt, computeLayout, createHeadCache, drawFrame, drawLogo, measureWith,
   NEUTRAL_POSE, paginateCaptions, poseAt, type CaptionPage, type FrameLayer, type HeadCache, type PresenterRig, type SceneLayout,
   type TimedWord, type Animation, type MeasureText, type Rect,
 } from '../../../shared/scene/index.js';
 import { registerFonts } from './assets.js';
+import type { LoadedBrand } from './brand.js';
 import { paintTemplate } from './backgrounds/index.js';
 import { FrameCompositor } from './frame-compositor.js';
 import { planRegions } from './regions.js';
 import { loadRig } from './rigs.js';
-import { copyClip, framePlanes, yuvFrameSize } from './sprites.js';
+import { copyClip, framePlanes, spriteFromRgba, yuvFrameSize, type Sprite } from './sprites.js';
 import type { Box } from './yuv.js';
 import type { RenderTask } from '../types.js';
 
@@ -37,6 +38,10 @@ export interface Scene {
   words: TimedWord[];
   cache: HeadCache;
   measure: MeasureText;
+  /** The brand's logo at its drawn size (null: none); the layout says where. */
+  logo: Canvas | null;
+  /** false: captions are not drawn (`params.captions` "file" or "none"); their pages still make the caption file. */
+  burnCaptions: boolean;
 }
 
 /** What a scene shows beyond its template: its presenter (or none) and its own background. */
@@ -47,20 +52,26 @@ export interface SceneLook {
   presenter?: boolean;
   /** A still background painted at the frame size (default the template's art); null: a moving one. */
   background?: (layout: SceneLayout) => Promise<Canvas | null>;
+  /** Extension `brand`: the video's brand (loadBrand). */
+  brand?: LoadedBrand;
 }
+
+/** True when a job's captions are drawn into its frames (the default). */
+export const burnsCaptions = (params: Pick<RenderTask['params'], 'captions'>): boolean => (params.captions ?? 'burned') === 'burned';
 
 /** `size`: the frame's (the task's output size unless given; the rehearsal draws smaller frames). */
 export async function prepareScene(
   templateId: string, task: Pick<RenderTask, 'params' | 'shortSide'>, words: TimedWord[], size = outputSize(task.params.aspectRatio, task.shortSide), look: SceneLook = {},
 ): Promise<Scene> {
   registerFonts();
-  const layout = computeLayout(templateId, task.params, size, look.presenterId);
+  const layout = computeLayout(templateId, task.params, size, look.presenterId, look.presenter !== false, look.brand?.scene);
   const [rig, background] = await Promise.all([
     look.presenter === false ? null : loadRig({ kind: 'vector', id: layout.style.presenterId }, layout.presenter.height),
     look.background ? look.background(layout) : paintTemplate(layout),
   ]);
   const measure = measureWith(createCanvas(2, 2).getContext('2d'), layout);
-  const scene: Scene = { layout, rig, background, pages: [], words: [], cache: headCacheNode(), measure };
+  const logo = layout.logo ? (look.brand?.logo ?? null) : null;
+  const scene: Scene = { layout, rig, background, pages: [], words: [], cache: headCacheNode(), measure, logo, burnCaptions: burnsCaptions(task.params) };
   addCaptionPages(scene, words);
   return scene;
 }
@@ -79,14 +90,31 @@ export function addCaptionPages(scene: Scene, spoken: readonly TimedWord[]): voi
   }
 }
 
-const WITH_PRESENTER: readonly FrameLayer[] = ['background', 'presenter', 'caption'];
-const WITHOUT_PRESENTER: readonly FrameLayer[] = ['background', 'caption'];
+const WITH_PRESENTER: readonly FrameLayer[] = ['background', 'presenter', 'logo', 'caption'];
+const WITHOUT_PRESENTER: readonly FrameLayer[] = ['background', 'logo', 'caption'];
+
+/** The logo as a sprite at its place in the frame (drawn by shared/scene on an even-edged canvas around it), or null. */
+function logoSprite(scene: Scene): Sprite | null {
+  const r = scene.layout.logo;
+  if (!r || !scene.logo) return null;
+  const { width: W, height: H } = scene.layout.size;
+  const x0 = Math.max(0, Math.floor(r.x / 2) * 2);
+  const y0 = Math.max(0, Math.floor(r.y / 2) * 2);
+  const x1 = Math.min(W, Math.ceil((r.x + r.width) / 2) * 2);
+  const y1 = Math.min(H, Math.ceil((r.y + r.height) / 2) * 2);
+  if (x1 - x0 < 2 || y1 - y0 < 2) return null;
+  const c = createCanvas(x1 - x0, y1 - y0);
+  const ctx = c.getContext('2d');
+  ctx.translate(-x0, -y0);
+  drawLogo(ctx, scene.layout, scene.logo);
+  return spriteFromRgba(c.data(), x1 - x0, y1 - y0, x0, y0);
+}
 
 /** The whole frame at time t on a canvas, over the scene's painted background (or `background`, a moving one's frame). */
 function drawSceneFrame(ctx: SKRSContext2D, scene: Scene, anim: Animation, t: number, background = scene.background): void {
-  const state = { pose: poseAt(anim, t), caption: captionAt(scene.pages, scene.words, t) };
+  const state = { pose: poseAt(anim, t), caption: scene.burnCaptions ? captionAt(scene.pages, scene.words, t) : null };
   const layers = scene.rig ? WITH_PRESENTER : WITHOUT_PRESENTER;
-  drawFrame(ctx, scene.rig, scene.layout, state, { background: background ?? undefined, headCache: scene.cache, layers });
+  drawFrame(ctx, scene.rig, scene.layout, state, { background: background ?? undefined, headCache: scene.cache, layers, logo: scene.logo ?? undefined });
 }
 
 /** Draws the full frame at time t (for thumbnails and stills); `background`: a moving background's frame at t. */
@@ -258,8 +286,8 @@ export function composedSource(scene: Scene, anim: Animation, pool: FramePool, m
   const H = layout.size.height | 0;
   const plan = planRegions(layout);
   // Sprites are cut as poses first need them until artDone, which cuts the rest.
-  const compositor = new FrameCompositor(layout, scene.rig?.layers ?? null, moving ? null : scene.background, plan);
-  const cr = plan.caption;
+  const compositor = new FrameCompositor(layout, scene.rig?.layers ?? null, moving ? null : scene.background, plan, logoSprite(scene));
+  const cr = scene.burnCaptions ? plan.caption : null;
   const cCanvas = cr ? createCanvas(cr.width, cr.height) : null;
   const cctx = cCanvas?.getContext('2d');
   const readBack = regionReader();

@@ -5,6 +5,7 @@
 import { englishRewrites } from './english-text.js';
 import { languageRewrites } from './language-text.js';
 import { escapeRegExp, type Rewrite } from './text-rules.js';
+import { japaneseReadings, readingsRewrite } from './japanese-readings.js';
 
 /**
  * Signs that espeak's dictionary for a language leaves unsaid, by espeak voice, and the word said
@@ -21,11 +22,23 @@ export const UNSAID_SIGNS: Record<string, Record<string, string>> = {
 };
 
 /** Every rewrite of an espeak voice (its name without a variant: "en-us", "es", "cmn"). */
-function rewritesOf(espeakVoice: string): Rewrite[] {
+function rewritesOf(espeakVoice: string, readings?: ReadonlyMap<string, string>): Rewrite[] {
   const lang = espeakVoice.split('+')[0]!;
   const signs = Object.entries(UNSAID_SIGNS[lang] ?? {}).map(([sign, word]): Rewrite => [new RegExp(escapeRegExp(sign), 'gu'), () => ` ${word} `]);
   // The language's writings first: a sign they move ("€5" to "5 €") is then given its word.
-  return [...(lang === 'en' || lang.startsWith('en-') ? englishRewrites(lang) : languageRewrites(lang)), ...signs];
+  // Japanese kanji then as words in kana (their readings found beforehand: espeakReady).
+  const language = lang === 'en' || lang.startsWith('en-') ? englishRewrites(lang) : languageRewrites(lang);
+  return [...language, ...(readings?.size ? [readingsRewrite(readings)] : []), ...signs];
+}
+
+/**
+ * espeakText with what it needs looked up first: for Japanese, the readings of the runs with
+ * kanji in the text as the language's rewrites leave it (those run before the readings' rewrite).
+ */
+export async function espeakReady(text: string, espeakVoice: string): Promise<ReturnType<typeof espeakText>> {
+  const plain = espeakText(text, espeakVoice);
+  if (espeakVoice.split('+')[0] !== 'ja' || !/\p{Script=Han}/u.test(plain.text)) return plain;
+  return espeakText(text, espeakVoice, await japaneseReadings(plain.text));
 }
 
 /**
@@ -33,13 +46,13 @@ function rewritesOf(espeakVoice: string): Rewrite[] {
  * reports (in characters, from 1) to the script's: a rewritten writing's words all point at its
  * first character, so its caption word is lit while they are said.
  */
-export function espeakText(text: string, espeakVoice: string): { text: string; scriptPosition(pos: number): number } {
+export function espeakText(text: string, espeakVoice: string, readings?: ReadonlyMap<string, string>): { text: string; scriptPosition(pos: number): number } {
   const scriptLength = Array.from(text).length;
   let chars: string[] | undefined; // the text so far, once a rewrite has matched
   let from: number[] = []; // script index of each character given to espeak
   let s = text;
   // Each rewrite reads what the ones before it wrote ("c. 1900" is "circa 1900", then a year).
-  for (const [pattern, said] of rewritesOf(espeakVoice)) {
+  for (const [pattern, said] of rewritesOf(espeakVoice, readings)) {
     pattern.lastIndex = 0;
     if (!pattern.test(s)) continue;
     const was = chars ?? Array.from(text);

@@ -2,11 +2,12 @@
 // 400 ms blocks, absolute and relative gates), the loudness players and platforms use; espeak's
 // voices came out at -18 to -23 LUFS and SVOX Pico's at -11 to -14 with peaks at full scale, so a
 // change of voice changed the video's level by up to 11 dB and Pico's narration clipped.
+import { SOUND_LIMITS } from '../../../shared/contract/index.js';
 
-/** Integrated loudness of a narration (LUFS): speech platforms' and podcasts' level. */
-export const NARRATION_LUFS = -16;
-/** Highest sample level after the gain (dBFS): leaves room for the encoder's and resampling's overshoot. */
-export const PEAK_CEILING_DBFS = -2;
+/** Integrated loudness of a narration (LUFS): the final mix's level (music under it adds a fraction of a LU). */
+export const NARRATION_LUFS = SOUND_LIMITS.loudnessLufs;
+/** Highest level after the gain, between samples too (dBTP): leaves room for the AAC encoder's overshoot. */
+export const PEAK_CEILING_DBFS = -1.8;
 /** The gain is kept within these bounds (dB): a nearly silent chunk is not blown up. */
 const MAX_BOOST_DB = 15;
 const MAX_CUT_DB = -15;
@@ -97,10 +98,48 @@ export function integratedLoudness(samples: Int16Array, rate: number): number {
 const round = (v: number) => (v < 0 ? (v - 0.5) | 0 : (v + 0.5) | 0);
 
 /** Samples per step of the limiter's gain curve (~1.5 ms at 22.05 kHz). */
-const LIMITER_BLOCK = 32;
+export const LIMITER_BLOCK = 32;
+/** Seconds the limiter takes to recover from full reduction. */
+const LIMITER_RELEASE_SECONDS = 0.05;
+
+/** Taps per side of the interpolator that finds peaks between samples (BS.1770's true peak, 4x oversampled). */
+const TP_TAPS = 8;
+const TP_PHASES = [0.25, 0.5, 0.75];
+/** Windowed-sinc weights of samples i - TP_TAPS + 1 .. i + TP_TAPS for a point a fraction past sample i. */
+const TP_KERNELS = TP_PHASES.map((frac) => {
+  const k = new Float64Array(2 * TP_TAPS);
+  for (let t = 0; t < 2 * TP_TAPS; t++) {
+    const d = t - (TP_TAPS - 1) - frac;
+    const sinc = Math.sin(Math.PI * d) / (Math.PI * d);
+    k[t] = sinc * (0.5 + 0.5 * Math.cos((Math.PI * d) / TP_TAPS));
+  }
+  return k;
+});
+
+const interPeaks = new WeakMap<Int16Array, Float32Array>();
+
+/** The highest level between samples from..to (exclusive), from the 4x interpolated signal. */
+function interSamplePeak(samples: Int16Array, from: number, to: number): number {
+  let peak = 0;
+  const n = samples.length;
+  for (let i = from; i < to; i++) {
+    for (const k of TP_KERNELS) {
+      let acc = 0;
+      const first = i - TP_TAPS + 1;
+      for (let t = 0; t < k.length; t++) {
+        const j = first + t;
+        if (j >= 0 && j < n) acc += samples[j]! * k[t]!;
+      }
+      if (acc > peak) peak = acc;
+      else if (-acc > peak) peak = -acc;
+    }
+  }
+  return peak;
+}
 
 /**
- * Applies a gain, with a look-ahead limiter holding every sample under the ceiling. The limiter's
+ * Applies a gain, with a look-ahead limiter holding every sample (and the signal between
+ * samples, where it comes near) under the ceiling. The limiter's
  * gain is set at the edges of 32-sample blocks, no higher than what the blocks on either side of
  * an edge allow, and runs in a straight line across each block, so it dips smoothly before a
  * peak, never lets one through, and recovers over ~50 ms.
@@ -121,6 +160,14 @@ export function applyGain(samples: Int16Array, rate: number, gainDb: number, cei
       if (v > peak) peak = v;
       else if (-v > peak) peak = -v;
     }
+    // Near the ceiling, the peaks between samples count too (the level a player's resampler reaches).
+    if (peak * gain > ceiling * 0.7) {
+      // (Kept per block: the leveler tries a few gains on the same samples.)
+      let known = interPeaks.get(samples);
+      if (!known) interPeaks.set(samples, (known = new Float32Array(blocks).fill(-1)));
+      if (known[b]! < 0) known[b] = interSamplePeak(samples, b * LIMITER_BLOCK, end);
+      peak = Math.max(peak, known[b]!);
+    }
     if (peak * gain > ceiling) {
       allowed[b + 1] = ceiling / (peak * gain);
       limited = true;
@@ -134,7 +181,7 @@ export function applyGain(samples: Int16Array, rate: number, gainDb: number, cei
   // Gain at block edge e (between blocks e - 1 and e): the least that the blocks e - 2 .. e + 1
   // allow, so both blocks it bounds stay under the ceiling all the way across.
   const edges = new Float32Array(blocks + 1);
-  const release = (LIMITER_BLOCK / rate) / 0.05;
+  const release = (LIMITER_BLOCK / rate) / LIMITER_RELEASE_SECONDS;
   for (let e = 0; e <= blocks; e++) {
     const m = Math.min(allowed[e]!, allowed[e + 1]!, e >= 1 ? allowed[e - 1]! : 1, e + 2 < allowed.length ? allowed[e + 2]! : 1);
     edges[e] = e ? Math.min(m, edges[e - 1]! + release) : m;
@@ -168,14 +215,19 @@ export class Leveler {
     const chunk = gatedLoudness(powers);
     if (!Number.isFinite(soFar) || !Number.isFinite(chunk)) return samples;
     let out = samples;
-    for (let round = 0; round < 3; round++) {
-      const gainDb = Math.min(MAX_BOOST_DB, Math.max(MAX_CUT_DB, NARRATION_LUFS - soFar + this.limiterLossDb));
+    // The chunk's loudness after the gain, wanted and got: each round adds what is still missing
+    // (the limiter takes more as the gain grows, so a round closes most of the gap, not all).
+    const want = chunk + NARRATION_LUFS - soFar;
+    let gainDb = NARRATION_LUFS - soFar + this.limiterLossDb;
+    for (let round = 0; round < 4; round++) {
+      gainDb = Math.min(MAX_BOOST_DB, Math.max(MAX_CUT_DB, gainDb));
       out = applyGain(samples, rate, gainDb);
-      const lost = chunk + gainDb - integratedLoudness(out, rate);
-      // Within 0.3 dB of what was asked: done (a chunk the limiter barely touches needs one round).
-      if (Math.abs(lost - this.limiterLossDb) < 0.3) break;
-      this.limiterLossDb = Math.max(0, lost);
+      const missing = want - integratedLoudness(out, rate);
+      // Within 0.2 dB of what was asked: done (a chunk the limiter barely touches needs one round).
+      if (Math.abs(missing) < 0.2) break;
+      gainDb += missing;
     }
+    this.limiterLossDb = Math.max(0, gainDb - (NARRATION_LUFS - soFar));
     return out;
   }
 }

@@ -139,7 +139,9 @@ export class Narration {
    */
   private readonly audios: { spoken: Int16Array | null; pause: number; levelled: Int16Array | null }[] = [];
 
-  constructor(speech: Pick<SpeechEngines, 'speak'>, text: string, private readonly voice: EngineVoice, signal: AbortSignal) {
+  /** `leadSeconds`: silence before the first word (the video's lead-in); the words' times count from the start of it. */
+  constructor(speech: Pick<SpeechEngines, 'speak'>, text: string, private readonly voice: EngineVoice, signal: AbortSignal, leadSeconds = 0) {
+    this.timeline.durationSeconds = leadSeconds;
     const chunks = scriptChunks(text);
     this.sentenceEnds = chunks.map((c) => endsSentence(c));
     const [first, ...rest] = chunks;

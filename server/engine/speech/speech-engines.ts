@@ -2,17 +2,19 @@
 // engine returns PCM at SPEECH_SAMPLE_RATE with word and phoneme timings.
 // - espeak-ng: its own timings (speech.ts); the fast voice.
 // - SVOX Pico: 16 kHz audio without timings; resampled and aligned to espeak's rendering.
-// - Piper neural packs (speech-piper.ts): downloaded on demand, phonemized by espeak, aligned
-//   the same way.
+// - Flite's clustergen voices (flite-worker.mjs): the same way as Pico's.
+// - Piper and Kokoro neural packs (speech-piper.ts, speech-kokoro.ts): downloaded on demand,
+//   phonemized by espeak, aligned the same way.
 // The espeak reference is spoken on its own worker while the other engine speaks, so the
 // alignment costs little more than the MFCC and warping path themselves.
 import { EngineError } from '../types.js';
 import { alignTimeline } from './speech-align.js';
 import { SPEECH_SAMPLE_RATE, SpeechSynth, WorkerSynth, type RawSpeech, type Speech } from './speech.js';
 import { resample } from './resample.js';
-import { espeakText } from './espeak-text.js';
-import { catalogVoices, PICO_DATA_DIR, type EngineVoice, type PicoVoice } from './voices.js';
+import { espeakReady } from './espeak-text.js';
+import { catalogVoices, PICO_DATA_DIR, type EngineVoice, type FliteVoice, type PicoVoice } from './voices.js';
 import type { PiperSpeaker } from './speech-piper.js';
+import type { KokoroSpeaker } from './speech-kokoro.js';
 
 /**
  * Speech for the warm-ups: a worker loads its engine (espeak's WebAssembly ~30 ms; Pico's module
@@ -32,9 +34,12 @@ export const WARM_UP_TEXTS = [
 
 /** Pico's worker stays this long after its last request (loading a language takes ~0.1–0.4 s). */
 const PICO_IDLE_MS = 5 * 60_000;
+/** Flite's worker likewise (compiling its module, voices inside, takes a moment too). */
+const FLITE_IDLE_MS = 5 * 60_000;
 
 export class SpeechEngines {
   readonly pico: WorkerSynth<PicoVoice & { dir: string }>;
+  readonly flite = new WorkerSynth<FliteVoice>(new URL('./flite-worker.mjs', import.meta.url), FLITE_IDLE_MS);
   /** The Pico voice a warm studio warms up with (null when not kept warm). */
   private readonly warmPico: EngineVoice | null;
 
@@ -47,7 +52,7 @@ export class SpeechEngines {
    */
   constructor(
     readonly espeak: SpeechSynth,
-    private readonly options: { catalogDir?: string; piper?: PiperSpeaker; warm?: boolean; whenIdle?: () => Promise<void> } = {},
+    private readonly options: { catalogDir?: string; piper?: PiperSpeaker; kokoro?: KokoroSpeaker; warm?: boolean; whenIdle?: () => Promise<void> } = {},
   ) {
     const first = catalogVoices(options.catalogDir).find((v) => v.engine === 'pico');
     // Starting Pico costs ~0.6 s of CPU; two sentences (~0.4 s more) get its hot code optimised,
@@ -91,8 +96,8 @@ export class SpeechEngines {
    * downloaded (when missing, with its own stall check: a large pack may take minutes) and loaded.
    */
   async prepare(voice: EngineVoice, signal: AbortSignal): Promise<void> {
-    if (voice.engine !== 'piper') return;
-    if (!this.options.piper) throw new EngineError('speech_failed', 'Neural voices are not available in this studio.');
+    if (voice.engine !== 'piper' && voice.engine !== 'kokoro') return;
+    const speaker = this.neural(voice);
     let onAbort = () => undefined as void;
     const canceled = new Promise<never>((_, reject) => {
       onAbort = () => reject(new EngineError('canceled', 'The render was canceled.'));
@@ -100,7 +105,7 @@ export class SpeechEngines {
       signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      await Promise.race([this.options.piper.prepare(voice), canceled]);
+      await Promise.race([speaker.prepare(voice), canceled]);
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
@@ -109,18 +114,31 @@ export class SpeechEngines {
   /** Speech for one chunk of a script in the voice's engine, at SPEECH_SAMPLE_RATE, with timings. */
   async speak(text: string, voice: EngineVoice, signal?: AbortSignal): Promise<Speech> {
     if (voice.engine === 'espeak') return this.espeak.synthesize(text, voice.espeak, signal);
-    if (voice.engine === 'piper' && !this.options.piper) throw new EngineError('speech_failed', 'Neural voices are not available in this studio.');
-    // Pico reads the words espeak reads ("03/04/2026" as "March 4th, 2026"): the same reading in
-    // every voice, and audio that matches its timing reference. A neural voice's phonemes are espeak's.
-    const [reference, raw] = await Promise.all([
-      this.espeak.synthesize(text, voice.espeak, signal),
-      voice.engine === 'pico' ? this.pico.raw(espeakText(text, voice.espeak.voice).text, { ...voice.pico!, dir: PICO_DATA_DIR }, signal) : this.options.piper!.raw(text, voice, signal),
-    ]);
+    if (voice.engine === 'piper' || voice.engine === 'kokoro') this.neural(voice);
+    // Pico and Flite read the words espeak reads ("03/04/2026" as "March 4th, 2026"): the same
+    // reading in every voice, and audio that matches its timing reference. A neural voice's
+    // phonemes are espeak's.
+    const [reference, raw] = await Promise.all([this.espeak.synthesize(text, voice.espeak, signal), this.raw(text, voice, signal)]);
     return aligned(reference, raw);
   }
 
+  /** The engine's own audio for a voice that is not espeak's. */
+  private async raw(text: string, voice: EngineVoice, signal?: AbortSignal): Promise<RawSpeech> {
+    const read = async () => (await espeakReady(text, voice.espeak.voice)).text;
+    if (voice.engine === 'pico') return this.pico.raw(await read(), { ...voice.pico!, dir: PICO_DATA_DIR }, signal);
+    if (voice.engine === 'flite') return this.flite.raw(await read(), voice.flite!, signal);
+    return this.neural(voice).raw(text, voice, signal);
+  }
+
+  /** The speaker of a neural voice's engine, or a `speech_failed` error when this studio has none. */
+  private neural(voice: EngineVoice): PiperSpeaker | KokoroSpeaker {
+    const speaker = voice.engine === 'kokoro' ? this.options.kokoro : this.options.piper;
+    if (!speaker) throw new EngineError('speech_failed', 'Neural voices are not available in this studio.');
+    return speaker;
+  }
+
   async close(): Promise<void> {
-    await Promise.all([this.espeak.close(), this.pico.close(), this.options.piper?.close()]);
+    await Promise.all([this.espeak.close(), this.pico.close(), this.flite.close(), this.options.piper?.close(), this.options.kokoro?.close()]);
   }
 }
 

@@ -1,13 +1,15 @@
 // Piper (VITS) neural voices on onnxruntime-node: the pack (model.onnx + Piper's config.json) is
 // downloaded on demand (voice-packs.ts); espeak-ng turns the text into IPA phonemes, the
 // config's phoneme_id_map into ids; the model returns the waveform. onnxruntime is loaded only
-// when a neural voice first speaks, so the espeak and Pico paths never pay for it.
+// when a neural voice first speaks (and downloaded then where the app does not carry it:
+// onnx-runtime.ts), so the espeak and Pico paths never pay for it.
 import { z } from 'zod';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
 import type { RawSpeech, SpeechSynth } from './speech.js';
 import { EngineError } from '../types.js';
+import { loadOnnxRuntime } from './onnx-runtime.js';
 import type { VoicePacks } from './voice-packs.js';
 import type { EngineVoice } from './voices.js';
 
@@ -43,20 +45,29 @@ function clauseEnds(text: string, clauses: number): string[] | null {
   return ends.length === clauses ? ends : null;
 }
 
+/**
+ * espeak's IPA (clauses on lines, '_' between phonemes) spelled as the phonemizers neural voices
+ * were trained on write it: words between spaces, each clause ended by the text's punctuation.
+ */
+export function spelledPhonemes(ipa: string, text = ''): string[] {
+  const clauses = ipa.split('\n').map((l) => l.replaceAll('_', '').trim()).filter(Boolean);
+  const ends = clauseEnds(text, clauses.length);
+  return clauses.map((clause, i) => {
+    const end = ends?.[i] ?? (i + 1 < clauses.length ? ',' : '.');
+    return i + 1 < clauses.length ? `${clause}${end} ` : `${clause}${end}`;
+  });
+}
+
 /** Piper's sequence: BOS, then every phoneme followed by the pad id, then EOS. */
 export function phonemeIds(ipa: string, map: Record<string, number[]>, text = ''): number[] {
   const id = (p: string) => map[p] ?? [];
   const ids = [...id('^'), ...id('_')];
-  const clauses = ipa.split('\n').map((l) => l.replaceAll('_', '').trim()).filter(Boolean);
-  const ends = clauseEnds(text, clauses.length);
-  clauses.forEach((clause, i) => {
-    const end = ends?.[i] ?? (i + 1 < clauses.length ? ',' : '.');
-    const spelled = i + 1 < clauses.length ? `${clause}${end} ` : `${clause}${end}`;
+  for (const spelled of spelledPhonemes(ipa, text)) {
     for (const ch of Array.from(spelled.normalize('NFD'))) {
       const found = id(ch);
       if (found.length) ids.push(...found, ...id('_'));
     }
-  });
+  }
   ids.push(...id('$'));
   return ids;
 }
@@ -87,7 +98,7 @@ export class PiperSpeaker {
         } catch {
           throw new EngineError('speech_failed', `The voice pack of ${voice.name} has no readable Piper config.`);
         }
-        const ort = await import('onnxruntime-node');
+        const ort = await loadOnnxRuntime(this.packs.root);
         // One thread: the encoder needs the other core while the narration is spoken.
         const session = await ort.InferenceSession.create(join(dir, 'model.onnx'), { intraOpNumThreads: 1, interOpNumThreads: 1 });
         return { session, config };
@@ -104,7 +115,7 @@ export class PiperSpeaker {
     if (signal?.aborted) throw new EngineError('canceled', 'The render was canceled.');
     const ids = phonemeIds(ipa, config.phoneme_id_map, text);
     if (ids.length < 4) throw new EngineError('speech_failed', 'Speech synthesis produced no phonemes for this script.');
-    const { Tensor } = await import('onnxruntime-node');
+    const { Tensor } = await loadOnnxRuntime(this.packs.root);
     const inf = config.inference ?? {};
     const feeds: Record<string, InstanceType<typeof Tensor>> = {
       input: new Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]),

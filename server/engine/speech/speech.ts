@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { isCaptionWord, withPageEnds, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../../shared/scene/index.js';
 import { EngineError } from '../types.js';
 import type { EspeakVoice } from './voices.js';
-import { espeakText } from './espeak-text.js';
+import { espeakReady } from './espeak-text.js';
 
 /** espeak-ng's output rate (ffmpeg is started with it before the first words are spoken). */
 export const SPEECH_SAMPLE_RATE = 22050;
@@ -225,7 +225,7 @@ export class SpeechSynth extends WorkerSynth<EspeakVoice> {
 
   /** Synthesises text; rejects with EngineError('canceled') when the signal fires first. */
   async synthesize(text: string, voice: EspeakVoice, signal?: AbortSignal): Promise<Speech> {
-    const given = espeakText(text, voice.voice);
+    const given = await espeakReady(text, voice.voice);
     const r = await this.raw(given.text, voice, signal);
     const events = given.text === text ? r.events : r.events.map((e) => ({ ...e, text_position: given.scriptPosition(e.text_position) }));
     return { samples: r.samples, sampleRate: r.sampleRate, timeline: buildTimeline(text, events, r.samples.length / r.sampleRate) };
@@ -233,7 +233,7 @@ export class SpeechSynth extends WorkerSynth<EspeakVoice> {
 
   /** espeak's phonemes of the text in IPA, one clause per line. */
   async ipa(text: string, voice: EspeakVoice, signal?: AbortSignal): Promise<string> {
-    const r = await this.request({ text: espeakText(text, voice.voice).text, voice, op: 'ipa' }, signal);
+    const r = await this.request({ text: (await espeakReady(text, voice.voice)).text, voice, op: 'ipa' }, signal);
     if (!('ipa' in r)) throw new EngineError('speech_failed', 'The phonemizer gave no phonemes.');
     return r.ipa;
   }

@@ -3,12 +3,12 @@
 // pack in the cache is always a verified one and works offline from then on. One download per
 // pack at a time; its progress is what GET /api/voices/{id}/pack reports.
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { access, mkdir, rename, rm } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { access, copyFile, link, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VoicePackStatus } from '../../../shared/contract/index.js';
 import { EngineError } from '../types.js';
-import type { EngineVoice, PackFile } from './voices.js';
+import { packOf, type EngineVoice, type PackFile } from './voices.js';
 
 /** A download that receives nothing for this long fails (a dead connection, not a slow one). */
 const STALL_MS = 30_000;
@@ -30,14 +30,14 @@ export class VoicePacks {
 
   /** The pack's folder: named for the voice and its model's hash, so a new model is a new pack. */
   private dir(voice: EngineVoice): string {
-    const model = voice.piper!.files.find((f) => f.name === 'model.onnx')!;
+    const model = packOf(voice)!.files.find((f) => f.name === 'model.onnx')!;
     return join(this.root, `${voice.id}-${model.sha256.slice(0, 16)}`);
   }
 
   private async installed(voice: EngineVoice): Promise<boolean> {
     const dir = this.dir(voice);
     try {
-      await Promise.all(voice.piper!.files.map((f) => access(join(dir, f.name))));
+      await Promise.all(packOf(voice)!.files.map((f) => access(join(dir, f.name))));
       return true;
     } catch {
       return false;
@@ -45,8 +45,9 @@ export class VoicePacks {
   }
 
   async status(voice: EngineVoice): Promise<VoicePackStatus> {
-    if (!voice.piper) return { state: 'builtin' };
-    const total = voice.piper.files.reduce((n, f) => n + f.bytes, 0);
+    const pack = packOf(voice);
+    if (!pack) return { state: 'builtin' };
+    const total = pack.files.reduce((n, f) => n + f.bytes, 0);
     const d = this.downloads.get(voice.id);
     if (d) return { state: 'downloading', receivedBytes: d.received, totalBytes: total };
     if (await this.installed(voice)) return { state: 'installed', receivedBytes: total, totalBytes: total };
@@ -57,16 +58,54 @@ export class VoicePacks {
   /** Starts the download when the pack is neither installed nor on its way; answers at once. */
   async install(voice: EngineVoice): Promise<VoicePackStatus> {
     // Started in the background: a failure is kept and answered as the pack's state ('failed', with its reason).
-    if (voice.piper && !this.downloads.has(voice.id) && !(await this.installed(voice))) this.begin(voice);
+    if (packOf(voice) && !this.downloads.has(voice.id) && !(await this.installed(voice))) this.begin(voice);
     return this.status(voice);
   }
 
   /** The folder of the verified pack, downloading it first when needed. */
   async ensure(voice: EngineVoice): Promise<string> {
-    if (!voice.piper) throw new EngineError('internal_error', `${voice.id} has no voice pack.`);
+    if (!packOf(voice)) throw new EngineError('internal_error', `${voice.id} has no voice pack.`);
     const r = await this.begin(voice).settled;
     if ('error' in r) throw r.error;
     return r.dir;
+  }
+
+  /**
+   * Links (or, where the file system has no hard links, copies) `file` from another pack that
+   * holds the same bytes (size and SHA-256 checked again, through a temporary name); false when
+   * none does.
+   */
+  private async copyFromOtherPack(file: PackFile, dir: string, dest: string): Promise<boolean> {
+    let packs: string[];
+    try {
+      packs = await readdir(this.root);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false; // no pack yet
+      throw e;
+    }
+    for (const other of packs) {
+      const path = join(this.root, other, file.name);
+      if (join(this.root, other) === dir) continue;
+      try {
+        if ((await stat(path)).size !== file.bytes || (await sha256Of(path)) !== file.sha256) continue;
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') continue; // that pack has no such file (or is no folder)
+        throw e;
+      }
+      const part = `${dest}.${process.pid}.part`;
+      try {
+        await link(path, part); // one copy on disk for every pack (a Kokoro model is ~325 MB)
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EEXIST') throw e;
+        await rm(part, { force: true }); // a leftover of an interrupted copy (EEXIST)
+        await copyFile(path, part); // a file system without hard links
+      }
+      await rename(part, dest);
+      return true;
+    }
+    return false;
   }
 
   /** The pack's download under way, or a new one; its failure is kept for status(). */
@@ -80,9 +119,12 @@ export class VoicePacks {
       if (await this.installed(voice)) return { dir };
       this.failures.delete(voice.id);
       await mkdir(dir, { recursive: true });
-      for (const f of voice.piper!.files) {
+      for (const f of packOf(voice)!.files) {
         const before = d.received;
-        await download(f, join(dir, f.name), (n) => (d.received = before + n));
+        const dest = join(dir, f.name);
+        // Kokoro's voices share one model: a verified copy in another pack is copied, not downloaded.
+        if (await this.copyFromOtherPack(f, dir, dest)) d.received = before + f.bytes;
+        else await download(f, dest, (n) => (d.received = before + n));
       }
       return { dir };
     })()
@@ -97,8 +139,15 @@ export class VoicePacks {
   }
 }
 
+/** The SHA-256 of a file on disk. */
+async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
 /** Downloads one file to `dest` through a temporary name; rejects on a wrong size or hash. */
-async function download(file: PackFile, dest: string, onBytes: (n: number) => void): Promise<void> {
+export async function download(file: PackFile, dest: string, onBytes: (n: number) => void): Promise<void> {
   try {
     await access(dest);
     onBytes(file.bytes);

@@ -12,9 +12,9 @@ const LINES: Record<string, (name: string) => string> = {
   nl: (name) => `Hallo, ik ben ${name}. Zo gaat je script klinken, en ik hoop dat je het mooi vindt.`,
   pl: (name) => `Cześć, jestem ${name}. Tak zabrzmi twój scenariusz i mam nadzieję, że ci się spodoba.`,
   // The names are written in Latin letters: a Japanese or Chinese voice would spell them out.
-  // Japanese in kana, spaced between words: espeak-ng's Japanese reads no kanji.
-  ja: () => 'こんにちは。あなたの だいほんは、このように きこえます。',
+  ja: () => 'こんにちは。あなたの台本は、このように聞こえます。',
   zh: () => '你好。你的脚本听起来会是这样。',
+  ar: () => 'مرحبا. هكذا سيبدو النص الذي كتبته، وأتمنى أن يعجبك.',
 };
 
 /** The voice picker's sample line for a voice, in the voice's language (English when there is none). */

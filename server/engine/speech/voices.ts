@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { Gender, VoiceEngine, VoiceQuality } from '../../../shared/contract/index.js';
+import { Gender, Pace, VoiceEngine, VoiceQuality } from '../../../shared/contract/index.js';
 import { RESOURCES_DIR } from '../frames/assets.js';
 
 const EspeakVoice = z.strictObject({
@@ -19,6 +19,10 @@ export type EspeakVoice = z.infer<typeof EspeakVoice>;
 /** SVOX Pico language data under resources/voices/pico: text analysis + signal generation. */
 const PicoVoice = z.strictObject({ ta: z.string().regex(/^[\w-]+_ta\.bin$/), sg: z.string().regex(/^[\w-]+_sg\.bin$/) });
 export type PicoVoice = z.infer<typeof PicoVoice>;
+
+/** A Flite voice built into flite.wasm (flite-wasm.mjs); `stretch` > 1 speaks slower. */
+const FliteVoice = z.strictObject({ voice: z.enum(['awb', 'rms', 'slt']), stretch: z.number().min(0.5).max(2).optional() });
+export type FliteVoice = z.infer<typeof FliteVoice>;
 
 /** One file of a downloadable voice pack, checked by size and SHA-256 before it is used. */
 const PackFile = z.strictObject({
@@ -39,6 +43,19 @@ const PiperVoice = z.strictObject({
 });
 export type PiperVoice = z.infer<typeof PiperVoice>;
 
+/**
+ * A Kokoro voice pack: the model (StyleTTS 2 + iSTFTNet, shared by every Kokoro voice: a verified
+ * copy another pack holds is reused), its tokenizer.json (the phoneme vocabulary) and the voice's
+ * style vectors (`voice.bin`: float32 rows of 256, one per input length).
+ */
+const KokoroVoice = z.strictObject({
+  files: z.array(PackFile).refine((f) => ['model.onnx', 'tokenizer.json', 'voice.bin'].every((n) => f.some((x) => x.name === n)), 'must hold model.onnx, tokenizer.json and voice.bin'),
+  /** Speaking rate the model is given (1 = its own). */
+  speed: z.number().min(0.5).max(2).optional(),
+  licence: z.string().min(1),
+});
+export type KokoroVoice = z.infer<typeof KokoroVoice>;
+
 /** One entry of voices.json; the public fields are the contract's, the engine blocks stay on the server. */
 export const EngineVoice = z
   .strictObject({
@@ -51,7 +68,11 @@ export const EngineVoice = z
     quality: VoiceQuality,
     espeak: EspeakVoice,
     pico: PicoVoice.optional(),
+    flite: FliteVoice.optional(),
     piper: PiperVoice.optional(),
+    kokoro: KokoroVoice.optional(),
+    /** Measured by tools/engine/voice-pace.ts: what the app's length estimate reads. */
+    pace: Pace.optional(),
   })
   .refine((v) => v.engine === 'espeak' || v[v.engine] !== undefined, { message: 'needs the block of its engine' })
   .refine((v) => v.id.startsWith(`${v.locale}-`), { message: 'id must start with the locale' });
@@ -65,6 +86,11 @@ export const VoiceFile = z.strictObject({ voices: z.array(EngineVoice).min(1) })
       seen.add(id);
     }
 });
+
+/** The downloadable pack of a neural voice (its files and terms), or null for a voice that ships. */
+export function packOf(v: EngineVoice): { files: PackFile[]; licence: string } | null {
+  return v.piper ?? v.kokoro ?? null;
+}
 
 const cache = new Map<string, EngineVoice[]>();
 

@@ -11,7 +11,9 @@ export interface ReadOnlyWasi {
   bind(instance: { exports: WebAssembly.Exports }): void;
   /** What the module printed on stderr, newest last. */
   stderr(): string;
+  /** The bytes of a file the module created (kept in memory, path relative to the mount), or null. */
+  created(path: string): Buffer | null;
 }
 
 /** WASI imports with the real directory `root` preopened as `mountAs`, read-only. */
-export declare function readOnlyWasi(root: string, mountAs: string, options?: { onOpen?: (path: string) => void }): ReadOnlyWasi;
+export declare function readOnlyWasi(root: string, mountAs: string, options?: { onOpen?: (path: string) => void; args?: string[]; keepCreated?: boolean }): ReadOnlyWasi;

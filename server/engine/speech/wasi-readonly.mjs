@@ -1,7 +1,8 @@
 // The WASI (preview 1) calls a C library compiled for wasm32-wasi makes, over one read-only
 // directory of the real file system: enough for espeak-ng to read its data (open, read, seek,
 // stat, list a directory). Files are read whole on open and kept (espeak reads each a few
-// times). Writes go nowhere but stdout/stderr, which are collected. Plain JavaScript so the
+// times). Writes go nowhere but stdout/stderr, which are collected, and files the module creates,
+// which stay in memory (a command-line program's output file: Flite's WAV). Plain JavaScript so the
 // speech worker loads it as it is (also from a packaged app).
 // Why not node:wasi: it is experimental in Node 20 and prints a warning on every start.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -23,8 +24,11 @@ export class WasiExit extends Error {
 /**
  * WASI imports with `root` (a real directory) preopened as `mountAs` (e.g. "/data").
  * `onOpen(path)` sees every file opened (relative to root), for tools that trim data.
+ * `args`: the command line a program's main() sees (argv[0] first).
+ * `keepCreated`: a file the module creates (O_CREAT) is kept in memory only, never written to
+ * root (`created(path)`); without it, creating or truncating a file answers EROFS.
  */
-export function readOnlyWasi(root, mountAs, { onOpen } = {}) {
+export function readOnlyWasi(root, mountAs, { onOpen, args = [], keepCreated = false } = {}) {
   let memory = null;
   const view = () => new DataView(memory.buffer);
   const bytes = () => new Uint8Array(memory.buffer);
@@ -37,6 +41,9 @@ export function readOnlyWasi(root, mountAs, { onOpen } = {}) {
     [3, { dir: true, path: '' }],
   ]);
   let nextFd = 4;
+  /** Files the module created, relative path -> { data, length }: in memory only. */
+  const made = new Map();
+  const argv = args.map((a) => Buffer.from(`${a}\0`, 'utf8'));
   const mount = Buffer.from(mountAs);
   const text = (ptr, len) => Buffer.from(memory.buffer, ptr, len).toString('utf8');
 
@@ -67,9 +74,40 @@ export function readOnlyWasi(root, mountAs, { onOpen } = {}) {
     for (const o of [40, 48, 56]) v.setBigUint64(ptr + o, BigInt(Math.round(st.mtimeMs)) * 1_000_000n, true);
   }
 
+  /** fd_write into a file the module created: grows its buffer, writes at the position. */
+  function writeMade(f, iovs, count, out) {
+    const v = view();
+    let n = 0;
+    for (let i = 0; i < count; i++) {
+      const ptr = v.getUint32(iovs + i * 8, true);
+      const len = v.getUint32(iovs + i * 8 + 4, true);
+      const file = f.made;
+      const end = f.pos + len;
+      if (end > file.data.length) {
+        const grown = Buffer.alloc(Math.max(end, file.data.length * 2, 4096));
+        file.data.copy(grown, 0, 0, file.length);
+        file.data = grown;
+      }
+      file.data.set(new Uint8Array(memory.buffer, ptr, len), f.pos);
+      f.pos = end;
+      file.length = Math.max(file.length, end);
+      n += len;
+    }
+    v.setUint32(out, n, true);
+    return E.SUCCESS;
+  }
+
   const imports = {
-    args_get: () => E.SUCCESS,
-    args_sizes_get: (argc, bufSize) => (view().setUint32(argc, 0, true), view().setUint32(bufSize, 0, true), E.SUCCESS),
+    args_get: (ptrs, buf) => {
+      let at = buf;
+      argv.forEach((a, i) => {
+        view().setUint32(ptrs + i * 4, at, true);
+        bytes().set(a, at);
+        at += a.length;
+      });
+      return E.SUCCESS;
+    },
+    args_sizes_get: (argc, bufSize) => (view().setUint32(argc, argv.length, true), view().setUint32(bufSize, argv.reduce((n, a) => n + a.length, 0), true), E.SUCCESS),
     environ_get: () => E.SUCCESS,
     environ_sizes_get: (count, bufSize) => (view().setUint32(count, 0, true), view().setUint32(bufSize, 0, true), E.SUCCESS),
     clock_time_get: (_id, _precision, out) => (view().setBigUint64(out, BigInt(Date.now()) * 1_000_000n, true), E.SUCCESS),
@@ -106,6 +144,15 @@ export function readOnlyWasi(root, mountAs, { onOpen } = {}) {
     path_open: (dirFd, _lookup, ptr, len, oflags, _rights, _inherit, _fdflags, out) => {
       const rel = resolve(dirFd, ptr, len);
       if (rel === null) return E.NOENT;
+      if (oflags & O_CREAT && keepCreated) {
+        if (oflags & O_DIRECTORY || rel === '') return E.ISDIR;
+        const file = { data: Buffer.alloc(0), length: 0 };
+        made.set(rel, file);
+        const fd = nextFd++;
+        fds.set(fd, { made: file, pos: 0 });
+        view().setUint32(out, fd, true);
+        return E.SUCCESS;
+      }
       if (oflags & (O_CREAT | O_EXCL | O_TRUNC)) return E.ROFS;
       const st = stat(rel);
       if (!st) return E.NOENT;
@@ -136,7 +183,8 @@ export function readOnlyWasi(root, mountAs, { onOpen } = {}) {
     fd_filestat_get: (fd, out) => {
       const f = fds.get(fd);
       if (!f || f.out) return E.BADF;
-      if (f.dir) {
+      if (f.made) writeFilestat(out, { ino: 0, size: f.made.length, mtimeMs: 0, isDirectory: () => false });
+      else if (f.dir) {
         const st = stat(f.path);
         if (!st) return E.NOENT;
         writeFilestat(out, st);
@@ -149,6 +197,7 @@ export function readOnlyWasi(root, mountAs, { onOpen } = {}) {
       const f = fds.get(fd);
       if (!f) return E.BADF;
       if (f.dir) return E.ISDIR;
+      if (f.made) return E.BADF; // created files are written, never read back by the module
       if (!f.data) return (view().setUint32(out, 0, true), E.SUCCESS);
       const v = view();
       const b = bytes();
@@ -168,8 +217,8 @@ export function readOnlyWasi(root, mountAs, { onOpen } = {}) {
     fd_seek: (fd, offset, whence, out) => {
       const f = fds.get(fd);
       if (!f) return E.BADF;
-      if (!f.data) return E.INVAL;
-      const base = whence === 0 ? 0 : whence === 1 ? f.pos : f.data.length;
+      if (!f.data && !f.made) return E.INVAL;
+      const base = whence === 0 ? 0 : whence === 1 ? f.pos : f.made ? f.made.length : f.data.length;
       const pos = base + Number(offset);
       if (pos < 0) return E.INVAL;
       f.pos = pos;
@@ -178,13 +227,14 @@ export function readOnlyWasi(root, mountAs, { onOpen } = {}) {
     },
     fd_tell: (fd, out) => {
       const f = fds.get(fd);
-      if (!f || !f.data) return E.BADF;
+      if (!f || !(f.data || f.made)) return E.BADF;
       view().setBigUint64(out, BigInt(f.pos), true);
       return E.SUCCESS;
     },
     fd_write: (fd, iovs, count, out) => {
       const f = fds.get(fd);
       if (!f) return E.BADF;
+      if (f.made) return writeMade(f, iovs, count, out);
       if (!f.out) return E.ROFS;
       const v = view();
       let n = 0;
@@ -236,5 +286,10 @@ export function readOnlyWasi(root, mountAs, { onOpen } = {}) {
     },
     /** What the module printed on stderr (its error messages), newest last. */
     stderr: () => fds.get(2).out.join(''),
+    /** The bytes of a file the module created (path relative to the mount), or null. */
+    created(path) {
+      const f = made.get(path.replace(/^\/+/, ''));
+      return f ? f.data.subarray(0, f.length) : null;
+    },
   };
 }

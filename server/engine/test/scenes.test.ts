@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRANSITION_SECONDS, type RenderParams } from '../../../shared/contract/index.js';
+import { TRANSITION_SECONDS, VIDEO_EDGES, type RenderParams } from '../../../shared/contract/index.js';
 import { computeLayout, templateEntry, type Rect } from '../../../shared/scene/index.js';
 import { createEngine, EngineError, type RenderEngine, type RenderScene, type RenderTask, type SceneMedia } from '../index.js';
 import { paintTemplate } from '../frames/backgrounds/index.js';
@@ -142,14 +142,16 @@ describe('a video of four scenes', () => {
     await engine.render(t);
     video = join(t.workDir, 'video.mp4');
 
-    // Each scene's narration as the engine speaks it, then the voice's pause before the next scene.
+    // Each scene's narration as the engine speaks it, then the voice's pause before the next scene;
+    // the video's lead-in before the first, its tail after the last.
     const synth = new SpeechSynth();
     const voice = engineVoice('en-US-Ava')!;
     const lengths: number[] = [];
     for (const [i, text] of texts.entries()) {
       const n = new Narration(new SpeechEngines(synth), text, voice, new AbortController().signal);
       while (await n.next());
-      const spoken = n.timeline.durationSeconds + (i < texts.length - 1 ? joinPauseSeconds(voice.espeak) : 0);
+      const edges = (i === 0 ? VIDEO_EDGES.leadInSeconds : 0) + (i < texts.length - 1 ? joinPauseSeconds(voice.espeak) : VIDEO_EDGES.tailSeconds);
+      const spoken = n.timeline.durationSeconds + edges;
       lengths.push(i === 2 ? Math.max(spoken, CLIP_MIN_SECONDS) : spoken);
     }
     await synth.close();

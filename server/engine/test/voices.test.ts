@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpeechTimeline } from '../../../shared/scene/index.js';
-import { detectLanguage, scriptWarnings } from '../../../shared/language/detect.js';
+import { detectLanguage, scriptWarnings, unreadableScript } from '../../../shared/language/detect.js';
 import { ffmpegPath } from '../encode/ffmpeg.js';
 import { SpeechSynth, SPEECH_SAMPLE_RATE } from '../speech/speech.js';
 import { alignTimeline } from '../speech/speech-align.js';
@@ -31,6 +31,7 @@ const LINES: Record<string, string> = {
   pl: 'Dzień dobry i witamy w cotygodniowej aktualizacji.',
   ja: 'おはようございます、週刊ニュースへようこそ。',
   zh: '早上好，欢迎收看每周新闻。',
+  ar: 'صباح الخير، ومرحبا بكم في النشرة الأسبوعية.',
 };
 const line = (v: EngineVoice) => LINES[v.locale.slice(0, 2)]!;
 
@@ -66,7 +67,22 @@ describe('the voice catalog', () => {
     expect(locales.size).toBeGreaterThanOrEqual(8);
     for (const l of ['it-IT', 'pt-BR', 'nl-NL', 'pl-PL']) expect(locales).toContain(l);
     expect(locales.has('ja-JP') || locales.has('zh-CN')).toBe(true);
-    expect(new Set(voices.map((v) => v.engine))).toEqual(new Set(['espeak', 'pico', 'piper']));
+    expect(new Set(voices.map((v) => v.engine))).toEqual(new Set(['espeak', 'pico', 'flite', 'piper', 'kokoro']));
+  });
+  it('has male English voices above the Basic tier that ship with the app, an Arabic voice, and Kokoro packs', () => {
+    const shippedMale = voices.filter((v) => v.locale.startsWith('en-') && v.gender === 'male' && v.quality !== 'basic' && !v.piper && !v.kokoro);
+    expect(shippedMale.map((v) => v.engine)).toEqual(['flite', 'flite']);
+    expect(voices.some((v) => v.locale.startsWith('ar-'))).toBe(true);
+    const kokoro = voices.filter((v) => v.engine === 'kokoro');
+    expect(kokoro.length).toBeGreaterThanOrEqual(4);
+    const model = kokoro[0]!.kokoro!.files.find((f) => f.name === 'model.onnx')!;
+    for (const v of kokoro) {
+      // One model for every Kokoro voice (downloaded once), each with its own style vectors.
+      expect(v.kokoro!.files.find((f) => f.name === 'model.onnx'), v.id).toEqual(model);
+      expect(v.kokoro!.files.find((f) => f.name === 'voice.bin')!.bytes, v.id).toBe(510 * 256 * 4);
+      for (const f of v.kokoro!.files) expect(f.url, v.id).toMatch(/^https:\/\/huggingface\.co\/onnx-community\/Kokoro-82M-v1\.0-ONNX\/resolve\/[0-9a-f]{40}\//);
+      expect(v.quality).toBe('natural');
+    }
   });
   it('pins every neural pack to fixed files and states its terms', () => {
     const packs = voices.filter((v) => v.engine === 'piper');
@@ -85,7 +101,8 @@ describe('the voice catalog', () => {
       const line = sampleLine(v);
       expect(detectLanguage(line)?.language, `${v.id}: ${line}`).toBe(v.locale.split('-')[0]);
       if (/^(en|de|fr|es|it|pt|nl|pl)-/.test(v.locale)) expect(line).toContain(v.name);
-      // Nothing the voice cannot read (espeak's Japanese says "Chinese letter" for a kanji).
+      // Nothing the voice cannot read, nothing to warn about.
+      expect(unreadableScript(line, v), v.id).toBeNull();
       expect(scriptWarnings(line, v), v.id).toEqual([]);
     }
   });
@@ -112,6 +129,10 @@ describe('each engine speaks every locale it claims', () => {
     for (const v of voices) await expect(espeak.ipa('Hello', v.espeak), v.id).resolves.toMatch(/\S/u);
   });
   it.each(perLocale('pico').map((v) => [v.locale, v] as const))('SVOX Pico: %s, timed by alignment to espeak', async (_l, v) => {
+    const sp = await engines.speak(line(v), v);
+    expectSoundTimeline(sp, line(v).split(/\s+/u).length);
+  });
+  it.each(voices.filter((v) => v.engine === 'flite').map((v) => [v.id, v] as const))('Flite: %s, timed by alignment to espeak', async (_l, v) => {
     const sp = await engines.speak(line(v), v);
     expectSoundTimeline(sp, line(v).split(/\s+/u).length);
   });

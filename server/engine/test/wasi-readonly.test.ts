@@ -1,5 +1,5 @@
 // The WASI file system espeak-ng reads its data through: read-only, and nothing outside its folder.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +41,28 @@ describe('the read-only WASI file system', () => {
   it('refuses to create or truncate a file', () => {
     expect(open(root, 'sub/new.txt', 1 /* O_CREAT */)[0]).toBe(69); // EROFS
     expect(open(root, 'sub/a.txt', 8 /* O_TRUNC */)[0]).toBe(69);
+  });
+
+  it('keeps a file a command-line program writes in memory, never on disk, when asked to (Flite\'s WAV)', async () => {
+    const { loadFlite } = await import('../speech/flite-wasm.mjs');
+    const flite = await loadFlite();
+    const { samples, sampleRate } = flite.synthesize('Hello there.', 'rms');
+    expect(sampleRate).toBe(16000);
+    expect(samples.length / sampleRate).toBeGreaterThan(0.5);
+    const wasi = readOnlyWasi(root, '/data', { keepCreated: true });
+    const memory = new WebAssembly.Memory({ initial: 1 });
+    wasi.bind({ exports: { memory } });
+    const path = Buffer.from('sub/out.wav');
+    new Uint8Array(memory.buffer).set(path, 64);
+    const calls = wasi.imports.wasi_snapshot_preview1;
+    expect(calls.path_open!(3, 0, 64, path.length, 1 /* O_CREAT */, 0n, 0n, 0, 8)).toBe(0);
+    const fd = new DataView(memory.buffer).getUint32(8, true);
+    new Uint8Array(memory.buffer).set(Buffer.from('RIFF'), 128);
+    new DataView(memory.buffer).setUint32(16, 128, true);
+    new DataView(memory.buffer).setUint32(20, 4, true);
+    expect(calls.fd_write!(fd, 16, 1, 24)).toBe(0);
+    expect(wasi.created('sub/out.wav')?.toString()).toBe('RIFF');
+    expect(readdirSync(join(root, 'sub'))).toEqual(['a.txt']);
   });
 
   it('lets espeak-ng speak an <audio src> that points outside its data without opening it', async () => {

@@ -1,7 +1,7 @@
 // The language check a creator sees: which scripts are recognised, which voices they warn
-// about, and that ordinary English (with a foreign name or two) never does.
+// about, which they cannot read at all, and that ordinary English (with a foreign name or two) never does.
 import { describe, expect, it } from 'vitest';
-import { detectLanguage, scriptWarnings } from '../detect.js';
+import { detectLanguage, scriptWarnings, unreadableScript } from '../detect.js';
 
 const SCRIPTS: [string, string][] = [
   ['Good evening and welcome. Tonight we look at what changed this quarter and why it matters.', 'en'],
@@ -26,13 +26,26 @@ describe('script language detection', () => {
     expect(detectLanguage(text)?.language).toBe(language);
   });
 
-  it('warns for every script in another language than the voice, never for its own', () => {
+  it('warns for a script in another language of the same writing as the voice, refuses one the voice cannot read, never for its own', () => {
+    const LATIN = new Set(['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl']);
+    const voices = [{ name: 'Hamed', locale: 'ar-SA' }, { name: 'Xiaoxiao', locale: 'zh-CN' }];
     for (const [text, language] of SCRIPTS) {
       expect(scriptWarnings(text, { locale: `${language}-XX` }), text).toEqual([]);
+      expect(unreadableScript(text, { name: 'Own', locale: `${language}-XX` }), text).toBeNull();
       const other = language === 'en' ? 'de-DE' : 'en-US';
-      expect(scriptWarnings(text, { locale: other }), text).toEqual([
-        { code: 'language_mismatch', language, voiceLocale: other, message: expect.stringContaining('render anyway') },
-      ]);
+      if (LATIN.has(language)) {
+        expect(scriptWarnings(text, { locale: other }), text).toEqual([
+          { code: 'language_mismatch', language, voiceLocale: other, message: expect.stringContaining('render anyway') },
+        ]);
+        expect(unreadableScript(text, { name: 'Ava', locale: other }), text).toBeNull();
+      } else {
+        expect(scriptWarnings(text, { locale: other }), text).toEqual([]);
+        const speakers = voices.filter((v) => v.locale.startsWith(`${language}-`)).map((v) => v.name);
+        expect(unreadableScript(text, { name: 'Ava', locale: other }, voices), text).toEqual({
+          language,
+          message: expect.stringMatching(speakers.length ? new RegExp(`cannot read; choose a voice that speaks .*: ${speakers[0]}$`) : /cannot read; no voice of this studio speaks/),
+        });
+      }
     }
   });
 
@@ -49,13 +62,10 @@ describe('script language detection', () => {
     expect(scriptWarnings('مرحبا بكم في الاستوديو، هذا هو التحديث الفصلي للشركة.', { locale: 'fa-IR' })).toEqual([]);
   });
 
-  it('warns when the voice speaks the language but cannot read its writing: espeak reads Japanese kana, not kanji', () => {
+  it('lets a Japanese voice read kanji (the engine gives it their readings) and a Chinese one not kana', () => {
     const kanji = 'こんにちは。今日は新しいスタジオを紹介します。';
-    expect(scriptWarnings(kanji, { locale: 'ja-JP', engine: 'espeak' })).toEqual([
-      { code: 'unreadable_characters', language: 'ja', voiceLocale: 'ja-JP', message: expect.stringMatching(/cannot read kanji: the script's 5 kanji .*write them in kana/) },
-    ]);
-    // Kana only, or another engine: nothing to say.
-    expect(scriptWarnings('こんにちは。きょうは あたらしい スタジオを しょうかいします。', { locale: 'ja-JP', engine: 'espeak' })).toEqual([]);
-    expect(scriptWarnings(kanji, { locale: 'ja-JP', engine: 'piper' })).toEqual([]);
+    expect(scriptWarnings(kanji, { locale: 'ja-JP', engine: 'espeak' })).toEqual([]);
+    expect(unreadableScript(kanji, { name: 'Nanami', locale: 'ja-JP' })).toBeNull();
+    expect(unreadableScript(kanji, { name: 'Xiaoxiao', locale: 'zh-CN' })?.language).toBe('ja');
   });
 });

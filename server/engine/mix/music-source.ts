@@ -1,0 +1,219 @@
+// The music as stereo PCM at the mix's rate, as long as the video needs it: ffmpeg decodes the
+// asset (read as the mix asks for it, so a long track is never held whole); when the track ends
+// it is decoded again from the start and the two passes crossfade, so a loop never clicks.
+import type { Readable } from 'node:stream';
+import { EngineError } from '../types.js';
+import { runFfmpeg, type FfmpegRun } from '../encode/ffmpeg.js';
+import { blockPowers, gatedLoudness } from '../speech/loudness.js';
+
+/** The mix's sample rate (CD and AAC's usual rate: music keeps its highs). */
+export const MIX_SAMPLE_RATE = 44100;
+/** The longest loop crossfade (seconds); a short track crossfades over a quarter of its length. */
+const LOOP_CROSSFADE_SECONDS = 1;
+/** Music whose loudness is measured before the first sample is mixed (seconds). */
+const MEASURE_SECONDS = 20;
+
+/** Stereo frames waiting to be taken, as a list of interleaved pieces. */
+class FrameQueue {
+  private pieces: Int16Array[] = [];
+  frames = 0;
+
+  push(piece: Int16Array): void {
+    if (!piece.length) return;
+    this.pieces.push(piece);
+    this.frames += piece.length / 2;
+  }
+
+  /** The first `n` frames (fewer when fewer are queued), taken out. */
+  take(n: number): Int16Array {
+    const count = Math.min(n, this.frames);
+    const out = new Int16Array(count * 2);
+    let at = 0;
+    while (at < out.length) {
+      const p = this.pieces[0]!;
+      const want = out.length - at;
+      if (p.length <= want) {
+        out.set(p, at);
+        at += p.length;
+        this.pieces.shift();
+      } else {
+        out.set(p.subarray(0, want), at);
+        this.pieces[0] = p.subarray(want);
+        at += want;
+      }
+    }
+    this.frames -= count;
+    return out;
+  }
+
+  /** Everything queued, in order, without taking it. */
+  peekAll(): Int16Array {
+    const out = new Int16Array(this.frames * 2);
+    let at = 0;
+    for (const p of this.pieces) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  }
+}
+
+/** Decoded audio a pass may hold before ffmpeg is paused (seconds). */
+const DECODE_AHEAD_SECONDS = 40;
+
+/**
+ * One decode of the whole track. ffmpeg runs ahead of the mix (up to DECODE_AHEAD_SECONDS):
+ * paced by the mix's reads instead, a busy machine made every read wait for ffmpeg to be
+ * scheduled again, and the first frame waited seconds for the music to be measured.
+ */
+class DecodePass {
+  private readonly run: FfmpegRun;
+  private readonly queue: Int16Array[] = [];
+  private queued = 0;
+  private odd: Buffer | null = null;
+  private streamEnded = false;
+  private wake: (() => void) | null = null;
+  ended = false;
+  frames = 0;
+
+  constructor(path: string, signal: AbortSignal) {
+    this.run = runFfmpeg(['-i', path, '-vn', '-f', 's16le', '-ac', '2', '-ar', String(MIX_SAMPLE_RATE), 'pipe:1'], signal, 'decoding the music', 0, true);
+    this.run.done.catch(() => undefined); // awaited when the stream ends
+    const out = this.run.stdout as Readable;
+    out.on('data', (b: Buffer) => this.take(b));
+    out.once('end', () => this.notify((this.streamEnded = true)));
+    out.once('error', () => this.notify((this.streamEnded = true)));
+  }
+
+  private take(chunk: Buffer): void {
+    let bytes = chunk;
+    if (this.odd) {
+      bytes = Buffer.concat([this.odd, bytes]);
+      this.odd = null;
+    }
+    const whole = bytes.length - (bytes.length % 4);
+    if (whole < bytes.length) this.odd = Buffer.from(bytes.subarray(whole));
+    if (!whole) return;
+    // A copy: the stream's buffer may not be aligned for 16-bit reads.
+    const pcm = new Int16Array(whole / 2);
+    Buffer.from(pcm.buffer).set(bytes.subarray(0, whole));
+    this.queue.push(pcm);
+    this.queued += pcm.length / 2;
+    if (this.queued > DECODE_AHEAD_SECONDS * MIX_SAMPLE_RATE) this.run.stdout?.pause();
+    this.notify(true);
+  }
+
+  private notify(_: boolean): void {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
+
+  /** The next decoded frames (interleaved), or null at the end of the track. */
+  async next(): Promise<Int16Array | null> {
+    while (!this.queue.length && !this.streamEnded) await new Promise<void>((resolve) => (this.wake = resolve));
+    const pcm = this.queue.shift();
+    if (pcm) {
+      this.queued -= pcm.length / 2;
+      if (this.queued < (DECODE_AHEAD_SECONDS / 2) * MIX_SAMPLE_RATE) this.run.stdout?.resume();
+      this.frames += pcm.length / 2;
+      return pcm;
+    }
+    this.ended = true;
+    await this.run.done.catch((e: unknown) => {
+      throw new EngineError('invalid_input', `The music could not be decoded (${(e as Error).message}); choose another file.`);
+    });
+    return null;
+  }
+
+  close(): void {
+    if (this.ended) return;
+    this.run.proc.kill('SIGKILL');
+    // FFMPEG_PATH may be a wrapper that runs ffmpeg as its child: the pipe closed, that ffmpeg
+    // ends at its next write, and this process holds no open stream.
+    this.run.stdout?.destroy();
+  }
+}
+
+export class MusicSource {
+  private pass: DecodePass;
+  /** Frames ready to mix. */
+  private readonly ready = new FrameQueue();
+  /** The newest frames of the current pass, held back: the crossfade's first half if the track ends there. */
+  private readonly held = new FrameQueue();
+  private readonly crossfade: number;
+  private closed = false;
+
+  constructor(private readonly path: string, durationSeconds: number | null, private readonly signal: AbortSignal) {
+    const longest = Math.round(LOOP_CROSSFADE_SECONDS * MIX_SAMPLE_RATE);
+    this.crossfade = durationSeconds ? Math.max(1, Math.min(longest, Math.round((durationSeconds * MIX_SAMPLE_RATE) / 4))) : longest;
+    this.pass = new DecodePass(path, signal);
+  }
+
+  /** Integrated loudness of the track's start (LUFS, BS.1770 over both channels); -Infinity for silence. */
+  async loudness(): Promise<number> {
+    const want = MEASURE_SECONDS * MIX_SAMPLE_RATE;
+    while (this.ready.frames + this.held.frames < want && !this.pass.ended) await this.fill();
+    const both = [this.ready.peekAll(), this.held.peekAll()];
+    const frames = (both[0]!.length + both[1]!.length) / 2;
+    const left = new Int16Array(frames);
+    const right = new Int16Array(frames);
+    let f = 0;
+    for (const part of both) {
+      for (let i = 0; i < part.length; i += 2, f++) {
+        left[f] = part[i]!;
+        right[f] = part[i + 1]!;
+      }
+    }
+    const l = blockPowers(left, MIX_SAMPLE_RATE);
+    const r = blockPowers(right, MIX_SAMPLE_RATE);
+    return gatedLoudness(l.map((p, i) => p + r[i]!));
+  }
+
+  /** The next `n` frames of music (interleaved stereo), looping as long as asked. */
+  async take(n: number): Promise<Int16Array> {
+    while (this.ready.frames < n) await this.fill();
+    return this.ready.take(n);
+  }
+
+  /** Decodes more: everything but the newest `crossfade` frames becomes ready; at the track's end, the loop's crossfade. */
+  private async fill(): Promise<void> {
+    if (this.closed) throw new EngineError('canceled', 'The render was canceled.');
+    const piece = await this.pass.next();
+    if (piece) {
+      this.held.push(piece);
+      if (this.held.frames > this.crossfade) this.ready.push(this.held.take(this.held.frames - this.crossfade));
+      return;
+    }
+    if (this.pass.frames === 0) throw new EngineError('invalid_input', 'The music holds no sound; choose another file.');
+    // The track ended: its tail fades out while the next pass's start fades in (equal power).
+    const tail = this.held.take(this.held.frames);
+    this.pass = new DecodePass(this.path, this.signal);
+    const head = new FrameQueue();
+    while (head.frames < tail.length / 2) {
+      const p = await this.pass.next();
+      if (!p) break;
+      head.push(p);
+    }
+    const start = head.take(tail.length / 2);
+    const n = tail.length / 2;
+    const mixed = new Int16Array(tail.length);
+    for (let f = 0; f < n; f++) {
+      const x = (f + 0.5) / n;
+      const out = Math.cos((x * Math.PI) / 2);
+      const into = Math.sin((x * Math.PI) / 2);
+      for (let c = 0; c < 2; c++) {
+        const i = 2 * f + c;
+        mixed[i] = Math.max(-32768, Math.min(32767, Math.round(tail[i]! * out + (start[i] ?? 0) * into)));
+      }
+    }
+    this.ready.push(mixed);
+    this.held.push(head.take(head.frames));
+    if (this.pass.ended && this.held.frames === 0 && this.ready.frames === 0) throw new EngineError('invalid_input', 'The music holds no sound; choose another file.');
+  }
+
+  close(): void {
+    this.closed = true;
+    this.pass.close();
+  }
+}

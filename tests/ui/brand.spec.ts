@@ -1,0 +1,114 @@
+// Brand kits end to end through the web shell in Chromium against the real local studio: drop a
+// logo, create a kit (bad input is said in words and what was typed stays), apply it to the
+// video with one click (its title and end cards become the first and last scenes), render, and
+// see the job carry the kit's brand and cards; export and import the kit. Screenshots of the kit editor go to docs/img/.
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { createCanvas } from '@napi-rs/canvas';
+import { mkdirSync } from 'node:fs';
+import type { Job } from '../../shared/contract/index.js';
+import { bridge, openApp } from './support/app.js';
+
+function logo(): { name: string; mimeType: string; buffer: Buffer } {
+  const c = createCanvas(400, 160);
+  const g = c.getContext('2d');
+  g.fillStyle = '#0b6fb8';
+  g.beginPath();
+  g.roundRect(0, 0, 400, 160, 40);
+  g.fill();
+  g.fillStyle = '#ffffff';
+  g.font = 'bold 90px sans-serif';
+  g.fillText('ACME', 60, 115);
+  return { name: 'acme-logo.png', mimeType: 'image/png', buffer: c.toBuffer('image/png') };
+}
+
+async function dropFile(page: Page, target: Locator, f: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+  const data = await page.evaluateHandle(
+    (file) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([Uint8Array.from(atob(file.b64), (c) => c.charCodeAt(0))], file.name, { type: file.mimeType }));
+      return dt;
+    },
+    { name: f.name, mimeType: f.mimeType, b64: f.buffer.toString('base64') },
+  );
+  await target.dispatchEvent('dragenter', { dataTransfer: data });
+  await target.dispatchEvent('dragover', { dataTransfer: data });
+  await target.dispatchEvent('drop', { dataTransfer: data });
+}
+
+test('create a brand kit, apply it with one click, render with its logo and colour', async ({ page }) => {
+  test.setTimeout(300_000);
+  await openApp(page);
+  const library = page.getByTestId('media-library');
+  await expect(library.getByText(/No files yet/)).toBeVisible();
+  await dropFile(page, page.locator('body'), logo());
+  await expect(library.getByRole('listitem', { name: 'acme-logo.png' })).toContainText('Picture');
+  await page.locator('#script-text').fill('Welcome to Acme. Our numbers are in, and they look good.');
+
+  const panel = page.getByRole('region', { name: 'Brand kit' });
+  await panel.getByRole('button', { name: 'New kit' }).click();
+  const editor = panel.getByRole('form', { name: 'Brand kit editor' });
+  await editor.getByLabel('Name').fill('Acme');
+  await editor.getByLabel('Logo (a picture from the media library)').selectOption({ label: 'acme-logo.png' });
+  await editor.getByLabel('Logo corner').selectOption('top-left');
+  await editor.getByLabel('Logo size (% of the width)').fill('40');
+  await editor.getByLabel('Accent colour (#RRGGBB)').fill('pink');
+  await editor.getByRole('button', { name: 'Save kit' }).click();
+  // Said in words, next to each field; what was typed stays.
+  await expect(editor.getByText("Logo size must be between 5 % and 30 % of the frame's width.")).toBeVisible();
+  await expect(editor.getByText('Accent colour must be a colour written #RRGGBB.')).toBeVisible();
+  await expect(editor.getByLabel('Logo size (% of the width)')).toHaveValue('40');
+  await expect(editor.getByLabel('Accent colour (#RRGGBB)')).toHaveValue('pink');
+  mkdirSync('docs/img', { recursive: true });
+  await panel.screenshot({ path: 'docs/img/brand-kit-errors.png' });
+
+  await editor.getByLabel('Logo size (% of the width)').fill('15');
+  await editor.getByLabel('Accent colour (#RRGGBB)').fill('#E0218A');
+  // A corrected field no longer says it is wrong.
+  await expect(editor.getByText(/Logo size must be/)).toBeHidden();
+  await expect(editor.getByText(/Accent colour must be/)).toBeHidden();
+  await editor.getByLabel('Caption style').selectOption('box');
+  await editor.getByLabel('Font').selectOption({ label: 'DejaVu Sans Bold' });
+  await editor.getByLabel('Title card line (optional)').fill('Acme quarterly update.');
+  await editor.getByLabel('End card call to action (optional)').fill('Visit acme.example today.');
+  await panel.screenshot({ path: 'docs/img/brand-kit-editor.png' });
+  await editor.getByRole('button', { name: 'Save kit' }).click();
+  await expect(editor).toBeHidden();
+
+  await panel.getByRole('button', { name: 'Apply to this video' }).click();
+  await expect(panel.getByTestId('brand-applied')).toHaveText('Acme applied');
+  // The title and end cards are the video's first and last scenes, editable like any other.
+  await expect(page.getByRole('region', { name: /^Scenes/ }).locator('[data-scene-id]')).toHaveCount(3);
+  await panel.screenshot({ path: 'docs/img/brand-kit.png' });
+  // The preview draws the brand as the video will (shared/scene): the logo in its corner once loaded.
+  await expect.poll(() => page.getByTestId('stage-scene').evaluate((c: HTMLCanvasElement) => {
+    const ctx = c.getContext('2d')!;
+    // The logo's blue at the top-left of the safe area, 6 % in plus a little.
+    const [r, g, b] = ctx.getImageData(Math.round(c.width * 0.08), Math.round(c.height * 0.09), 1, 1).data;
+    return Math.abs(r! - 0x0b) + Math.abs(g! - 0x6f) + Math.abs(b! - 0xb8) < 40;
+  })).toBe(true);
+  await page.getByTestId('stage-scene').scrollIntoViewIfNeeded();
+  await page.getByTestId('stage-scene').screenshot({ path: 'docs/img/brand-preview.png' });
+
+  const logoId = (await bridge(page, 'assets.list', { kind: 'image' })).assets.find((a) => a.name === 'acme-logo.png')!.id;
+  await page.getByRole('button', { name: /Render video/ }).click();
+  await expect(page.getByTestId('last-job-status')).toBeVisible();
+  await expect
+    .poll(async () => (await bridge(page, 'jobs.list', { limit: 1 })).jobs[0]?.status, { timeout: 240_000, intervals: [1000] })
+    .toMatch(/completed|failed|canceled/);
+  const job: Job = (await bridge(page, 'jobs.list', { limit: 1 })).jobs[0]!;
+  expect(job.status, job.error?.message).toBe('completed');
+  expect(job.scenes?.map((s) => [s.text, s.avatar, s.background?.assetId ?? null])).toEqual([
+    ['Acme quarterly update.', null, logoId],
+    ['Welcome to Acme. Our numbers are in, and they look good.', expect.objectContaining({ x: expect.any(Number) }), null],
+    ['Visit acme.example today.', null, logoId],
+  ]);
+  expect(job.brand).toEqual({ logo: { assetId: logoId, position: 'top-left', size: 0.15 }, accentColor: '#E0218A', captionStyle: 'box', font: 'sans-bold' });
+
+  // Export, then import the same file: a second kit, its logo re-linked to the same picture.
+  const kits = await bridge(page, 'brandKits.list', undefined);
+  const file = await bridge(page, 'brandKits.export', { id: kits[0]!.id });
+  expect(file.fileName).toBe('Acme.brandkit.json');
+  const imported = await bridge(page, 'brandKits.import', { text: file.text });
+  expect(imported.notes).toEqual([]);
+  expect(imported.kit).toMatchObject({ name: 'Acme (2)', logo: { assetId: logoId, name: 'acme-logo.png' }, accentColor: '#E0218A' });
+});
