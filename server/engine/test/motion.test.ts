@@ -13,6 +13,7 @@ import { SpeechEngines } from '../speech/speech-engines.js';
 import { engineVoice } from '../speech/voices.js';
 import { blinksPerMinute, closureOnBilabials, countPixels, movingPairs, pearson } from './face-motion.js';
 import { decodeFrames, type Frame } from './media.js';
+import { VIDEO_EDGES } from '../../../shared/contract/index.js';
 
 const TEXT = 'Maybe people make better plans by meeting in the morning. Bob bought big paper maps, but most members simply printed them.';
 const FPS = 30;
@@ -43,8 +44,8 @@ beforeAll(async () => {
   });
   layout = computeLayout('podcast-studio', params, { width: 720, height: 720 }, 'walter');
   frames = decodeFrames(join(workDir, 'video.mp4'), 720, 720, 0, 100_000);
-  // The narration as the engine speaks it.
-  const narration = new Narration(new SpeechEngines(synth), TEXT, engineVoice('en-US-Ava')!, new AbortController().signal);
+  // The narration as the engine speaks it, after the video's lead-in.
+  const narration = new Narration(new SpeechEngines(synth), TEXT, engineVoice('en-US-Ava')!, new AbortController().signal, VIDEO_EDGES.leadInSeconds);
   while (await narration.next());
   timeline = narration.timeline;
 }, 120_000);

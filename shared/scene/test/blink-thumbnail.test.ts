@@ -13,7 +13,7 @@ describe('eyesOpenNear', () => {
       const t = f * frame;
       const at = eyesOpenNear(blinks, t, frame);
       expect(lidAt(blinks, at)).toBe(0);
-      expect(t - at).toBeLessThan(0.2);
+      expect(t - at).toBeLessThan(0.22); // a blink's length and a frame
       if (at !== t) moved++;
     }
     expect(moved).toBeGreaterThan(10); // there were blinks to avoid
