@@ -209,6 +209,7 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
       },
       '/api/jobs/{id}/video': media('video/mp4', 'The video (byte ranges)', true),
       '/api/jobs/{id}/captions.vtt': media('text/vtt', 'Word-timed captions', false),
+      '/api/jobs/{id}/captions.srt': media('application/x-subrip', 'Extension "sound": the same cues as captions.vtt, in SRT', false),
       '/api/jobs/{id}/thumbnail.jpg': media('image/jpeg', 'A still of the video', false),
       '/api/jobs/{id}/thumbnail': {
         post: {

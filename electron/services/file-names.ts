@@ -3,7 +3,7 @@
 import { excerptOf, type Job } from '../../shared/contract/index.js';
 import type { MediaKind } from '../../shared/bridge/index.js';
 
-export const MEDIA_EXT: Record<MediaKind, string> = { video: 'mp4', captions: 'vtt', thumbnail: 'jpg' };
+export const MEDIA_EXT: Record<MediaKind, string> = { video: 'mp4', captions: 'vtt', srt: 'srt', thumbnail: 'jpg' };
 const MAX_BASE_CHARS = 100;
 // Reserved device names on Windows, whatever the extension.
 const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;

@@ -54,7 +54,9 @@ export class MediaRouter {
   upstream(t: MediaTarget): string {
     if (t.kind === 'job') {
       const out = this.outputs.get(`${t.profileId}/${t.id}`);
-      const u = out && (t.file === 'video' ? out.videoUrl : t.file === 'captions' ? out.captionsUrl : out.thumbnailUrl);
+      // SRT sits beside the WebVTT file (extension `sound`): no field of the job names it.
+      const srt = out?.captionsUrl.endsWith('/captions.vtt') ? out.captionsUrl.replace(/captions\.vtt$/, 'captions.srt') : null;
+      const u = out && (t.file === 'video' ? out.videoUrl : t.file === 'captions' ? out.captionsUrl : t.file === 'srt' ? srt : out.thumbnailUrl);
       if (u) return u;
     } else if (t.kind === 'asset') {
       const a = this.assets.get(`${t.profileId}/${t.id}`);

@@ -7,7 +7,7 @@ import type { MediaKind } from '../../shared/bridge/index.js';
 import type { RenderApiClient } from './api-client.js';
 import { BridgeFailure, toBridgeError } from './errors.js';
 
-const JOB_FILES: Record<MediaKind, string> = { video: 'video', captions: 'captions.vtt', thumbnail: 'thumbnail.jpg' };
+const JOB_FILES: Record<MediaKind, string> = { video: 'video', captions: 'captions.vtt', srt: 'captions.srt', thumbnail: 'thumbnail.jpg' };
 export type AssetFile = 'content' | 'thumbnail';
 const ASSET_FILES: Record<AssetFile, string> = { content: 'content', thumbnail: 'thumbnail.jpg' };
 
@@ -75,7 +75,7 @@ export function parseMediaPath(path: string): MediaTarget | null {
   // A segment is one name: no separators or dot segments once decoded (`..%2F` stays outside).
   if (parts.length !== 4 || parts.some((p) => !p || p.length > 128 || p === '.' || p === '..' || /[/\\]/.test(p))) return null;
   const [profileId, kind, id, file] = parts as [string, string, string, string];
-  if (kind === 'jobs' && (file === 'video' || file === 'captions' || file === 'thumbnail')) return { profileId, kind: 'job', id, file };
+  if (kind === 'jobs' && (file === 'video' || file === 'captions' || file === 'srt' || file === 'thumbnail')) return { profileId, kind: 'job', id, file };
   if (kind === 'voices' && file === 'sample') return { profileId, kind: 'voice', id };
   if (kind === 'templates' && file === 'thumbnail') return { profileId, kind: 'template', id };
   if (kind === 'assets' && (file === 'content' || file === 'thumbnail')) return { profileId, kind: 'asset', id, file };

@@ -3,7 +3,7 @@
 // (the API client per profile), the media router, downloads, uploads and CSV import.
 // Plain Node: Electron's main process and the web shell both run it.
 import { join } from 'node:path';
-import { documentOfJob, documentOfRequest, excerptOf, OUTPUT_PARAM_KEYS, toRenderRequest, type Job, type RenderRequest } from '../../shared/contract/index.js';
+import { documentOfJob, documentOfRequest, excerptOf, hasBreaks, OUTPUT_PARAM_KEYS, requestText, toRenderRequest, withoutBreaks, type Job, type RenderRequest } from '../../shared/contract/index.js';
 import type { ConnectionTest, StudioHandlers, StudioStatus, UploadStatus } from '../../shared/bridge/index.js';
 import type { AssetKind } from '../../shared/contract/index.js';
 import type { ClientOptions } from './api-client.js';
@@ -18,6 +18,7 @@ import { EventHub } from './events.js';
 import { downloadFileName } from './file-names.js';
 import { JobSync } from './job-sync.js';
 import { JobsCache } from './jobs-cache.js';
+import { AppSettingsStore } from './app-settings.js';
 import type { LocalStudio } from './local-studio.js';
 import { reason, type Logger } from './logger.js';
 import { MediaRouter } from './media-router.js';
@@ -81,6 +82,7 @@ export function createStudio(deps: StudioDeps): Studio {
   const brandKits = new BrandKitStore(deps.dataDir);
   const catalogCache = new CatalogCache(join(deps.dataDir, 'cache', 'catalogs'));
   const jobsCache = new JobsCache(join(deps.dataDir, 'cache', 'jobs'));
+  const settings = new AppSettingsStore(deps.dataDir);
   const connections = new Connections(deps);
   const media = new MediaRouter(deps.mediaBase, connections);
   const downloads = new Downloads({ emit: (e) => events.emit(e), log });
@@ -111,11 +113,13 @@ export function createStudio(deps: StudioDeps): Studio {
   /**
    * The title, the output settings and the brand go only to APIs with their extension; for the
    * others the client remembers the title, and the video is made at that API's own size and
-   * captions, without the brand (the kit panel says so).
+   * captions, without the brand (the kit panel says so). The lexicon and pause tags (extension
+   * `sound`) likewise: another API gets the script without its pauses.
    */
   async function withoutUnsupported(profileId: string, request: RenderRequest): Promise<RenderRequest> {
     const output = OUTPUT_PARAM_KEYS.filter((k) => request.params?.[k] !== undefined);
-    if (request.title === undefined && !output.length && request.brand === undefined) return request;
+    const sound = request.lexicon !== undefined || hasBreaks(requestText(request));
+    if (request.title === undefined && !output.length && request.brand === undefined && !sound) return request;
     const caps = await connections.capabilitiesOf(profileId).catch((e: unknown) => {
       // Offline: the capabilities are not known; the request is sent as to a foreign API.
       if (!isOffline(e)) logged(`capabilities of "${profileId}" not known`)(e);
@@ -134,6 +138,11 @@ export function createStudio(deps: StudioDeps): Studio {
       const params = Object.fromEntries(Object.entries(out.params).filter(([k]) => !(output as string[]).includes(k)));
       const { params: _params, ...rest } = out;
       out = Object.keys(params).length ? { ...rest, params } : rest;
+    }
+    if (!caps?.sound && sound) {
+      const { lexicon: _lexicon, ...rest } = out;
+      const plain = (t: string) => withoutBreaks(t).replace(/[ \t]{2,}/g, ' ').trim();
+      out = { ...rest, ...(rest.text !== undefined ? { text: plain(rest.text) } : {}), ...(rest.scenes ? { scenes: rest.scenes.map((s) => ({ ...s, text: plain(s.text) })) } : {}) };
     }
     return out;
   }
@@ -176,8 +185,11 @@ export function createStudio(deps: StudioDeps): Studio {
     sync.start();
   }
 
-  async function submit(request: RenderRequest) {
+  async function submit(given: RenderRequest) {
     const profileId = await activeId();
+    // The pronunciation dictionary goes with every job (sent only where the API has `sound`).
+    const { pronunciation } = await settings.get();
+    const request = given.lexicon === undefined && pronunciation.length ? { ...given, lexicon: pronunciation } : given;
     const r = await outbox.submit(profileId, request);
     return { job: r.job && (await remember(profileId, r.job, request)), queued: r.queued };
   }
@@ -345,6 +357,15 @@ export function createStudio(deps: StudioDeps): Studio {
     },
     'media.url': async ({ jobId, kind }) => ({ url: media.urls.job(await activeId(), jobId, kind) }),
     'voices.sampleUrl': async ({ voiceId }) => ({ url: media.urls.voice(await activeId(), voiceId) }),
+    'voices.say': async ({ voiceId, text }) => {
+      const profileId = await activeId();
+      await connections.require(profileId, 'sound', 'hearing a word of the pronunciation dictionary');
+      const path = `/api/voices/${encodeURIComponent(voiceId)}/sample`;
+      const res = await (await clientFor(profileId)).fetch('GET', path, { query: { say: text }, timeoutMs: 30_000, headers: { accept: 'audio/wav' } });
+      return { wavBase64: Buffer.from(await res.arrayBuffer()).toString('base64') };
+    },
+    'settings.get': () => settings.get(),
+    'settings.save': (patch) => settings.save(patch),
     'voices.pack': async ({ voiceId, install }) => (await clientFor(await activeId())).voicePack(voiceId, install),
     'download.start': async ({ jobId, kind }) => {
       const profileId = await activeId();

@@ -10,6 +10,8 @@ import { STATUS_LABEL } from '../store/jobs.js';
 import { Icon } from './Icon.js';
 import { scriptExcerpt } from '../lib/excerpt.js';
 import { JobThumb } from './JobThumb.js';
+import { offers } from '../lib/capabilities.js';
+import { useSettings } from '../store/index.js';
 
 export const ROW_HEIGHT = 64;
 
@@ -34,6 +36,8 @@ export const JobRow = memo(function JobRow({ job, templateName, selected, now, o
   // The draft's name where the job has one (title extension), else the script's first words.
   const title = job.title || excerpt;
   const done = job.status === 'completed';
+  // SRT beside the WebVTT file: an API with the `sound` extension serves it.
+  const srt = useSettings((s) => offers(s.capabilities, 'sound'));
   return (
     <div className={`job-row status-${job.status}${selected ? ' selected' : ''}`} data-job-id={job.id} data-status={job.status} role="row" aria-selected={selected}>
       <span role="gridcell" className="cell-check">
@@ -83,6 +87,11 @@ export const JobRow = memo(function JobRow({ job, templateName, selected, now, o
             {job.output?.captionsUrl !== '' && (
               <button type="button" className="icon-btn text" aria-label="Download captions" title="Download captions (WebVTT)" onClick={() => void downloadJob(job, 'captions')}>
                 CC
+              </button>
+            )}
+            {srt && job.output?.captionsUrl !== '' && (
+              <button type="button" className="icon-btn text" aria-label="Download captions as SRT" title="Download captions (SRT)" onClick={() => void downloadJob(job, 'srt')}>
+                SRT
               </button>
             )}
           </>

@@ -1,8 +1,10 @@
 // The script: the video's name, the selected scene's narration, its character count against the
 // limit, the estimated spoken length of the scene and of the whole video for the chosen voice,
-// and a preview of the scene's caption lines. Ctrl/Cmd+Enter renders.
-import { useDeferredValue, useMemo } from 'react';
-import { LIMITS, VIDEO_EDGES } from '../../shared/contract/index.js';
+// and a preview of the scene's caption lines. Ctrl/Cmd+Enter renders. A pause is inserted from a
+// button as `<break time="…"/>` and drawn as a chip over the text (the tag's characters hidden
+// under it); Backspace or Delete next to a chip removes it whole.
+import { useDeferredValue, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { breakSpans, breakTag, LIMITS, VIDEO_EDGES, withoutBreaks } from '../../shared/contract/index.js';
 import { scriptWarnings, unreadableScript } from '../../shared/language/detect.js';
 import { captionPages } from '../lib/captions.js';
 import { formatDuration, paceLabel, countWords } from '../lib/speech.js';
@@ -52,11 +54,42 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
 
   const deferred = useDeferredValue(text);
   const deferredScenes = useDeferredValue(scenes);
-  const length = text.trim().length;
+  const length = withoutBreaks(text).trim().length;
+  const field = useRef<HTMLTextAreaElement>(null);
+  const backdrop = useRef<HTMLSpanElement>(null);
+  const [pause, setPause] = useState(1);
+  const spans = useMemo(() => breakSpans(text), [text]);
+  const setText = (next: string, caret: number) => {
+    updateScene(scene.id, { text: next });
+    requestAnimationFrame(() => {
+      field.current?.focus();
+      field.current?.setSelectionRange(caret, caret);
+    });
+  };
+  const insertPause = () => {
+    const el = field.current;
+    const at = el ? el.selectionEnd : text.length;
+    const before = text.slice(0, at);
+    const after = text.slice(at);
+    // Spaced from the words on both sides, so typing goes on after it.
+    const tag = `${before && !/\s$/.test(before) ? ' ' : ''}${breakTag(pause)}${/^\s/.test(after) ? '' : ' '}`;
+    setText(before + tag + after, at + tag.length);
+  };
+  /** Backspace after a chip or Delete before one takes the whole tag. */
+  const removeChip = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    const el = e.currentTarget;
+    if (el.selectionStart !== el.selectionEnd) return false;
+    const at = el.selectionStart;
+    const hit = spans.find((s) => (e.key === 'Backspace' ? s.end === at : s.start === at));
+    if (!hit) return false;
+    e.preventDefault();
+    setText(text.slice(0, hit.start) + text.slice(hit.end), hit.start);
+    return true;
+  };
   const over = length > LIMITS.textMaxChars;
   const seconds = useMemo(() => sceneSeconds({ text: deferred, minSeconds: scene.minSeconds }, voice), [deferred, scene.minSeconds, voice]);
   const total = useMemo(() => videoSeconds(deferredScenes, voice), [deferredScenes, voice]);
-  const words = useMemo(() => countWords(deferred), [deferred]);
+  const words = useMemo(() => countWords(withoutBreaks(deferred)), [deferred]);
   const pages = useMemo(() => captionPages(deferred, template, params), [deferred, template, params]);
   const many = scenes.length > 1;
   const lineCount = pages.reduce((n, p) => n + p.length, 0);
@@ -77,10 +110,20 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
       </label>
       <label className="field grow">
         <span className="label">{many ? `Narration · scene ${sceneIndex + 1} of ${scenes.length}` : 'Narration'}</span>
+        <span className={`script-field${spans.length ? ' with-chips' : ''}`}>
+        {spans.length > 0 && (
+          <span className="input script-text script-backdrop" ref={backdrop} aria-hidden="true" dir="auto">
+            {chipped(text, spans)}
+          </span>
+        )}
         <textarea
+          ref={field}
           id="script-text"
           className={`input script-text${textError ? ' invalid' : ''}`}
           value={text}
+          onScroll={(e) => {
+            if (backdrop.current) backdrop.current.scrollTop = e.currentTarget.scrollTop;
+          }}
           placeholder="Write what your presenter says…"
           aria-label={many ? `Narration of scene ${sceneIndex + 1}` : 'Narration script'}
           aria-invalid={textError ? true : undefined}
@@ -89,13 +132,27 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
           spellCheck
           onChange={(e) => updateScene(scene.id, { text: e.target.value })}
           onKeyDown={(e) => {
+            if ((e.key === 'Backspace' || e.key === 'Delete') && removeChip(e)) return;
             if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
               e.preventDefault();
               onRender();
             }
           }}
         />
+        </span>
       </label>
+      <div className="script-tools">
+        <select className="input" aria-label="Pause length" value={pause} onChange={(e) => setPause(Number(e.target.value))}>
+          {PAUSES.map((s) => (
+            <option key={s} value={s}>
+              {s} s
+            </option>
+          ))}
+        </select>
+        <button type="button" className="btn" onClick={insertPause} title="Insert a pause where the cursor is: silence in the narration, nothing in the captions">
+          Insert pause
+        </button>
+      </div>
       <div className="script-stats" id="script-stats">
         <span className={over ? 'over' : length > LIMITS.textMaxChars * 0.9 ? 'near' : ''} data-testid="char-count">
           {length.toLocaleString()} / {LIMITS.textMaxChars.toLocaleString()} characters
@@ -143,4 +200,24 @@ export function ScriptEditor({ onRender }: { onRender(): void }) {
       </div>
     </section>
   );
+}
+
+const PAUSES = [0.5, 1, 2, 3, 5];
+
+/** The script with each pause tag as a chip (its characters kept, hidden, so the chip sits where the textarea has them). */
+function chipped(text: string, spans: { start: number; end: number; pause: number }[]) {
+  const out: ReactNode[] = [];
+  let at = 0;
+  for (const s of spans) {
+    out.push(text.slice(at, s.start));
+    out.push(
+      <mark key={s.start} className="pause-chip" data-label={`⏸ ${s.pause} s pause`} data-testid="pause-chip">
+        {text.slice(s.start, s.end)}
+      </mark>,
+    );
+    at = s.end;
+  }
+  // A trailing newline needs a character after it to take its line.
+  out.push(`${text.slice(at)}\u200b`);
+  return out;
 }

@@ -1,11 +1,12 @@
 // Settings: render API profiles (add, select, test, remove), keys (set or clear, never shown),
-// the local studio's status, and the theme.
+// the local studio's status, the pronunciation dictionary, and the theme.
 import { useEffect, useState } from 'react';
 import type { KeyHeader, Profile } from '../../shared/bridge/index.js';
 import { call, describeError, toBridgeError } from '../lib/bridge.js';
 
 import { type Theme } from '../store/ui.js';
 import { ErrorNote } from './ErrorNote.js';
+import { PronunciationPanel } from './PronunciationPanel.js';
 import { useCatalogs, useJobs, useSettings, useUi } from '../store/index.js';
 
 export function SettingsView() {
@@ -30,6 +31,7 @@ export function SettingsView() {
       </section>
       <div className="settings-side">
         <StudioPanel />
+        <PronunciationPanel />
         <ThemePanel />
       </div>
     </div>

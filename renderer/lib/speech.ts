@@ -1,6 +1,7 @@
 // Estimated spoken duration of a script for a voice: the voice's measured pace (GET /api/voices
-// `pace`, else its language's), by the one estimate in shared/language/pace.ts (docs/ui.md).
-import type { Voice } from '../../shared/contract/index.js';
+// `pace`, else its language's), by the one estimate in shared/language/pace.ts (docs/ui.md); a
+// pause tag lasts as long as it says.
+import { breakSeconds, withoutBreaks, type Voice } from '../../shared/contract/index.js';
 import { estimateSpeechSeconds, paceOf } from '../../shared/language/pace.js';
 
 export function countWords(text: string): number {
@@ -10,7 +11,7 @@ export function countWords(text: string): number {
 
 /** Seconds, including a pause per sentence end (as spoken: a heading or list item ends one too). */
 export function estimateSeconds(text: string, voice: Voice | null | undefined): number {
-  return estimateSpeechSeconds(text, voice);
+  return estimateSpeechSeconds(withoutBreaks(text), voice) + breakSeconds(text);
 }
 
 /** What the estimate is based on, in words ("3.2 words a second"; syllables, morae in Chinese, Japanese). */

@@ -103,12 +103,15 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
     },
     warmUp,
 
-    voiceSample(voiceId: string): Promise<Buffer> {
+    voiceSample(voiceId: string, say?: string): Promise<Buffer> {
       let voice;
       try {
         voice = speech.voice(voiceId);
       } catch (e) {
         return Promise.reject(e as Error);
+      }
+      if (say !== undefined) {
+        return speech.speak(say, voice).then((sp) => wavBytes(new Leveler().level(sp.samples, sp.sampleRate), sp.sampleRate));
       }
       // At the narration's loudness, as the video will have it.
       return cached(`voice-${voice.id}`, 'wav', async () => {

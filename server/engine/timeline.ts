@@ -75,8 +75,8 @@ class Segment {
     return n;
   }
 
-  speak(speech: SpeechEngines, signal: AbortSignal): void {
-    this.narration ??= new Narration(speech, spokenScript(this.spec.text), this.voice, signal, this.leadSamples / SPEECH_SAMPLE_RATE);
+  speak(speech: SpeechEngines, signal: AbortSignal, lexicon?: RenderTask['lexicon']): void {
+    this.narration ??= new Narration(speech, spokenScript(this.spec.text), this.voice, signal, this.leadSamples / SPEECH_SAMPLE_RATE, lexicon);
   }
 
   /** Lays out the scene and opens its background; the frame source follows. */
@@ -173,7 +173,7 @@ export class Timeline {
     this.brand = o.task.brand ? loadBrand(o.task.brand, size) : Promise.resolve(undefined);
     this.brand.catch(() => undefined); // awaited by every segment's open; a failure must not go unhandled before
     const first = this.segments[0]!;
-    first.speak(o.speech, o.signal);
+    first.speak(o.speech, o.signal, o.task.lexicon);
     first.open(o.task, o.pool, o.fullFrames, o.signal, this.brand);
   }
 
@@ -210,7 +210,7 @@ export class Timeline {
       if (!this.restSpoken) {
         // The other scenes are asked for once the first sentence is ready (it has the cores to itself).
         this.restSpoken = true;
-        for (const other of this.segments) other.speak(this.o.speech, this.o.signal);
+        for (const other of this.segments) other.speak(this.o.speech, this.o.signal, this.o.task.lexicon);
       }
       return lead ? [{ silence: lead }, { chunk }] : [{ chunk }];
     }
@@ -220,7 +220,7 @@ export class Timeline {
     if (!last) {
       const next = this.segments[++this.speaking]!;
       next.startSample = s.endSample!;
-      next.speak(this.o.speech, this.o.signal);
+      next.speak(this.o.speech, this.o.signal, this.o.task.lexicon);
       next.open(this.o.task, this.o.pool, this.o.fullFrames, this.o.signal, this.brand);
     }
     return silence > 0 ? [{ silence }] : [];

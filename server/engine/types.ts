@@ -1,7 +1,7 @@
 // The render engine interface the worker queue calls. The real engine (speech → frames →
 // ffmpeg) implements it; tests may drive the queue with a controllable engine.
 import { z } from 'zod';
-import type { AssetKind, Brand, Job, Music, Scene, ShortSide } from '../../shared/contract/index.js';
+import type { AssetKind, Brand, Job, LexiconEntry, Music, Scene, ShortSide } from '../../shared/contract/index.js';
 
 /** A scene's background file as this worker reads it (resolved from the asset id by the queue). */
 export interface SceneMedia {
@@ -46,6 +46,8 @@ export interface RenderTask extends Pick<Job, 'text' | 'templateId' | 'voiceId' 
    * contract, which is one scene of `text` over the template.
    */
   scenes?: RenderScene[];
+  /** Extension `sound`: how the voice says words (whole words, any case); captions keep the script's. */
+  lexicon?: LexiconEntry[];
   /** Extension `sound`: music mixed under the narration (absent: narration alone). */
   music?: RenderMusic;
   /** Extension `brand`: absent when the job has none. */
@@ -93,8 +95,8 @@ export class EngineError extends Error {
 export interface RenderEngine {
   readonly name: string;
   render(task: RenderTask): Promise<RenderResult>;
-  /** A short spoken sample of a voice as WAV bytes (cached by the caller). */
-  voiceSample(voiceId: string): Promise<Buffer>;
+  /** A short spoken sample of a voice as WAV bytes (cached by the caller); `say`: these words instead of its sample line (not cached). */
+  voiceSample(voiceId: string, say?: string): Promise<Buffer>;
   /** Extension `sound`: a text spoken by a voice with music under it, mixed as a video's sound, as MP3. */
   soundPreview?(input: { text: string; voiceId: string; music: RenderMusic }, signal: AbortSignal): Promise<Buffer>;
   /** A JPEG still of a template at an aspect ratio with its default placement (the catalog's thumbnailUrl). */

@@ -25,7 +25,7 @@ const PATHS: [RegExp, string[]][] = [
   [/^\/api\/jobs$/, ['GET', 'HEAD']],
   [/^\/api\/jobs\/[^/]+$/, ['GET', 'HEAD', 'DELETE']],
   [/^\/api\/jobs\/[^/]+\/cancel$/, ['POST']],
-  [/^\/api\/jobs\/[^/]+\/(video|captions\.vtt|thumbnail\.jpg)$/, ['GET', 'HEAD']],
+  [/^\/api\/jobs\/[^/]+\/(video|captions\.vtt|captions\.srt|thumbnail\.jpg)$/, ['GET', 'HEAD']],
   [/^\/api\/(events|templates|voices|health)$/, ['GET', 'HEAD']],
   [/^\/api\/templates\/[^/]+\/thumbnail\.jpg$/, ['GET', 'HEAD']],
   [/^\/api\/voices\/[^/]+\/sample$/, ['GET', 'HEAD']],

@@ -2,7 +2,7 @@
 // the engine (which keeps them on disk, versioned with its art and sound; 503 while no engine is
 // available).
 import type { FastifyInstance } from 'fastify';
-import { AspectRatio } from '../../shared/contract/index.js';
+import { AspectRatio, SOUND_LIMITS } from '../../shared/contract/index.js';
 import type { TemplateList, VoiceList, VoicePackStatus } from '../../shared/contract/index.js';
 import type { ServerContext } from './context.js';
 import { voicePackFailure } from '../voice-pack-errors.js';
@@ -47,13 +47,25 @@ export function catalogRoutes(app: FastifyInstance, ctx: ServerContext): void {
     },
   );
 
-  app.get<{ Params: { id: string } }>('/api/voices/:id/sample', async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>('/api/voices/:id/sample', async (request, reply) => {
     const voice = ctx.catalog.voice(request.params.id);
     if (!voice) throw new ApiError('not_found', 'no such voice');
+    // Extension `sound`: `?say=` hears a word of a pronunciation lexicon as this voice says it.
+    const say = request.query?.say;
+    if (say !== undefined) {
+      const text = typeof say === 'string' ? say.trim() : '';
+      if (!text || text.length > SOUND_LIMITS.lexiconSayMaxChars || !/[\p{L}\p{N}]/u.test(text)) {
+        throw new ApiError('validation_failed', 'the text to say is invalid', [{ path: 'say', message: `must be 1–${SOUND_LIMITS.lexiconSayMaxChars} characters with a letter or digit` }]);
+      }
+    }
     const engine = engineOrFail();
     // A neural voice speaks its own sample: never a download of tens of MB behind a GET.
     if (voice.downloadBytes !== undefined && (await engine.voicePack?.(voice.id))?.state !== 'installed') {
       throw new ApiError('not_ready', `${voice.name} is not downloaded yet: download the voice to hear its sample.`);
+    }
+    if (typeof say === 'string') {
+      const bytes = await fromEngine(`voices/${voice.id} saying a word`, () => engine.voiceSample(voice.id, say.trim()));
+      return reply.type('audio/wav').header('Cache-Control', 'no-store').send(bytes);
     }
     const bytes = await fromEngine(`voices/${voice.id}.wav`, () => engine.voiceSample(voice.id));
     return reply.type('audio/wav').header('Cache-Control', 'private, max-age=3600').send(bytes);

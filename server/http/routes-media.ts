@@ -6,6 +6,10 @@ import type { ServerContext } from './context.js';
 import { ApiError } from './errors.js';
 import { notFound } from './routes-jobs.js';
 import { userOf } from './principal.js';
+import { readVttCues, writeSrt } from '../engine/encode/vtt.js';
+
+/** SubRip's media type (de facto; none is registered): a browser downloads it rather than show it as text. */
+export const SRT_TYPE = 'application/x-subrip; charset=utf-8';
 
 type Range = { start: number; end: number };
 
@@ -63,6 +67,22 @@ export function mediaRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return reply.code(206).send(ctx.storage.read(job.id, file, range));
   };
 
+  // SRT: the cues of the stored WebVTT file, written as SubRip (so both always agree, and a job
+  // rendered before SRT existed has one too). Small: no byte ranges.
+  app.get<{ Params: { id: string } }>('/api/jobs/:id/captions.srt', async (request, reply) => {
+    const job = await ctx.store.get(request.params.id, userOf(request));
+    if (!job) throw notFound();
+    if (job.status !== 'completed') throw new ApiError('not_ready', `the job is ${job.status}; its files exist once it is completed`);
+    const stored = await ctx.storage.stat(job.id, 'captions');
+    if (!stored) throw new ApiError('not_found', 'the file of this job is gone');
+    const etag = `"srt-${stored.etag.replace(/^W\/|"/g, '')}"`;
+    reply.header('ETag', etag).header('Cache-Control', 'private, max-age=31536000, immutable').type(SRT_TYPE);
+    const inm = request.headers['if-none-match'];
+    if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) return reply.code(304).send();
+    const chunks: Buffer[] = [];
+    for await (const chunk of ctx.storage.read(job.id, 'captions')) chunks.push(chunk as Buffer);
+    return reply.code(200).send(writeSrt(readVttCues(Buffer.concat(chunks).toString('utf8'))));
+  });
   app.get<{ Params: { id: string } }>('/api/jobs/:id/video', (req, reply) => serve(req, reply, 'video'));
   app.get<{ Params: { id: string } }>('/api/jobs/:id/captions.vtt', (req, reply) => serve(req, reply, 'captions'));
   app.get<{ Params: { id: string } }>('/api/jobs/:id/thumbnail.jpg', (req, reply) => serve(req, reply, 'thumbnail'));

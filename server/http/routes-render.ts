@@ -71,7 +71,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
   await checkVoicePacks(ctx.engine, uses.filter((u, i) => uses.findIndex((o) => o.path === u.path) === i), details, log);
   if (details.length) throw invalid(details);
   const text = requestText(req).trim();
-  const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params, ...(req.brand ? { brand: req.brand } : {}), ...(music ? { music } : {}),
+  const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params, ...(req.brand ? { brand: req.brand } : {}), ...(music ? { music } : {}), ...(req.lexicon ? { lexicon: req.lexicon } : {}),
     ...(req.presenterId !== undefined ? { presenterId: req.presenterId } : {}),
   };
   return resolved ? { ...base, scenes: resolved.scenes, warnings: resolved.warnings } : { ...base, warnings: scriptWarnings(text, voice) };

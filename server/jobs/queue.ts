@@ -192,6 +192,7 @@ export class WorkerQueue {
         params: job.params,
         ...(scenes ? { scenes } : {}),
         ...(job.presenterId !== undefined ? { presenterId: job.presenterId } : {}),
+        ...(job.lexicon?.length ? { lexicon: job.lexicon } : {}),
         ...(music ? { music } : {}),
         ...(brand ? { brand } : {}),
         // Jobs stored before the resolution was a job's own render at the server's setting.

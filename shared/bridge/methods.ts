@@ -2,9 +2,10 @@
 // IPC and the web shell's HTTP) are generated from this table, and the privileged side
 // validates every input with it before a handler runs: no per-method glue, no generic invoke.
 import { z } from 'zod';
-import { AssetKind, Job, RenderRequest, SoundPreviewRequest, ThumbnailAt, type Asset, type AssetList, type MusicTrack, type VoicePackStatus } from '../contract/index.js';
+import { AssetKind, Job, Lexicon, RenderRequest, SOUND_LIMITS, SoundPreviewRequest, ThumbnailAt, type Asset, type AssetList, type MusicTrack, type VoicePackStatus } from '../contract/index.js';
 import type {
   AppInfo,
+  AppSettings,
   Catalogs,
   ConnectionTest,
   CsvRowReport,
@@ -63,11 +64,11 @@ export const bridgeInputs = {
   'outbox.remove': z.strictObject({ id }),
   /** Sends a refused item again (after its cause was fixed). */
   'outbox.resend': z.strictObject({ id }),
-  'media.url': z.strictObject({ jobId: id, kind: z.enum(['video', 'captions', 'thumbnail']) }),
+  'media.url': z.strictObject({ jobId: id, kind: z.enum(['video', 'captions', 'srt', 'thumbnail']) }),
   'voices.sampleUrl': z.strictObject({ voiceId: id }),
   /** A neural voice's pack state; `install: true` starts its download in the studio. */
   'voices.pack': z.strictObject({ voiceId: id, install: z.boolean().optional() }),
-  'download.start': z.strictObject({ jobId: id, kind: z.enum(['video', 'captions', 'thumbnail']) }),
+  'download.start': z.strictObject({ jobId: id, kind: z.enum(['video', 'captions', 'srt', 'thumbnail']) }),
   'download.cancel': z.strictObject({ downloadId: id }),
   'studio.status': none,
   /** The media library (extension `assets`). */
@@ -82,6 +83,11 @@ export const bridgeInputs = {
   'assets.uploads': none,
   /** A URL the renderer may load for an asset's bytes or thumbnail (through the privileged side). */
   'media.assetUrl': z.strictObject({ assetId: id, kind: z.enum(['content', 'thumbnail']) }),
+  /** The app's own settings (the pronunciation dictionary). */
+  'settings.get': none,
+  'settings.save': z.strictObject({ pronunciation: Lexicon.optional() }),
+  /** Words as a voice says them (a dictionary entry heard before it is used): WAV bytes, base64. */
+  'voices.say': z.strictObject({ voiceId: id, text: z.string().trim().min(1, 'must not be empty').max(SOUND_LIMITS.lexiconSayMaxChars) }),
   /** Brand kits (kept by the app; extension `brand` renders them). */
   'brandKits.list': none,
   'brandKits.save': BrandKitInput,
@@ -142,6 +148,9 @@ export interface BridgeOutputs {
   'assets.cancelUpload': { ok: true };
   'assets.uploads': UploadStatus[];
   'media.assetUrl': { url: string };
+  'settings.get': AppSettings;
+  'settings.save': AppSettings;
+  'voices.say': { wavBase64: string };
   'brandKits.list': BrandKit[];
   'brandKits.save': BrandKit;
   'brandKits.remove': { ok: true };

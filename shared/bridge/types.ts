@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import {
   type Asset,
+  type LexiconEntry,
   AspectRatio,
   Job,
   JobList,
@@ -75,7 +76,7 @@ export interface Capabilities {
   output: boolean;
   /** The `brand` extension: a logo, accent colour, caption style and font over the video. */
   brand: boolean;
-  /** The `sound` extension: music under the narration (and pauses, pronunciation). */
+  /** The `sound` extension: music under the narration, pauses, a pronunciation lexicon, SRT captions. */
   sound: boolean;
 }
 export const Profile = z.object({
@@ -173,7 +174,8 @@ export interface JobListResult extends JobList {
   fromCache: boolean;
 }
 
-export type MediaKind = 'video' | 'captions' | 'thumbnail';
+/** A job's file: `srt` is its captions in SRT (extension `sound`). */
+export type MediaKind = 'video' | 'captions' | 'srt' | 'thumbnail';
 
 export type StudioState = 'disabled' | 'starting' | 'running' | 'restarting' | 'stopped' | 'failed';
 export interface StudioStatus {
@@ -239,3 +241,9 @@ export const JobsListInput = z.strictObject({
 export type JobsListInput = z.infer<typeof JobsListInput>;
 
 export { AspectRatio, JobList };
+
+/** The app's own settings (not a profile's): every field has a default. */
+export interface AppSettings {
+  /** The pronunciation dictionary, sent with every job as its `lexicon` to an API with the `sound` extension. */
+  pronunciation: LexiconEntry[];
+}

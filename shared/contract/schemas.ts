@@ -1,6 +1,7 @@
 // The render API contract (../shared/design/render-api.md) as zod schemas: the one source of
 // truth for the server, the desktop client, the bridge and the UI forms.
 import { z } from 'zod';
+import { BREAK_MAX_SECONDS, breakProblems, withoutBreaks } from './breaks.js';
 
 export const LIMITS = {
   textMaxChars: 5000,
@@ -99,13 +100,17 @@ const WELL_FORMED = 'must be valid Unicode text (it holds an unpaired surrogate,
 
 // The length counts the trimmed text; the OpenAPI document states the (stricter) untrimmed
 // bound, and the letter rule as a pattern, so whatever it calls valid is valid here.
+// Pause tags (extension `sound`, breaks.ts) are not text: neither counted nor a letter.
 export const ScriptText = z
   .string({ error: 'must be a string' })
   .refine((s) => s.trim().length >= 1, 'must not be empty')
-  .refine((s) => s.trim().length <= LIMITS.textMaxChars, `must be at most ${LIMITS.textMaxChars} characters`)
-  .regex(/[\p{L}\p{N}]/u, 'must contain at least one letter or digit')
+  .refine((s) => withoutBreaks(s).trim().length <= LIMITS.textMaxChars, `must be at most ${LIMITS.textMaxChars} characters`)
+  .refine((s) => /[\p{L}\p{N}]/u.test(withoutBreaks(s)), 'must contain at least one letter or digit')
   .refine((s) => !LONE_SURROGATE.test(s), WELL_FORMED)
-  .meta({ minLength: 1, maxLength: LIMITS.textMaxChars });
+  .superRefine((s, ctx) => {
+    for (const message of breakProblems(s)) ctx.addIssue({ code: 'custom', message });
+  })
+  .meta({ minLength: 1, maxLength: LIMITS.textMaxChars, pattern: '[\\p{L}\\p{N}]' });
 
 /** Extension `title` (docs/server.md): optional; sent only to APIs whose health lists it. */
 export const JobTitle = z
@@ -252,7 +257,7 @@ export type Scene = z.infer<typeof Scene>;
 
 // ---- Extension `sound`: pauses, pronunciation, music.
 export const SOUND_LIMITS = {
-  breakMaxSeconds: 10,
+  breakMaxSeconds: BREAK_MAX_SECONDS,
   lexiconMax: 500,
   lexiconTextMaxChars: 100,
   lexiconSayMaxChars: 200,
@@ -329,6 +334,8 @@ export const RenderRequest = z
     voiceId: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(64),
     presenterId: PresenterId.optional(),
     params: RenderParamsInput.optional(),
+    /** Extension `sound`: how the voice says words, captions keep them as written. */
+    lexicon: Lexicon.optional(),
     /** Extension `brand`. */
     brand: Brand.optional(),
     /** Extension `sound`: music under the narration (an audio asset of the caller's). */
@@ -341,7 +348,7 @@ export const RenderRequest = z
       ctx.addIssue({ code: 'custom', path: ['text'], message: 'is required (or scenes)' });
     }
     if (r.scenes) {
-      const total = r.scenes.reduce((n, sc) => n + (typeof sc.text === 'string' ? sc.text.trim().length : 0), 0);
+      const total = r.scenes.reduce((n, sc) => n + (typeof sc.text === 'string' ? withoutBreaks(sc.text).trim().length : 0), 0);
       if (total > LIMITS.totalTextMaxChars) {
         ctx.addIssue({ code: 'custom', path: ['scenes'], message: `the scenes' text must be at most ${LIMITS.totalTextMaxChars} characters in all` });
       }
@@ -413,6 +420,8 @@ export const Job = z.object({
   scenes: z.array(Scene).optional(),
   /** Extension `presenters`: the request's presenter (absent: the template's suggestion); each scene carries its own, resolved. */
   presenterId: z.string().optional(),
+  /** Extension `sound`: the request's pronunciation lexicon, present when it sent one. */
+  lexicon: z.array(z.object({ text: z.string(), say: z.string() })).optional(),
   /** Extension `brand`: the request's brand, present when it sent one. */
   brand: Brand.optional(),
   /** Extension `sound`: the music under the narration (absent: none). */

@@ -4,6 +4,7 @@
 // and within Latin script the share of each language's most frequent function words decides.
 // Unsure (short text, few function words, a close call) means no answer, and so no warning.
 import type { JobWarning } from '../contract/index.js';
+import { withoutBreaks } from '../contract/breaks.js';
 
 export interface DetectedLanguage {
   /** ISO 639-1 code: "en", "zh"... */
@@ -143,7 +144,8 @@ export function unreadableScript(
 }
 
 /** The job warnings of a script for a voice (the server stores them on the job; the editor shows the same). */
-export function scriptWarnings(text: string, voice: { locale: string; engine?: string }): JobWarning[] {
+export function scriptWarnings(script: string, voice: { locale: string; engine?: string }): JobWarning[] {
+  const text = withoutBreaks(script); // a pause tag's English words are no part of the script's language
   const voiceLocale = voice.locale;
   const m = languageMismatch(text, voiceLocale);
   return m ? [{ code: 'language_mismatch', message: m.message, language: m.language, voiceLocale }] : [];

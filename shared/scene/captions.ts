@@ -47,59 +47,166 @@ const ORDINAL_BEFORE = /^(?:Januar|Februar|März|April|Mai|Juni|Juli|August|Sept
 
 /**
  * True when `word` ends a sentence with `next` after it: an abbreviation's full stop ("Mr. Smith",
- * "No. 5" but not "No. Not now") or a German ordinal's ("3. April") ends none. (A full stop
+ * "No. 5" but not "No. Not now"; "z. B." written with a space, `prev` being the word before; "9 a.m.
+ * EST") or a German ordinal's ("3. April") ends none. (A full stop
  * before a word in lower case still does: scripts typed in lower case have sentences too.)
  */
-export function endsSentenceBefore(word: string, next: string | undefined): boolean {
+export function endsSentenceBefore(word: string, next: string | undefined, prev?: string): boolean {
   if (!endsSentence(word)) return false;
   if (next === undefined || !word.endsWith('.') || word.endsWith('..')) return true;
   const bare = word.replace(/^["'«([„“‘¿¡]+/u, '');
-  return !(ABBREVIATIONS.has(bare) || (bare === 'No.' && /^\d/.test(next)) || (/^\d{1,2}\.$/.test(bare) && ORDINAL_BEFORE.test(next)));
+  return !(
+    ABBREVIATIONS.has(bare) ||
+    (bare === 'No.' && /^\d/.test(next)) ||
+    (/^\d{1,2}\.$/.test(bare) && ORDINAL_BEFORE.test(next)) ||
+    // An abbreviation written with spaces: "z. B.", "d. h.", "u. a." (a lone letter's stop ends no sentence before another).
+    (/^\p{L}\.$/u.test(bare) && /^\p{L}\.(?!\p{L})/u.test(next)) ||
+    (/^\p{L}\.$/u.test(bare) && prev !== undefined && /^\p{L}\.$/u.test(prev)) ||
+    // A time's "a.m." before its time zone: "9 a.m. EST".
+    (/^[ap]\.m\.$/iu.test(bare) && /^(?:[A-Z]{2,4}T|UTC|GMT|CET|CEST|EST|EDT|PST|PDT|CST|CDT|MST|MDT)\b/u.test(next))
+  );
+}
+
+
+/** The most lines a caption page shows (a template may ask for fewer). */
+export const CAPTION_MAX_LINES = 2;
+/** The shortest time a caption page stays on screen, in seconds (a reader needs that much). */
+export const CAPTION_MIN_SECONDS = 0.8;
+
+/**
+ * Words after which a line or page should not break, as the catalog's languages write them: an
+ * article or preposition belongs with its noun, a conjunction with what it joins.
+ */
+const LEADING_WORDS: ReadonlySet<string> = new Set([
+  // English
+  'a', 'an', 'the', 'of', 'to', 'in', 'on', 'at', 'for', 'with', 'by', 'from', 'into', 'onto', 'about', 'as', 'and', 'or', 'but',
+  'nor', 'our', 'your', 'my', 'his', 'her', 'its', 'their', 'this', 'that', 'these', 'those', 'than', 'via', 'per', 'over', 'under',
+  'after', 'before', 'between', 'without', 'within', 'through', 'is', 'are', 'was', 'were', 'be', 'will', 'can', 'not', 'no', 'very',
+  // German
+  'der', 'die', 'das', 'den', 'dem', 'des', 'ein', 'eine', 'einen', 'einem', 'einer', 'eines', 'im', 'am', 'vom', 'zum', 'zur',
+  'beim', 'ins', 'ans', 'von', 'zu', 'mit', 'für', 'auf', 'an', 'bei', 'nach', 'aus', 'über', 'unter', 'vor', 'durch', 'um', 'und',
+  'oder', 'aber', 'sowie', 'ohne', 'gegen', 'seit', 'bis', 'unser', 'unsere', 'ihr', 'ihre', 'sein', 'seine', 'kein', 'keine', 'wie',
+  'als', 'dass', 'nicht', 'sehr', 'ist', 'sind',
+  // French, Spanish, Italian, Portuguese, Dutch
+  'le', 'la', 'les', 'un', 'une', 'des', 'du', 'de', 'à', 'au', 'aux', 'et', 'en', 'dans', 'sur', 'pour', 'par', 'avec', 'el', 'los',
+  'las', 'una', 'del', 'al', 'y', 'con', 'por', 'para', 'il', 'lo', 'gli', 'di', 'da', 'nel', 'della', 'e', 'o', 'os', 'as', 'do',
+  'da', 'no', 'na', 'het', 'een', 'van', 'op', 'met', 'voor',
+]);
+
+/** How much a break after `word` (with `next` after it) costs the reader: 0 after a clause ends, very much inside an abbreviation. */
+function breakCost(word: string, next: string, spaced: boolean): number {
+  if (!spaced) return /\p{Nd}$/u.test(word) || /^\p{Nd}/u.test(next) ? 60 : 4; // Chinese and Japanese break between words
+  if (/[,;:–—)\]»”"'’]$/u.test(word) || /[–—]$/u.test(word)) return 0;
+  // Inside a run that no sentence ends, a word with a stop is an abbreviation ("z. B.", "a.m. EST", "Dr. Müller").
+  if (/\.["'»”’)]*$/u.test(word) || /^\p{L}\.$/u.test(next)) return 1000;
+  const bare = word.replace(/^["'«„“‘([¿¡]+/u, '').toLowerCase();
+  if (LEADING_WORDS.has(bare)) return 400;
+  if (/^[\d.,:%]+$/u.test(bare)) return 150; // a number with its unit or month ("10 kg", "9 a.m.")
+  // A phrase starts at a conjunction, an article or a preposition: a good place for a break.
+  return LEADING_WORDS.has(next.replace(/^["'«„“‘([¿¡]+/u, '').toLowerCase()) ? 4 : 14;
 }
 
 /** Splits the narration's words into caption pages that fit the layout's caption box. */
 export function paginateCaptions(layout: SceneLayout, words: readonly TimedWord[], measure: MeasureText): CaptionPage[] {
   const { style, caption, captionPadding } = layout;
   const maxWidth = caption.width - 2 * captionPadding - (style.caption === 'lowerThird' ? layout.captionFontPx * 2.2 : 0);
+  const maxLines = Math.max(1, Math.min(CAPTION_MAX_LINES, style.captionLines));
   const space = measure(' ');
+  const widths = words.map((w) => measure(captionText(layout, w.text)));
+  // Chinese and Japanese pieces join without a space and count as one word per line.
+  const spaced = words.map((w, i) => i === 0 || wordGap(words[i - 1]!.text, w.text) === ' ');
   const pages: CaptionPage[] = [];
-  let lines: number[][] = [];
-  let line: number[] = [];
-  let lineWidth = 0;
-  let lineWords = 0;
-  const flushPage = () => {
-    if (line.length) lines.push(line);
-    if (lines.length) {
-      const first = words[lines[0]![0]!]!;
-      const lastLine = lines[lines.length - 1]!;
-      const last = words[lastLine[lastLine.length - 1]!]!;
-      pages.push({ lines, start: first.start, end: last.end });
-    }
-    lines = [];
-    line = [];
-    lineWidth = 0;
-    lineWords = 0;
-  };
+  let from = 0;
   words.forEach((w, i) => {
-    const width = measure(captionText(layout, w.text));
-    // Chinese and Japanese pieces join without a space and count as one word per line.
-    const spaced = i === 0 || wordGap(words[i - 1]!.text, w.text) === ' ';
-    const gap = spaced ? space : 0;
-    const fits = line.length === 0 || (lineWidth + gap + width <= maxWidth && (!spaced || lineWords < style.maxWordsPerLine));
-    if (!fits) {
-      lines.push(line);
-      line = [];
-      lineWidth = 0;
-      lineWords = 0;
-      if (lines.length >= style.captionLines) flushPage();
-    }
-    lineWidth += (line.length ? gap : 0) + width;
-    if (!line.length || spaced) lineWords++;
-    line.push(i);
     // A sentence (or a heading, a list item) ends the page, so captions never run one thought into the next.
-    if (endsSentenceBefore(w.text, words[i + 1]?.text) || w.pageEnd) flushPage();
+    if (i + 1 === words.length || w.pageEnd || endsSentenceBefore(w.text, words[i + 1]?.text, words[i - 1]?.text)) {
+      for (const lines of layoutRun(from, i + 1)) {
+        pages.push({ lines, start: words[lines[0]![0]!]!.start, end: words[lines[lines.length - 1]!.at(-1)!]!.end });
+      }
+      from = i + 1;
+    }
   });
-  flushPage();
+  return holdPages(pages, maxLines);
+
+  /**
+   * The words a..b (one sentence) as pages of lines, by least cost: lines that fit (width and
+   * maxWordsPerLine), breaks where a phrase ends rather than after an article or preposition or
+   * inside an abbreviation, no word alone on a line, lines of a page about as long, few pages.
+   */
+  function layoutRun(a: number, b: number): number[][][] {
+    const L = maxLines;
+    const n = b - a;
+    // cost[j][k]: words a..a+j laid out, the last line being line k (1..L) of its page.
+    const cost = Array.from({ length: n + 1 }, () => new Array<number>(L + 1).fill(Infinity));
+    const back = Array.from({ length: n + 1 }, () => new Array<[number, number]>(L + 1));
+    cost[0]![L] = 0; // a full "page" before the first: the first line starts a page
+    for (let j = 1; j <= n; j++) {
+      let width = 0;
+      let count = 0;
+      for (let i = j - 1; i >= 0; i--) {
+        const wi = a + i;
+        width += widths[wi]! + (i < j - 1 && spaced[wi + 1] ? space : 0);
+        if (spaced[wi] || i === j - 1) count++;
+        const single = j - i === 1;
+        if (!single && (width > maxWidth || count > style.maxWordsPerLine)) break;
+        const slack = Math.max(0, maxWidth - width) / maxWidth;
+        let line = (j === n ? 2 : 10) * slack * slack;
+        if (single && n > 1 && spaced[wi]) line += 300; // never one word alone on a line
+        if (single && width > maxWidth) line += 50; // a word wider than the box (shrunk when drawn)
+        const cut = i === 0 ? 0 : breakCost(words[wi - 1]!.text, words[wi]!.text, spaced[wi]!);
+        for (let k = 1; k <= L; k++) {
+          const before = cost[i]![k]!;
+          if (before === Infinity) continue;
+          // The next line on the same page, or a new page (a page break weighs more than a line break).
+          if (k < L && i > 0) relax(j, k + 1, before + line + cut, i, k);
+          relax(j, 1, before + line + (i === 0 ? 0 : 2 * cut + 6) + 30, i, k);
+        }
+      }
+    }
+    function relax(j: number, k: number, c: number, i: number, ki: number) {
+      if (c < cost[j]![k]!) {
+        cost[j]![k] = c;
+        back[j]![k] = [i, ki];
+      }
+    }
+    let k = 1;
+    for (let q = 2; q <= L; q++) if (cost[n]![q]! < cost[n]![k]!) k = q;
+    const lines: { from: number; to: number; k: number }[] = [];
+    for (let j = n; j > 0; ) {
+      const [i, ki] = back[j]![k]!;
+      lines.unshift({ from: i, to: j, k });
+      j = i;
+      k = ki;
+    }
+    const out: number[][][] = [];
+    for (const l of lines) {
+      const ids = Array.from({ length: l.to - l.from }, (_, x) => a + l.from + x);
+      if (l.k === 1) out.push([ids]);
+      else out[out.length - 1]!.push(ids);
+    }
+    return out;
+  }
+}
+
+/**
+ * Keeps every page on screen for CAPTION_MIN_SECONDS (from `from` on): a page the next one would
+ * follow sooner is shown with it when both fit on one page (a short sentence, "Yes."), else the
+ * next page waits for it. Pages made chunk by chunk are held across the joins this way too.
+ */
+export function holdPages(pages: CaptionPage[], maxLines: number, from = 1): CaptionPage[] {
+  for (let i = Math.max(1, from); i < pages.length; i++) {
+    const prev = pages[i - 1]!;
+    const page = pages[i]!;
+    if (page.start - prev.start >= CAPTION_MIN_SECONDS) continue;
+    const together = prev.lines.length + page.lines.length <= Math.min(maxLines, CAPTION_MAX_LINES);
+    if (together) {
+      pages.splice(i - 1, 2, { lines: [...prev.lines, ...page.lines], start: prev.start, end: Math.max(prev.end, page.end) });
+      i--;
+    } else {
+      page.start = prev.start + CAPTION_MIN_SECONDS;
+      page.end = Math.max(page.end, page.start);
+    }
+  }
   return pages;
 }
 

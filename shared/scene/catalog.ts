@@ -24,7 +24,7 @@ export const SceneLook = z.strictObject({
   /** Caption font size as a fraction of the frame's short side. */
   captionScale: z.number().min(0.02).max(0.15),
   /** Most caption lines shown at once. */
-  captionLines: z.number().int().min(1).max(4),
+  captionLines: z.number().int().min(1).max(2),
   /** Most words per caption line (big punchy captions keep lines short). */
   maxWordsPerLine: z.number().int().min(1).max(20),
   uppercase: z.boolean(),

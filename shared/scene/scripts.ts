@@ -1,6 +1,7 @@
 // Writing systems in captions: which scripts run right to left, which are written without
 // spaces (Chinese, Japanese), and how such text splits into caption words. One definition for
 // the video, the preview and the WebVTT file.
+import { withoutBreaks } from '../contract/breaks.js';
 import type { TimedWord } from './types.js';
 
 /** Characters of scripts written without spaces between words (Han, kana, CJK punctuation, fullwidth forms). */
@@ -73,7 +74,8 @@ export function spokenScript(text: string): string {
  * each marked `pageEnd` where spokenScript ended a line's thought with a lone "." (not shown).
  */
 export function captionTokens(text: string): { text: string; pageEnd?: boolean }[] {
-  return withPageEnds(spokenScript(text).split(/\s+/u).map((t) => ({ text: t })));
+  // A pause tag is silence, never a caption.
+  return withPageEnds(spokenScript(withoutBreaks(text)).split(/\s+/u).map((t) => ({ text: t })));
 }
 
 /**
@@ -82,12 +84,35 @@ export function captionTokens(text: string): { text: string; pageEnd?: boolean }
  */
 export function withPageEnds<W extends { text: string; pageEnd?: boolean }>(tokens: readonly W[]): W[] {
   const shown: W[] = [];
+  let before = ''; // a dash or opening quote waiting for the word it goes with
+  let straightQuotes = 0;
+  const attach = (text: string, space: string) => {
+    const last = shown[shown.length - 1];
+    if (last) shown[shown.length - 1] = { ...last, text: last.text + space + text };
+    else before += text + space;
+  };
   for (const t of tokens) {
-    if (isCaptionWord(t.text)) shown.push(t);
-    else if (shown.length && /^[.!?…。！？]$/u.test(t.text)) shown[shown.length - 1] = { ...shown[shown.length - 1]!, pageEnd: true };
+    if (isCaptionWord(t.text)) {
+      shown.push(before ? { ...t, text: before + t.text } : t);
+      before = '';
+    } else if (shown.length && /^[.!?…。！？]$/u.test(t.text)) {
+      shown[shown.length - 1] = { ...shown[shown.length - 1]!, pageEnd: true };
+    } else if (LONE_DASH.test(t.text)) {
+      // A dash between words is part of what the reader reads: it stays, with the word before it.
+      attach(t.text, ' ');
+    } else if (CLOSING_QUOTE.test(t.text) || (STRAIGHT_QUOTE.test(t.text) && straightQuotes++ % 2 === 1)) {
+      attach(t.text, '');
+    } else if (OPENING_QUOTE.test(t.text) || STRAIGHT_QUOTE.test(t.text)) {
+      before += t.text;
+    }
   }
   return shown;
 }
+
+const LONE_DASH = /^[-‐‒–—―]+$/u;
+const STRAIGHT_QUOTE = /^["']+$/u;
+const OPENING_QUOTE = /^[„“‘«‹「『]+$/u;
+const CLOSING_QUOTE = /^[”’»›」』]+$/u;
 
 export function hasNoSpaceScript(text: string): boolean {
   return NO_SPACE.test(text);
@@ -102,12 +127,17 @@ export function wordDirection(text: string): 'ltr' | 'rtl' | null {
   return null;
 }
 
-/** What separates two caption words: nothing between two characters of a no-space script, else a space. */
+/**
+ * What separates two caption words: nothing between two characters of a no-space script, nor
+ * between one and a digit ("2026年3月", never "2026 年 3 月"), else a space.
+ */
 export function wordGap(before: string, after: string): '' | ' ' {
   const a = Array.from(before);
   const last = a[a.length - 1] ?? '';
   const first = Array.from(after)[0] ?? '';
-  return NO_SPACE.test(last) && NO_SPACE.test(first) ? '' : ' ';
+  const cjk = (c: string) => NO_SPACE.test(c);
+  const digit = (c: string) => /\p{Nd}/u.test(c);
+  return (cjk(last) || digit(last)) && (cjk(first) || digit(first)) && (cjk(last) || cjk(first)) ? '' : ' ';
 }
 
 /** Words joined as they read: spaces only where the script has them. */
@@ -170,9 +200,20 @@ export function captionWords(words: readonly TimedWord[]): TimedWord[] {
     if (!seg) segmenters.set('ja', (seg = new Intl.Segmenter('ja', { granularity: 'word' })));
     const pieces: string[] = [];
     for (const s of seg.segment(w.text)) {
-      // Punctuation and spaces stay with the piece before them (a line never starts with "。").
-      if (!s.isWordLike && pieces.length) pieces[pieces.length - 1] += s.segment;
+      const last = pieces[pieces.length - 1];
+      // Punctuation and spaces stay with the piece before them (a line never starts with "。"),
+      // and a run of other writing stays whole ("USB-C", "3.5", never "USB- C").
+      if (last !== undefined && (!s.isWordLike || (!NO_SPACE.test(s.segment) && !NO_SPACE.test(last)))) pieces[pieces.length - 1] = last + s.segment;
       else pieces.push(s.segment);
+    }
+    // Such a run of letters then goes with the Chinese or Japanese on both sides of it: it was
+    // written against them, and no space may come between them (digits need no help, wordGap).
+    for (let i = pieces.length - 1; i >= 0; i--) {
+      if (NO_SPACE.test(pieces[i]!) || /^[\p{Nd}\p{P}]+$/u.test(pieces[i]!)) continue;
+      const to = Math.min(pieces.length, i + 2);
+      const from = Math.max(0, i - 1);
+      pieces.splice(from, to - from, pieces.slice(from, to).join(''));
+      i = from;
     }
     const total = Array.from(w.text).length;
     let used = 0;

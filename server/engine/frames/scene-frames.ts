@@ -7,7 +7,7 @@ import { Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { outputSize } from '../../../shared/contract/index.js';
 import {
   captionAt, captionWordReach, captionWords, captionStateAt, computeLayout, createHeadCache, drawFrame, drawLogo, measureWith,
-  NEUTRAL_POSE, paginateCaptions, poseAt, type CaptionPage, type FrameLayer, type HeadCache, type PresenterRig, type SceneLayout,
+  NEUTRAL_POSE, holdPages, paginateCaptions, poseAt, type CaptionPage, type FrameLayer, type HeadCache, type PresenterRig, type SceneLayout,
   type TimedWord, type Animation, type MeasureText, type Rect,
 } from '../../../shared/scene/index.js';
 import { registerFonts } from './assets.js';
@@ -85,9 +85,11 @@ export function addCaptionPages(scene: Scene, spoken: readonly TimedWord[]): voi
   const words = captionWords(spoken);
   const first = scene.words.length;
   scene.words.push(...words);
+  const joint = scene.pages.length;
   for (const page of paginateCaptions(scene.layout, words, scene.measure)) {
     scene.pages.push({ ...page, lines: page.lines.map((l) => l.map((i) => i + first)) });
   }
+  holdPages(scene.pages, scene.layout.style.captionLines, joint);
 }
 
 const WITH_PRESENTER: readonly FrameLayer[] = ['background', 'presenter', 'logo', 'caption'];

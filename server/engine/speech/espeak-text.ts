@@ -4,7 +4,8 @@
 // text position espeak reports to the script's, so captions light the script's own words.
 import { englishRewrites } from './english-text.js';
 import { languageRewrites } from './language-text.js';
-import { escapeRegExp, type Rewrite } from './text-rules.js';
+import type { LexiconEntry } from '../../../shared/contract/index.js';
+import { alternation, escapeRegExp, type Rewrite } from './text-rules.js';
 import { japaneseReadings, readingsRewrite } from './japanese-readings.js';
 
 /**
@@ -21,6 +22,18 @@ export const UNSAID_SIGNS: Record<string, Record<string, string>> = {
   cmn: { '×': '乘以', '÷': '除以', '€': '欧元', '$': '美元', '£': '英镑', '¥': '元', '°': '度' },
 };
 
+/**
+ * The creator's lexicon as one rewrite: each entry's text as a whole word in any case ("nginx",
+ * "NGINX") is said as its `say`. It comes first, so what it says is then read like the script
+ * (numbers, units); its words point back at the written word, which captions keep.
+ */
+function lexiconRewrite(lexicon: readonly LexiconEntry[]): Rewrite | null {
+  if (!lexicon.length) return null;
+  const said = new Map(lexicon.map((e) => [e.text.trim().toLowerCase(), e.say.trim()]));
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternation(said.keys())})(?![\\p{L}\\p{N}])`, 'giu');
+  return [pattern, (m) => ` ${said.get(m[0].toLowerCase()) ?? m[0]} `];
+}
+
 /** Every rewrite of an espeak voice (its name without a variant: "en-us", "es", "cmn"). */
 function rewritesOf(espeakVoice: string, readings?: ReadonlyMap<string, string>): Rewrite[] {
   const lang = espeakVoice.split('+')[0]!;
@@ -35,10 +48,10 @@ function rewritesOf(espeakVoice: string, readings?: ReadonlyMap<string, string>)
  * espeakText with what it needs looked up first: for Japanese, the readings of the runs with
  * kanji in the text as the language's rewrites leave it (those run before the readings' rewrite).
  */
-export async function espeakReady(text: string, espeakVoice: string): Promise<ReturnType<typeof espeakText>> {
-  const plain = espeakText(text, espeakVoice);
+export async function espeakReady(text: string, espeakVoice: string, lexicon?: readonly LexiconEntry[]): Promise<ReturnType<typeof espeakText>> {
+  const plain = espeakText(text, espeakVoice, undefined, lexicon);
   if (espeakVoice.split('+')[0] !== 'ja' || !/\p{Script=Han}/u.test(plain.text)) return plain;
-  return espeakText(text, espeakVoice, await japaneseReadings(plain.text));
+  return espeakText(text, espeakVoice, await japaneseReadings(plain.text), lexicon);
 }
 
 /**
@@ -46,13 +59,15 @@ export async function espeakReady(text: string, espeakVoice: string): Promise<Re
  * reports (in characters, from 1) to the script's: a rewritten writing's words all point at its
  * first character, so its caption word is lit while they are said.
  */
-export function espeakText(text: string, espeakVoice: string, readings?: ReadonlyMap<string, string>): { text: string; scriptPosition(pos: number): number } {
+export function espeakText(text: string, espeakVoice: string, readings?: ReadonlyMap<string, string>, lexicon: readonly LexiconEntry[] = []): { text: string; scriptPosition(pos: number): number } {
   const scriptLength = Array.from(text).length;
   let chars: string[] | undefined; // the text so far, once a rewrite has matched
   let from: number[] = []; // script index of each character given to espeak
   let s = text;
   // Each rewrite reads what the ones before it wrote ("c. 1900" is "circa 1900", then a year).
-  for (const [pattern, said] of rewritesOf(espeakVoice, readings)) {
+  const own = lexiconRewrite(lexicon);
+  const rewrites = rewritesOf(espeakVoice, readings);
+  for (const [pattern, said] of own ? [own, ...rewrites] : rewrites) {
     pattern.lastIndex = 0;
     if (!pattern.test(s)) continue;
     const was = chars ?? Array.from(text);

@@ -3,8 +3,9 @@
 // chunk is asked for alone and the others all at once when it is ready, and the render takes
 // them in order as its frames reach them. Chunks end at sentence ends (or cut an over-long
 // sentence), where captions end a page anyway, so the caption pages are those of the script.
+import { scriptParts, type LexiconEntry } from '../../../shared/contract/index.js';
 import { endsSentence, endsSentenceBefore, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../../shared/scene/index.js';
-import type { Speech } from './speech.js';
+import { SPEECH_SAMPLE_RATE, type Speech } from './speech.js';
 import { Leveler } from './loudness.js';
 import { appendLoudness, LOUDNESS_RATE, loudnessLevels } from './loudness-track.js';
 import type { SpeechEngines } from './speech-engines.js';
@@ -37,7 +38,7 @@ export function scriptChunks(text: string): string[] {
   const units = scriptUnits(text);
   units.forEach((unit, i) => {
     current.push(unit);
-    if (endsSentenceBefore(unit.text, units[i + 1]?.text)) close();
+    if (endsSentenceBefore(unit.text, units[i + 1]?.text, units[i - 1]?.text)) close();
   });
   close();
   const speakable = (s: string) => /[\p{L}\p{N}]/u.test(s);
@@ -124,10 +125,45 @@ export interface NarrationChunk {
   firstWord: number;
 }
 
+/** A piece of narration: text to speak (null: none, a pause that opens the script) and the pause the script asks for after it. */
+interface Piece {
+  text: string | null;
+  /** Seconds of a `<break>` after it; null when none follows. */
+  breakAfter: number | null;
+}
+
+/**
+ * The script's pieces: its text between pause tags cut into chunks (scriptChunks), the last
+ * chunk before a tag carrying the tag's pause. A part without a letter or digit is not spoken.
+ */
+export function narrationPieces(text: string): Piece[] {
+  const pieces: Piece[] = [];
+  for (const part of scriptParts(text)) {
+    if ('pause' in part) {
+      const last = pieces[pieces.length - 1];
+      if (last) last.breakAfter = (last.breakAfter ?? 0) + part.pause;
+      else pieces.push({ text: null, breakAfter: part.pause });
+    } else if (/[\p{L}\p{N}]/u.test(part.text)) {
+      for (const chunk of scriptChunks(part.text.trim())) pieces.push({ text: chunk, breakAfter: null });
+    }
+  }
+  return pieces.length ? pieces : [{ text, breakAfter: null }];
+}
+
+/** Samples at the end of the audio quieter than speech (about -40 dBFS). */
+function trailingQuiet(samples: Int16Array): number {
+  let i = samples.length;
+  while (i > 0 && Math.abs(samples[i - 1]!) < 330) i--;
+  return samples.length - i;
+}
+
+const SILENT: Speech = { samples: new Int16Array(0), sampleRate: SPEECH_SAMPLE_RATE, timeline: { durationSeconds: 0, words: [], phonemes: [] } };
+
 export class Narration {
   /** Everything spoken so far; grows with every chunk taken. */
   readonly timeline: SpeechTimeline = { durationSeconds: 0, words: [], phonemes: [], loudness: { rate: LOUDNESS_RATE, values: [] } };
   private readonly pending: Promise<Speech>[];
+  private readonly pieces: Piece[];
   /** Whether each chunk ends a sentence (a long sentence's pieces are joined without the sentence pause). */
   private readonly sentenceEnds: boolean[];
   private taken = 0;
@@ -139,18 +175,24 @@ export class Narration {
    */
   private readonly audios: { spoken: Int16Array | null; pause: number; levelled: Int16Array | null }[] = [];
 
-  /** `leadSeconds`: silence before the first word (the video's lead-in); the words' times count from the start of it. */
-  constructor(speech: Pick<SpeechEngines, 'speak'>, text: string, private readonly voice: EngineVoice, signal: AbortSignal, leadSeconds = 0) {
+  /**
+   * `text`: the script as spoken (its pause tags kept: each is silence of its length after the
+   * words before it, in place of the sentence pause); `leadSeconds`: silence before the first
+   * word (the video's lead-in; the words' times count from the start of it); `lexicon`: how the
+   * voice says words.
+   */
+  constructor(speech: Pick<SpeechEngines, 'speak'>, text: string, private readonly voice: EngineVoice, signal: AbortSignal, leadSeconds = 0, lexicon?: readonly LexiconEntry[]) {
     this.timeline.durationSeconds = leadSeconds;
-    const chunks = scriptChunks(text);
-    this.sentenceEnds = chunks.map((c) => endsSentence(c));
-    const [first, ...rest] = chunks;
-    const firstSpoken = speech.speak(first!, voice, signal);
+    this.pieces = narrationPieces(text);
+    this.sentenceEnds = this.pieces.map((c) => c.text !== null && endsSentence(c.text));
+    const say = (c: Piece) => (c.text === null ? Promise.resolve(SILENT) : speech.speak(c.text, voice, signal, lexicon));
+    const [first, ...rest] = this.pieces;
+    const firstSpoken = say(first!);
     // The rest are asked for once the first is ready: the render's first frame waits for the
     // first sentence (a Pico voice's synthesis and alignment), which then has the cores to
     // itself; the rest still come long before the frames reach them.
     // (Each derives from the first directly: no promise of its own that could go unhandled.)
-    this.pending = [firstSpoken, ...rest.map((c) => firstSpoken.then(() => speech.speak(c, voice, signal)))];
+    this.pending = [firstSpoken, ...rest.map((c) => firstSpoken.then(() => say(c)))];
     // Later chunks are awaited one by one; one failing (or a cancel) must not go unhandled meanwhile.
     for (const p of this.pending) p.catch(() => undefined);
   }
@@ -171,7 +213,11 @@ export class Narration {
     tl.words.push(...words);
     tl.phonemes.push(...sp.timeline.phonemes.map(shift));
     appendLoudness(tl.loudness!, offset, loudnessLevels(sp.samples, sp.sampleRate));
-    const pause = !this.done && this.sentenceEnds[this.taken - 1] ? Math.round(joinPauseSeconds(this.voice.espeak) * sp.sampleRate) : 0;
+    const asked = this.pieces[this.taken - 1]!.breakAfter;
+    // A pause tag is that much silence: what the audio ends with already counts towards it.
+    const pause = asked !== null
+      ? Math.max(0, Math.round(asked * sp.sampleRate) - trailingQuiet(sp.samples))
+      : !this.done && this.sentenceEnds[this.taken - 1] ? Math.round(joinPauseSeconds(this.voice.espeak) * sp.sampleRate) : 0;
     const index = this.audios.length;
     this.audios.push({ spoken: sp.samples, pause, levelled: null });
     tl.durationSeconds = offset + (sp.samples.length + pause) / sp.sampleRate;

@@ -7,6 +7,7 @@
 //   phonemized by espeak, aligned the same way.
 // The espeak reference is spoken on its own worker while the other engine speaks, so the
 // alignment costs little more than the MFCC and warping path themselves.
+import type { LexiconEntry } from '../../../shared/contract/index.js';
 import { EngineError } from '../types.js';
 import { alignTimeline } from './speech-align.js';
 import { SPEECH_SAMPLE_RATE, SpeechSynth, WorkerSynth, type RawSpeech, type Speech } from './speech.js';
@@ -111,23 +112,23 @@ export class SpeechEngines {
     }
   }
 
-  /** Speech for one chunk of a script in the voice's engine, at SPEECH_SAMPLE_RATE, with timings. */
-  async speak(text: string, voice: EngineVoice, signal?: AbortSignal): Promise<Speech> {
-    if (voice.engine === 'espeak') return this.espeak.synthesize(text, voice.espeak, signal);
+  /** Speech for one chunk of a script in the voice's engine, at SPEECH_SAMPLE_RATE, with timings; words said as `lexicon` says. */
+  async speak(text: string, voice: EngineVoice, signal?: AbortSignal, lexicon?: readonly LexiconEntry[]): Promise<Speech> {
+    if (voice.engine === 'espeak') return this.espeak.synthesize(text, voice.espeak, signal, lexicon);
     if (voice.engine === 'piper' || voice.engine === 'kokoro') this.neural(voice);
     // Pico and Flite read the words espeak reads ("03/04/2026" as "March 4th, 2026"): the same
     // reading in every voice, and audio that matches its timing reference. A neural voice's
     // phonemes are espeak's.
-    const [reference, raw] = await Promise.all([this.espeak.synthesize(text, voice.espeak, signal), this.raw(text, voice, signal)]);
+    const [reference, raw] = await Promise.all([this.espeak.synthesize(text, voice.espeak, signal, lexicon), this.raw(text, voice, signal, lexicon)]);
     return aligned(reference, raw);
   }
 
   /** The engine's own audio for a voice that is not espeak's. */
-  private async raw(text: string, voice: EngineVoice, signal?: AbortSignal): Promise<RawSpeech> {
-    const read = async () => (await espeakReady(text, voice.espeak.voice)).text;
+  private async raw(text: string, voice: EngineVoice, signal?: AbortSignal, lexicon?: readonly LexiconEntry[]): Promise<RawSpeech> {
+    const read = async () => (await espeakReady(text, voice.espeak.voice, lexicon)).text;
     if (voice.engine === 'pico') return this.pico.raw(await read(), { ...voice.pico!, dir: PICO_DATA_DIR }, signal);
     if (voice.engine === 'flite') return this.flite.raw(await read(), voice.flite!, signal);
-    return this.neural(voice).raw(text, voice, signal);
+    return this.neural(voice).raw(text, voice, signal, lexicon);
   }
 
   /** The speaker of a neural voice's engine, or a `speech_failed` error when this studio has none. */

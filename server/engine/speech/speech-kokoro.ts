@@ -3,6 +3,7 @@
 // Piper's (voice-packs.ts), onnxruntime as for Piper (onnx-runtime.ts); espeak-ng turns the text into IPA, spelled as Kokoro's phonemizer
 // writes it, and the tokenizer's vocabulary into ids; the model returns 24 kHz audio, which is
 // timed by alignment to espeak's rendering (speech-engines.ts).
+import type { LexiconEntry } from '../../../shared/contract/index.js';
 import { z } from 'zod';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -117,9 +118,9 @@ export class KokoroSpeaker {
     return p;
   }
 
-  async raw(text: string, voice: EngineVoice, signal?: AbortSignal): Promise<RawSpeech> {
+  async raw(text: string, voice: EngineVoice, signal?: AbortSignal, lexicon?: readonly LexiconEntry[]): Promise<RawSpeech> {
     const t0 = performance.now();
-    const [{ session, vocab, styles }, ipa] = await Promise.all([this.load(voice), this.espeak.ipa(text, voice.espeak, signal)]);
+    const [{ session, vocab, styles }, ipa] = await Promise.all([this.load(voice), this.espeak.ipa(text, voice.espeak, signal, lexicon)]);
     const lang = voice.espeak.voice;
     const pieces = kokoroIds(ipa, vocab, text, lang === 'en-us' ? 'us' : lang.startsWith('en') ? 'gb' : undefined);
     if (!pieces.length) throw new EngineError('speech_failed', 'Speech synthesis produced no phonemes for this script.');

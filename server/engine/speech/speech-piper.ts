@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
+import type { LexiconEntry } from '../../../shared/contract/index.js';
 import type { RawSpeech, SpeechSynth } from './speech.js';
 import { EngineError } from '../types.js';
 import { loadOnnxRuntime } from './onnx-runtime.js';
@@ -109,9 +110,9 @@ export class PiperSpeaker {
     return p;
   }
 
-  async raw(text: string, voice: EngineVoice, signal?: AbortSignal): Promise<RawSpeech> {
+  async raw(text: string, voice: EngineVoice, signal?: AbortSignal, lexicon?: readonly LexiconEntry[]): Promise<RawSpeech> {
     const t0 = performance.now();
-    const [{ session, config }, ipa] = await Promise.all([this.load(voice), this.espeak.ipa(text, voice.espeak, signal)]);
+    const [{ session, config }, ipa] = await Promise.all([this.load(voice), this.espeak.ipa(text, voice.espeak, signal, lexicon)]);
     if (signal?.aborted) throw new EngineError('canceled', 'The render was canceled.');
     const ids = phonemeIds(ipa, config.phoneme_id_map, text);
     if (ids.length < 4) throw new EngineError('speech_failed', 'Speech synthesis produced no phonemes for this script.');

@@ -4,6 +4,7 @@
 // engine can be interrupted mid-call) and the next request starts a fresh one.
 import { Worker } from 'node:worker_threads';
 import { isCaptionWord, withPageEnds, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../../shared/scene/index.js';
+import type { LexiconEntry } from '../../../shared/contract/index.js';
 import { EngineError } from '../types.js';
 import type { EspeakVoice } from './voices.js';
 import { espeakReady } from './espeak-text.js';
@@ -223,17 +224,17 @@ export class SpeechSynth extends WorkerSynth<EspeakVoice> {
     super(new URL('./speech-worker.mjs', import.meta.url), idleMs, warmUpWith);
   }
 
-  /** Synthesises text; rejects with EngineError('canceled') when the signal fires first. */
-  async synthesize(text: string, voice: EspeakVoice, signal?: AbortSignal): Promise<Speech> {
-    const given = await espeakReady(text, voice.voice);
+  /** Synthesises text (said as `lexicon` says); rejects with EngineError('canceled') when the signal fires first. */
+  async synthesize(text: string, voice: EspeakVoice, signal?: AbortSignal, lexicon?: readonly LexiconEntry[]): Promise<Speech> {
+    const given = await espeakReady(text, voice.voice, lexicon);
     const r = await this.raw(given.text, voice, signal);
     const events = given.text === text ? r.events : r.events.map((e) => ({ ...e, text_position: given.scriptPosition(e.text_position) }));
     return { samples: r.samples, sampleRate: r.sampleRate, timeline: buildTimeline(text, events, r.samples.length / r.sampleRate) };
   }
 
   /** espeak's phonemes of the text in IPA, one clause per line. */
-  async ipa(text: string, voice: EspeakVoice, signal?: AbortSignal): Promise<string> {
-    const r = await this.request({ text: (await espeakReady(text, voice.voice)).text, voice, op: 'ipa' }, signal);
+  async ipa(text: string, voice: EspeakVoice, signal?: AbortSignal, lexicon?: readonly LexiconEntry[]): Promise<string> {
+    const r = await this.request({ text: (await espeakReady(text, voice.voice, lexicon)).text, voice, op: 'ipa' }, signal);
     if (!('ipa' in r)) throw new EngineError('speech_failed', 'The phonemizer gave no phonemes.');
     return r.ipa;
   }

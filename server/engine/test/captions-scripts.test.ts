@@ -133,7 +133,7 @@ describe('a script pasted with Markdown marks', () => {
     expect(spokenScript('Learn more at [our **new** site](https://example.com/docs?a=1).')).toBe('Learn more at our new site.');
     // A line that ends with punctuation inside quotes has ended already.
     expect(spokenScript('He said "hi."\nThen he left')).toBe('He said "hi."\nThen he left');
-    expect(captionTokens('“*Quoted*” (**bold**) — ***all***.').map((t) => t.text)).toEqual(['“Quoted”', '(bold)', 'all.']);
+    expect(captionTokens('“*Quoted*” (**bold**) — ***all***.').map((t) => t.text)).toEqual(['“Quoted”', '(bold) —', 'all.']);
   });
 
   it('reads inline code without its backticks and a table or a "|" list as words with short pauses', () => {
