@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { OUTPUT_DEFAULTS, SHORT_SIDES, type Resolution } from '../shared/contract/index.js';
 import { LIMITS } from '../shared/contract/index.js';
 import { loadCatalog } from './catalog.js';
+import { PresenterRegistry } from './presenters/registry.js';
 import { createEngine } from './engine/index.js';
 import type { RenderEngine } from './engine/types.js';
 import { buildApp } from './http/app.js';
@@ -140,7 +141,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   const listCache = shared || options.listCache === false ? null : new ListCache(store);
   const app = buildApp(
     {
-      store, keys, storage, catalog: loadCatalog(options.catalogDir), assets, engine, limits, limiter, hub, listCache, version: VERSION,
+      store, keys, storage, catalog: loadCatalog(options.catalogDir), presenters: new PresenterRegistry(), assets, engine, limits, limiter, hub, listCache, version: VERSION,
       resolution: options.resolution ?? OUTPUT_DEFAULTS.resolution,
     },
     logger,

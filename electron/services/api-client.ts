@@ -1,6 +1,6 @@
 // The one caller of a render API: adds the key (never logged), times out, retries safe calls
 // with backoff, turns HTTP failures into BridgeFailures and reads answers through the normaliser.
-import { Asset, AssetList, Health, TemplateList, VoiceList, VoicePackStatus, type Job, type JobList, type RenderRequest, type SoundPreviewRequest, type Template, type Voice } from '../../shared/contract/index.js';
+import { Asset, AssetList, Health, PresenterList, TemplateList, VoiceList, VoicePackStatus, type Job, type JobList, type Presenter, type RenderRequest, type SoundPreviewRequest, type Template, type Voice } from '../../shared/contract/index.js';
 import type { BridgeErrorCode, BridgeParsedInput, JobsListInput, KeyHeader } from '../../shared/bridge/index.js';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -207,6 +207,12 @@ export class RenderApiClient {
     const parsed = TemplateList.safeParse(await this.json('GET', '/api/templates'));
     if (!parsed.success) throw new BridgeFailure('unreadable_response', 'the render API answered a template list the app cannot read');
     return parsed.data.templates;
+  }
+
+  async presenters(): Promise<Presenter[]> {
+    const parsed = PresenterList.safeParse(await this.json('GET', '/api/presenters'));
+    if (!parsed.success) throw new BridgeFailure('unreadable_response', 'the render API answered a presenter list the app cannot read');
+    return parsed.data.presenters;
   }
 
   /** A voice pack's download state; `install` starts the download on the studio. */

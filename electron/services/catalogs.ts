@@ -5,11 +5,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { Template, Voice, VoiceList } from '../../shared/contract/index.js';
+import { Presenter, Template, Voice, VoiceList } from '../../shared/contract/index.js';
 import { publicTemplate, TEMPLATES } from '../../shared/scene/catalog.js';
 import { readJson, writeJsonAtomic } from './atomic-file.js';
 
-export const RawCatalogs = z.object({ templates: z.array(Template), voices: z.array(Voice) });
+/** Presenters: absent from caches written before the `presenters` extension. */
+export const RawCatalogs = z.object({ templates: z.array(Template), voices: z.array(Voice), presenters: z.array(Presenter).default([]) });
 export type RawCatalogs = z.infer<typeof RawCatalogs>;
 
 /** resources/voices.json as far as the bundled fallback needs it (each voice is then checked as a Voice). */
@@ -20,9 +21,9 @@ export async function readBundledCatalogs(resourcesDir: string): Promise<RawCata
     const v = BundledVoices.parse(JSON.parse(await readFile(join(resourcesDir, 'voices.json'), 'utf8')));
     const templates = TEMPLATES.map((t) => publicTemplate(t, ''));
     const voices = VoiceList.parse({ voices: v.voices.map((x) => ({ sampleUrl: '', ...x })) }).voices;
-    return { templates, voices };
+    return { templates, voices, presenters: [] };
   } catch {
-    return { templates: [], voices: [] };
+    return { templates: [], voices: [], presenters: [] };
   }
 }
 

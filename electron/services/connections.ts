@@ -8,8 +8,8 @@ import { BridgeFailure } from './errors.js';
 import type { LocalStudio } from './local-studio.js';
 import { LOCAL_PROFILE_ID, type EnvProfileConfig, type ProfileStore } from './profiles.js';
 
-export const ALL_CAPABILITIES: Capabilities = { cancel: true, delete: true, events: true, catalogs: true, media: true, idempotency: true, title: true, assets: true, scenes: true, output: true, brand: true, sound: true };
-export const FOREIGN_CAPABILITIES: Capabilities = { cancel: false, delete: false, events: false, catalogs: false, media: false, idempotency: false, title: false, assets: false, scenes: false, output: false, brand: false, sound: false };
+export const ALL_CAPABILITIES: Capabilities = { cancel: true, delete: true, events: true, catalogs: true, media: true, idempotency: true, title: true, assets: true, scenes: true, output: true, brand: true, sound: true, presenters: true };
+export const FOREIGN_CAPABILITIES: Capabilities = { cancel: false, delete: false, events: false, catalogs: false, media: false, idempotency: false, title: false, assets: false, scenes: false, output: false, brand: false, sound: false, presenters: false };
 
 export interface ConnectionDeps {
   profiles: ProfileStore;
@@ -78,7 +78,7 @@ export class Connections {
     const generation = this.generation;
     const h = await client.health();
     const has = (e: string) => h.extensions.includes(e);
-    const caps = h.ours ? { ...ALL_CAPABILITIES, title: has('title'), assets: has('assets'), scenes: has('scenes'), output: has('output'), brand: has('brand'), sound: has('sound') } : FOREIGN_CAPABILITIES;
+    const caps = h.ours ? { ...ALL_CAPABILITIES, title: has('title'), assets: has('assets'), scenes: has('scenes'), output: has('output'), brand: has('brand'), sound: has('sound'), presenters: has('presenters') } : FOREIGN_CAPABILITIES;
     if (generation === this.generation) this.capabilities.set(profileId, caps);
     return caps;
   }

@@ -41,11 +41,12 @@ export class MediaRouter {
   }
 
   /** The catalogs as the renderer sees them; thumbnail and sample addresses are kept for streaming. */
-  catalog(profileId: string, raw: RawCatalogs): Pick<RawCatalogs, 'templates' | 'voices'> {
+  catalog(profileId: string, raw: RawCatalogs): Pick<RawCatalogs, 'templates' | 'voices' | 'presenters'> {
     this.catalogs.set(profileId, raw);
     return {
       templates: raw.templates.map((t) => this.urls.rewriteTemplate(profileId, t)),
       voices: raw.voices.map((v) => this.urls.rewriteVoice(profileId, v)),
+      presenters: raw.presenters,
     };
   }
 

@@ -217,7 +217,8 @@ export function createStudio(deps: StudioDeps): Studio {
     try {
       const client = await clientFor(profileId);
       if (!(await connections.capabilitiesOf(profileId)).catalogs) return { raw: await readBundledCatalogs(deps.resourcesDir), fromCache: false, profileId };
-      const raw = { templates: await client.templates(), voices: await client.voices() };
+      const caps = await connections.capabilitiesOf(profileId);
+      const raw = { templates: await client.templates(), voices: await client.voices(), presenters: caps.presenters ? await client.presenters() : [] };
       await catalogCache.write(profileId, raw).catch(logged(`catalogs of "${profileId}" not cached`));
       return { raw, fromCache: false, profileId };
     } catch (e) {

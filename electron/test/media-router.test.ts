@@ -32,7 +32,7 @@ afterAll(async () => {
 describe('media router', () => {
   it('rewrites catalog addresses to app URLs and streams them with the key', async () => {
     const client = await connections.client(profileId);
-    const raw = { templates: await client.templates(), voices: await client.voices() };
+    const raw = { templates: await client.templates(), voices: await client.voices(), presenters: [] };
     const shown = router.catalog(profileId, raw);
     const t = shown.templates[0]!;
     expect(t.thumbnailUrl).toBe(`studio-media://app/${profileId}/templates/${t.id}/thumbnail`);

@@ -15,6 +15,8 @@ export interface PreviewState {
   picture: BackgroundPicture | null;
   /** False: the scene has no presenter (nothing to place, no box). */
   presenter: boolean;
+  /** Who speaks (absent: the template's suggestion). */
+  presenterId?: string;
   guidesX: number[];
   guidesY: number[];
   active: boolean;
@@ -39,7 +41,7 @@ export function drawPreview(scene: HTMLCanvasElement, overlay: HTMLCanvasElement
   if (ctx) {
     ctx.setTransform((cssW * dpr) / out.width, 0, 0, (cssH * dpr) / out.height, 0, 0);
     drawScene(ctx, {
-      template: s.template, params: s.params, width: out.width, height: out.height, caption: s.caption, picture: s.picture, presenter: s.presenter,
+      template: s.template, params: s.params, width: out.width, height: out.height, caption: s.caption, picture: s.picture, presenter: s.presenter, presenterId: s.presenterId,
       ...(s.brand ? { brand: s.brand } : {}), ...(s.logo ? { logo: s.logo } : {}),
     });
   }
@@ -74,7 +76,7 @@ export function drawPreview(scene: HTMLCanvasElement, overlay: HTMLCanvasElement
     }
     o.stroke();
   }
-  const b = presenterBox(s.template, s.params, out.width, out.height);
+  const b = presenterBox(s.template, s.params, out.width, out.height, s.presenterId);
   const k = cssW / out.width;
   const x = b.x * k;
   const y = b.y * (cssH / out.height);

@@ -22,6 +22,8 @@ export type GestureState = Drag | null;
 /** What the canvas shows and how big it is on screen. */
 export interface GestureView {
   templateId: string;
+  /** Who speaks (absent: the template's suggestion): the presenter's painted box differs. */
+  presenterId?: string;
   /** The params drawn now: the editor's, with the live placement (if any) in place of its avatar. */
   params: RenderParams;
   /** The editor's (saved) placement: what a cancelled gesture goes back to. */
@@ -79,7 +81,7 @@ function inFrame(view: GestureView, x: number, y: number) {
 /** What a pointer at (x, y) CSS px would grab, on the layout of the frame as drawn. */
 export function grabAt(view: GestureView, x: number, y: number): { kind: 'move' } | { kind: 'scale'; corner: PresenterCorner } | null {
   const p = inFrame(view, x, y);
-  const layout = computeLayout(view.templateId, view.params, p.frame);
+  const layout = computeLayout(view.templateId, view.params, p.frame, view.presenterId);
   const corner = presenterCornerAt(layout, p.x, p.y, (HANDLE_PX * p.frame.width) / view.width);
   if (corner) return { kind: 'scale', corner };
   return hitPresenter(layout, p.x, p.y) ? { kind: 'move' } : null;
@@ -104,7 +106,7 @@ export function reduceGesture(state: GestureState, event: GestureEvent, view: Ge
       const drag: Drag =
         g.kind === 'move'
           ? { kind: 'move', pointerId: event.pointerId, from: shown, dx: shown.x * p.frame.width - p.x, dy: shown.y * p.frame.height - p.y }
-          : { kind: 'scale', pointerId: event.pointerId, from: shown, corner: presenterCornerOffset(computeLayout(view.templateId, view.params, p.frame), shown, g.corner) };
+          : { kind: 'scale', pointerId: event.pointerId, from: shown, corner: presenterCornerOffset(computeLayout(view.templateId, view.params, p.frame, view.presenterId), shown, g.corner) };
       return { state: drag, handled: true, focus: true, capture: event.pointerId, live: { avatar: shown, guidesX: [], guidesY: [] } };
     }
     case 'pointermove': {

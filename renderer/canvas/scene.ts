@@ -19,10 +19,11 @@ import {
   SCRIPT_FAMILIES,
   sceneStyle,
   templateEntry,
+  vectorRig,
   type BackgroundPicture,
   type CaptionView,
   type FrameLayer,
-  type PresenterAssets,
+  type PresenterRig,
   type Rect,
   type SceneLayout,
   type SceneBrand,
@@ -31,7 +32,7 @@ import {
 
 const svgUrls = import.meta.glob('../../resources/presenters/*/*.svg', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
 
-const assets = new Map<string, PresenterAssets>();
+const rigs = new Map<string, PresenterRig>();
 const loading = new Map<string, Promise<void>>();
 const listeners = new Set<() => void>();
 let fontsLoading: Promise<void> | null = null;
@@ -89,17 +90,16 @@ function ensureFonts(): void {
   });
 }
 
-function presenterAssets(templateId: string): PresenterAssets | null {
+function presenterRig(id: string): PresenterRig | null {
   ensureFonts();
-  const id = sceneStyle(previewTemplateId(templateId)).presenterId;
-  const have = assets.get(id);
+  const have = rigs.get(id);
   if (have) return have;
   if (!loading.has(id)) {
     loading.set(
       id,
       loadPresenter(id, (_part, file) => loadImage(svgUrls[`../../resources/presenters/${file}`] ?? '')).then(
         (a) => {
-          assets.set(id, a);
+          rigs.set(id, vectorRig(a));
           ready();
         },
         () => undefined, // the silhouette stays; the layout (and so placement) is unaffected
@@ -111,7 +111,7 @@ function presenterAssets(templateId: string): PresenterAssets | null {
 
 /** Resolves when the given templates' art and the fonts are loaded (for thumbnails and tests). */
 export async function preloadScene(templateIds: string[]): Promise<void> {
-  for (const t of templateIds) presenterAssets(t);
+  for (const t of templateIds) presenterRig(sceneStyle(previewTemplateId(t)).presenterId);
   await Promise.all([fontsLoading, ...templateIds.map((t) => loading.get(sceneStyle(previewTemplateId(t)).presenterId))]);
 }
 
@@ -126,14 +126,14 @@ function previewTemplateId(templateId: string | undefined): string {
   return templateId && templateEntry(templateId) ? templateId : PREVIEW_FALLBACK_TEMPLATE;
 }
 
-/** `presenter` false: a scene without one (its captions are placed as the video places them then); `brand`: the video's. */
-export function sceneLayout(template: Template | null, params: RenderParams, width: number, height: number, presenter = true, brand?: SceneBrand): SceneLayout {
-  return computeLayout(previewTemplateId(template?.id), params, { width, height }, undefined, presenter, brand);
+/** `presenter` false: a scene without one (its captions are placed as the video places them then); `brand`: the video's; `presenterId`: who speaks (absent: the template's suggestion). */
+export function sceneLayout(template: Template | null, params: RenderParams, width: number, height: number, presenter = true, brand?: SceneBrand, presenterId?: string): SceneLayout {
+  return computeLayout(previewTemplateId(template?.id), params, { width, height }, presenterId, presenter, brand);
 }
 
 /** The presenter's painted box in frame pixels: what the handles frame and the pointer grabs. */
-export function presenterBox(template: Template | null, params: RenderParams, width: number, height: number): Rect {
-  return sceneLayout(template, params, width, height).presenterBounds;
+export function presenterBox(template: Template | null, params: RenderParams, width: number, height: number, presenterId?: string): Rect {
+  return sceneLayout(template, params, width, height, true, undefined, presenterId).presenterBounds;
 }
 
 export interface SceneOptions {
@@ -147,13 +147,15 @@ export interface SceneOptions {
   picture?: BackgroundPicture | null;
   /** False: a scene without the presenter. */
   presenter?: boolean;
+  /** Who speaks (absent: the template's suggestion). */
+  presenterId?: string;
   /** Extension `brand`: the video's brand, and its logo image once loaded. */
   brand?: SceneBrand;
   logo?: ImageLike;
 }
 
 export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): SceneLayout {
-  const layout = sceneLayout(o.template, o.params, o.width, o.height, o.presenter !== false, o.brand);
+  const layout = sceneLayout(o.template, o.params, o.width, o.height, o.presenter !== false, o.brand, o.presenterId);
   // Captions given as a file only (or none) are not drawn in the video, nor here.
   const words = o.caption && (o.params.captions ?? 'burned') === 'burned' ? captionTokens(o.caption).slice(0, 40) : [];
   let caption: CaptionView | null = null;
@@ -166,6 +168,6 @@ export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): Scene
   // The scene's own picture goes down through the same routine the engine uses; the rest of the frame is drawFrame's.
   if (o.picture) drawBackground(ctx, layout, o.picture);
   const layers: FrameLayer[] = [...(o.picture ? [] : ['background' as const]), ...(presenter ? ['presenter' as const] : []), 'logo', 'caption'];
-  drawFrame(ctx, presenter ? presenterAssets(layout.templateId) : null, layout, { pose: NEUTRAL_POSE, caption }, { layers, ...(o.logo ? { logo: o.logo } : {}) });
+  drawFrame(ctx, presenter ? presenterRig(layout.style.presenterId) : null, layout, { pose: NEUTRAL_POSE, caption }, { layers, ...(o.logo ? { logo: o.logo } : {}) });
   return layout;
 }

@@ -10,6 +10,7 @@ import { RenderBar, renderCurrent } from './RenderBar.js';
 import { SceneInspector } from './SceneInspector.js';
 import { SceneStrip } from './SceneStrip.js';
 import { ScriptEditor } from './ScriptEditor.js';
+import { PresenterPicker } from './PresenterPicker.js';
 import { TemplatePicker } from './TemplatePicker.js';
 import { VoicePicker } from './VoicePicker.js';
 
@@ -57,6 +58,7 @@ export function CreateView() {
           <BrandKits />
           <OutputSettings />
           <TemplatePicker />
+          <PresenterPicker />
           <MediaLibrary />
         </div>
       </div>

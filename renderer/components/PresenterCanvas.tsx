@@ -55,18 +55,19 @@ export function PresenterCanvas() {
       const live = livePlacement.getState();
       const committed = sceneParams(st.document.params, sc);
       const params = live.avatar ? { ...committed, avatar: live.avatar } : committed;
-      return { scene: sc, committed, live, params, template: findTemplate(st.catalogs.templates, st.document.templateId) };
+      const presenterId = sc.presenterId ?? st.document.presenterId ?? undefined;
+      return { scene: sc, committed, live, params, presenterId, template: findTemplate(st.catalogs.templates, st.document.templateId) };
     };
     const draw = () => {
       raf = 0;
-      const { scene: sc, live, params, template } = current();
+      const { scene: sc, live, params, presenterId, template } = current();
       const bg = sc.background;
       const loaded = bg ? media.picture(bg) : undefined;
       const picture = bg && loaded?.value ? { ...loaded.value, fit: bg.fit } : null;
       const accent = getComputedStyle(box).getPropertyValue('--accent').trim() || '#6c5ce7';
       const branded = previewBrand(useStudio.getState().document.brand);
       drawPreview(scene, overlay, cssW, cssH, {
-        template, params, caption: sc.text, picture, presenter: sc.presenter, guidesX: live.guidesX, guidesY: live.guidesY, active: gesture !== null, focused, ...branded,
+        template, params, caption: sc.text, picture, presenter: sc.presenter, presenterId, guidesX: live.guidesX, guidesY: live.guidesY, active: gesture !== null, focused, ...branded,
       }, accent);
       scene.dataset.presenter = String(sc.presenter);
       scene.dataset.background = bg ? (picture ? 'asset' : loaded?.error ? 'failed' : 'loading') : 'template';
@@ -82,10 +83,10 @@ export function PresenterCanvas() {
 
     // DOM events become gesture events; the reducer decides, this applies its output.
     const dispatch = (e: Event, event: GestureEvent, r: DOMRect = overlay.getBoundingClientRect()): void => {
-      const { scene: sc, committed, params, template } = current();
+      const { scene: sc, committed, params, presenterId, template } = current();
       if (!sc.presenter) return; // nothing to place in a scene without the presenter
       const was = gesture;
-      const out = reduceGesture(gesture, event, { templateId: template?.id ?? '', params, committed: committed.avatar, width: r.width, height: r.height });
+      const out = reduceGesture(gesture, event, { templateId: template?.id ?? '', presenterId, params, committed: committed.avatar, width: r.width, height: r.height });
       gesture = out.state;
       if (out.handled) e.preventDefault();
       if (out.focus) overlay.focus();

@@ -9,7 +9,7 @@ import { call, describeError } from '../lib/bridge.js';
 import { offers } from '../lib/capabilities.js';
 import { TRANSITION_LABEL } from '../lib/scenes.js';
 import { selectedScene } from '../store/document.js';
-import { useEditor, useMedia, useStudio } from '../store/index.js';
+import { useCatalogs, useEditor, useMedia, useStudio } from '../store/index.js';
 import { ErrorNote } from './ErrorNote.js';
 
 const FIT_LABEL: Record<BackgroundFit, string> = { cover: 'Fill', contain: 'Fit' };
@@ -53,6 +53,8 @@ export function SceneInspector() {
   const caps = useStudio((s) => s.settings.capabilities);
   const scenesOn = offers(caps, 'scenes');
   const assetsOn = offers(caps, 'assets');
+  const presentersOn = offers(caps, 'presenters');
+  const presenters = useCatalogs((s) => s.presenters);
   const bg = scene.background;
   const [pickerOpen, setPickerOpen] = useState(false);
   const library = useBackgroundAssets(assetsOn && pickerOpen);
@@ -136,6 +138,24 @@ export function SceneInspector() {
           <label className="check" title="Off: this scene places the presenter as the rest of the video does">
             <input type="checkbox" checked={scene.avatar !== null} onChange={(e) => update(scene.id, { avatar: e.target.checked ? { ...videoAvatar } : null })} />
             Own placement
+          </label>
+        )}
+        {scene.presenter && presentersOn && presenters.length > 0 && (
+          <label className="check">
+            Presenter
+            <select
+              className="input"
+              aria-label="This scene's presenter"
+              value={scene.presenterId ?? ''}
+              onChange={(e) => update(scene.id, { presenterId: e.target.value || null })}
+            >
+              <option value="">The video's</option>
+              {presenters.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
           </label>
         )}
       </div>

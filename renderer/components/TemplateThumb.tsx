@@ -3,7 +3,7 @@
 // placeholder of the frame's shape holds its place.
 import { useEffect, useReducer, useRef, useState } from 'react';
 import type { AspectRatio, Template } from '../../shared/contract/index.js';
-import { outputSize } from '../../shared/contract/index.js';
+import { outputSize, templatePlacement } from '../../shared/contract/index.js';
 import { drawScene, onSceneAssets } from '../canvas/scene.js';
 
 const whenIdle = (cb: () => void): (() => void) => {
@@ -33,7 +33,7 @@ export function TemplateThumb({ template, aspectRatio, width = 160 }: { template
         canvas.height = Math.round(height * dpr);
         // Output coordinates scaled down: the thumbnail is the video's frame in small.
         ctx.setTransform((width * dpr) / size.width, 0, 0, (height * dpr) / size.height, 0, 0);
-        drawScene(ctx, { template, params: { ...template.defaults, aspectRatio }, width: size.width, height: size.height });
+        drawScene(ctx, { template, params: { aspectRatio, avatar: templatePlacement(template, aspectRatio) }, width: size.width, height: size.height });
         setDrawn(true);
       }),
     [template, aspectRatio, width, height, size.width, size.height, assetsVersion],

@@ -4,7 +4,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { VoiceEngine, VoicePackStatus, VoiceQuality } from '../../shared/contract/index.js';
 import { call, describeError } from '../lib/bridge.js';
-import { findVoice, voiceIds, type CatalogVoice } from '../store/catalogs.js';
+import { findTemplate, findVoice, voiceIds, type CatalogVoice } from '../store/catalogs.js';
+import { speakingPresenter, voiceSuits } from '../lib/presenters.js';
 
 import { ErrorNote } from './ErrorNote.js';
 import { VoicePack } from './VoicePack.js';
@@ -52,6 +53,14 @@ export function VoicePicker() {
   const voices = useCatalogs((s) => s.voices);
   const catalogError = useCatalogs((s) => s.error);
   const voiceId = useStudio((s) => s.document.voiceId);
+  const presenterId = useStudio((s) => s.document.presenterId);
+  const templateId = useStudio((s) => s.document.templateId);
+  const templates = useCatalogs((s) => s.templates);
+  const presenters = useCatalogs((s) => s.presenters);
+  const presenter = useMemo(
+    () => speakingPresenter({ presenterId }, findTemplate(templates, templateId), presenters),
+    [presenterId, templateId, templates, presenters],
+  );
   const fieldError = useEditor((s) => s.fieldErrors.voiceId);
   const update = useStudio((s) => s.update);
   const [q, setQ] = useState('');
@@ -141,6 +150,11 @@ export function VoicePicker() {
           </span>
         )}
       </div>
+      {selected && presenter && !voiceSuits(selected, presenter) && (
+        <p className="voice-flag small" role="status" data-testid="voice-mismatch">
+          {selected.name} is a {selected.gender} voice and {presenter.name} reads as {presenter.gender}: allowed, but viewers may notice. Voices marked “suits {presenter.name}” match.
+        </p>
+      )}
       <div className="filters">
         <input type="search" className="input" placeholder="Search voices or ids" aria-label="Search voices" value={q} onChange={(e) => setQ(e.target.value)} />
         <select className="input" aria-label="Language" value={locale} onChange={(e) => setLocale(e.target.value)}>
@@ -184,6 +198,7 @@ export function VoicePicker() {
                 <span className="voice-name">{v.name}</span>
                 <span className="muted small">
                   {localeName(v.locale)} · {v.gender}
+                  {presenter?.gender && presenter.gender !== 'neutral' && voiceSuits(v, presenter) ? <span className="voice-suits"> · suits {presenter.name}</span> : null}
                 </span>
                 {v.quality && v.engine ? (
                   <span className={`voice-quality quality-${v.quality}`} data-testid="voice-quality">

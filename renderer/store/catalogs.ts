@@ -1,5 +1,5 @@
 // Templates and voices from the active render API (or its last cache when offline).
-import { VoiceQuality, type Template, type Voice } from '../../shared/contract/index.js';
+import { VoiceQuality, type Presenter, type Template, type Voice } from '../../shared/contract/index.js';
 import { call, describeError } from '../lib/bridge.js';
 import type { SliceApi } from './slice.js';
 
@@ -9,6 +9,8 @@ export type CatalogVoice = Voice & { aliases?: string[]; numericId?: string };
 export interface CatalogsState {
   templates: Template[];
   voices: CatalogVoice[];
+  /** The API's presenters (empty without the `presenters` extension). */
+  presenters: Presenter[];
   fromCache: boolean;
   loaded: boolean;
   error: string | null;
@@ -18,13 +20,14 @@ export interface CatalogsState {
 export const createCatalogsSlice = ({ set }: SliceApi<CatalogsState>): CatalogsState => ({
   templates: [],
   voices: [],
+  presenters: [],
   fromCache: false,
   loaded: false,
   error: null,
   async load() {
     try {
       const c = await call('catalogs.get', undefined);
-      set({ templates: c.templates, voices: c.voices, fromCache: c.fromCache, loaded: true, error: null });
+      set({ templates: c.templates, voices: c.voices, presenters: c.presenters, fromCache: c.fromCache, loaded: true, error: null });
     } catch (e) {
       set({ loaded: true, error: describeError(e) });
     }

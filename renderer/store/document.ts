@@ -4,7 +4,7 @@
 import type { StoreApi } from 'zustand';
 import { CARD_SCENE_IDS } from '../../shared/bridge/brand-kits.js';
 import { DOCUMENT_VERSION, blankScene, newSceneId, type DocumentMusic, type DocumentScene, type VideoDocument } from '../../shared/contract/document.js';
-import type { AspectRatio, Avatar, RenderParams, Template } from '../../shared/contract/index.js';
+import { templatePlacement, type AspectRatio, type Avatar, type RenderParams, type Template } from '../../shared/contract/index.js';
 import { fillParams } from '../../shared/scene/catalog.js';
 import { clampAvatar } from '../lib/placement.js';
 import { moveItem } from '../lib/scenes.js';
@@ -36,13 +36,18 @@ export interface DocumentSlice {
   /** Bumped whenever another document is loaded, so an edit and a load are told apart (autosave, late answers). */
   documentSession: number;
   /** Video-wide fields. */
-  update(patch: Partial<Pick<VideoDocument, 'name' | 'voiceId' | 'brand'>>): void;
+  update(patch: Partial<Pick<VideoDocument, 'name' | 'voiceId' | 'brand' | 'presenterId'>>): void;
   /** The video's music (null: none). */
   setMusic(music: DocumentMusic | null): void;
   /** Switches template, keeping the creator's choices where the new one allows them; says what changed. */
   setTemplate(t: Template): TemplateSwitch;
   /** Puts back a template and parameters (the Undo of a template switch's notice). */
   restoreTemplate(templateId: string | null, params: RenderParams): void;
+  /**
+   * Switches aspect ratio: the placements in use (the video's and each scene's own) are kept for
+   * the ratio left, and those kept for the new one come back; a ratio without one takes the
+   * template's placement for it (a scene's: the video's).
+   */
   setAspectRatio(a: AspectRatio): void;
   /** Output settings (extension `output`); a field set to undefined goes back to the render API's default. */
   setOutput(patch: OutputPatch): void;
@@ -76,6 +81,26 @@ export function fullParams(d: Pick<VideoDocument, 'templateId' | 'params'>, temp
   return fillParams(d.templateId, d.params, templates);
 }
 
+/**
+ * The document at another aspect ratio: the placements in use (the video's and each scene's own)
+ * are kept for the ratio left, and those kept for the new one come back; a ratio without one
+ * takes the template's placement for it (a scene: the video's).
+ */
+export function atAspectRatio(d: EditorDocument, aspectRatio: AspectRatio, t: Template | null): EditorDocument {
+  const from = d.params.aspectRatio;
+  const swap = (placements: VideoDocument['placements'], current: Avatar | null): [VideoDocument['placements'], Avatar | null] => {
+    const { [aspectRatio]: back = null, ...rest } = placements;
+    return [current ? { ...rest, [from]: current } : rest, back];
+  };
+  const [placements, back] = swap(d.placements, d.params.avatar);
+  const avatar = back ?? (t ? { ...templatePlacement(t, aspectRatio) } : d.params.avatar);
+  const scenes = d.scenes.map((s) => {
+    const [own, again] = swap(s.placements, s.avatar);
+    return { ...s, placements: own, avatar: again };
+  });
+  return { ...d, placements, params: { aspectRatio, avatar }, scenes };
+}
+
 export function blankDocument(s: Pick<StudioState, 'catalogs'>): EditorDocument {
   const { templates, voices } = s.catalogs;
   const t = templates[0] ?? null;
@@ -85,6 +110,8 @@ export function blankDocument(s: Pick<StudioState, 'catalogs'>): EditorDocument 
     templateId: t?.id ?? null,
     voiceId: defaultVoice(voices, typeof navigator === 'undefined' ? [] : navigator.languages)?.id ?? null,
     params: fillParams(t?.id, undefined, templates),
+    placements: {},
+    presenterId: null,
     scenes: [blankScene()],
   };
 }
@@ -106,7 +133,7 @@ export function createDocumentSlice(
   const templates = () => get().catalogs.templates;
   const first = blankScene();
   return {
-    document: { version: DOCUMENT_VERSION, name: UNTITLED, templateId: null, voiceId: null, params: fillParams(undefined, undefined, []), scenes: [first] },
+    document: { version: DOCUMENT_VERSION, name: UNTITLED, templateId: null, voiceId: null, params: fillParams(undefined, undefined, []), placements: {}, presenterId: null, scenes: [first] },
     draftId: null,
     selectedSceneId: first.id,
     documentSession: 0,
@@ -124,19 +151,31 @@ export function createDocumentSlice(
       // A placement the creator chose stays (any placement in range is valid for every
       // template); one still at the old template's defaults follows the new template's.
       const old = findTemplate(templates(), d.templateId);
-      const untouched = !old || sameAvatar(d.params.avatar, old.defaults.avatar);
+      const untouched = !old || sameAvatar(d.params.avatar, templatePlacement(old, d.params.aspectRatio));
       const keepsRatio = t.aspectRatios.includes(d.params.aspectRatio);
-      const aspectRatio = keepsRatio ? d.params.aspectRatio : t.defaults.aspectRatio;
-      edit({ ...d, templateId: t.id, params: { ...d.params, aspectRatio, avatar: untouched ? { ...t.defaults.avatar } : { ...d.params.avatar } } });
+      // Placements kept for other ratios that were the old template's stay the template's.
+      const placements = Object.fromEntries(
+        Object.entries(d.placements).filter(([r, a]) => !old || !sameAvatar(a, templatePlacement(old, r as AspectRatio))),
+      );
+      const next: EditorDocument = {
+        ...d, templateId: t.id, placements,
+        params: { ...d.params, aspectRatio: d.params.aspectRatio, avatar: untouched ? { ...templatePlacement(t, d.params.aspectRatio) } : { ...d.params.avatar } },
+      };
+      edit(keepsRatio ? next : atAspectRatio(next, t.defaults.aspectRatio, t));
       return { ...before, aspectRatioFrom: keepsRatio ? null : d.params.aspectRatio };
     },
     restoreTemplate(templateId, params) {
       dropLive();
-      edit({ ...get().document, templateId, params: structuredClone(params) });
+      const d = get().document;
+      // Back at the ratio left: the scenes' own placements kept for it come back too.
+      const at = d.params.aspectRatio === params.aspectRatio ? d : atAspectRatio(d, params.aspectRatio, findTemplate(templates(), templateId));
+      edit({ ...at, templateId, params: structuredClone(params) });
     },
     setAspectRatio(aspectRatio) {
       const d = get().document;
-      edit({ ...d, params: { ...d.params, aspectRatio } });
+      if (d.params.aspectRatio === aspectRatio) return;
+      dropLive();
+      edit(atAspectRatio(d, aspectRatio, findTemplate(templates(), d.templateId)));
     },
     setOutput(patch) {
       const d = get().document;
@@ -152,8 +191,9 @@ export function createDocumentSlice(
       else edit({ ...get().document, params: { ...get().document.params, avatar } });
     },
     resetPlacement() {
-      const t = findTemplate(templates(), get().document.templateId);
-      if (t) get().setAvatar({ ...t.defaults.avatar });
+      const { templateId, params } = get().document;
+      const t = findTemplate(templates(), templateId);
+      if (t) get().setAvatar({ ...templatePlacement(t, params.aspectRatio) });
     },
     insertScenes(scenes, index) {
       if (!scenes.length) return;

@@ -171,7 +171,7 @@ export function createEditorSlice(api: SliceApi<EditorState>): EditorState {
       }
       // The draft's name names its jobs (the title extension); a default name says nothing.
       const title = d.name.trim();
-      const parsed = RenderRequest.safeParse(toRenderRequest(d, title && title !== UNTITLED ? title : undefined));
+      const parsed = RenderRequest.safeParse(toRenderRequest(d, title && title !== UNTITLED ? title : undefined, { presenters: settings.capabilities?.presenters !== false }));
       if (!parsed.success) {
         showErrors(issuesToDetails(parsed.error));
         set({ submitError: 'Fix the marked fields to render.' });

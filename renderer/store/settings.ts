@@ -77,7 +77,7 @@ export const createSettingsSlice = ({ set, get }: SliceApi<SettingsState>): Sett
           [profileId]: {
             ok: false,
             version: null,
-            capabilities: { cancel: false, delete: false, events: false, catalogs: false, media: false, idempotency: false, title: false, assets: false, scenes: false, output: false, brand: false, sound: false },
+            capabilities: { cancel: false, delete: false, events: false, catalogs: false, media: false, idempotency: false, title: false, assets: false, scenes: false, output: false, brand: false, sound: false, presenters: false },
             error: { code: 'error', message: describeError(e) },
           },
         },

@@ -5,9 +5,10 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { type AspectRatio } from '../../shared/contract/index.js';
-import { drawFrame, fillParams, NEUTRAL_POSE, templateEntry } from '../../shared/scene/index.js';
+import { castEntry, drawFrame, fillParams, NEUTRAL_POSE, templateEntry } from '../../shared/scene/index.js';
 import { renderVideo, STALL_MS } from './render.js';
 import { DEFAULT_ENCODE, type EncodeSettings } from './encode/encoder.js';
+import { drawPresenterPortrait } from './frames/rigs.js';
 import { headCacheNode, prepareScene } from './frames/scene-frames.js';
 import { Leveler } from './speech/loudness.js';
 import { sampleLine } from './speech/voice-sample.js';
@@ -134,12 +135,17 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
       if (!templateEntry(templateId)) return Promise.reject(new EngineError('invalid_input', `Unknown template "${templateId}".`));
       return cached(`template-${templateId}-${aspectRatio.replace(':', 'x')}`, 'jpg', async () => {
         const params = fillParams(templateId, { aspectRatio });
-        const { layout, assets, background } = await prepareScene(templateId, { params, shortSide: 720 }, []);
+        const { layout, rig, background } = await prepareScene(templateId, { params, shortSide: 720 }, []);
         const c = createCanvas(layout.size.width, layout.size.height);
         const caption = { lines: [['Your', 'script,'], ['word', 'by', 'word.']], activeIndex: 2 };
-        drawFrame(c.getContext('2d'), assets, layout, { pose: NEUTRAL_POSE, caption }, { background: background ?? undefined, headCache: headCacheNode() });
+        drawFrame(c.getContext('2d'), rig, layout, { pose: NEUTRAL_POSE, caption }, { background: background ?? undefined, headCache: headCacheNode() });
         return c.encode('jpeg', 85);
       });
+    },
+
+    presenterThumbnail(presenterId: string): Promise<Buffer> {
+      if (!castEntry(presenterId)) return Promise.reject(new EngineError('invalid_input', `Unknown presenter "${presenterId}".`));
+      return cached(`presenter-${presenterId}`, 'png', async () => drawPresenterPortrait(presenterId));
     },
 
     close: () => {
@@ -150,7 +156,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   };
 }
 
-/** Bumped when the art, drawing or sound changes, so cached thumbnails and voice samples are made anew (5: samples at the final mix's loudness). */
-const ENGINE_ART_VERSION = '5';
+/** Bumped when the art, drawing or sound changes, so cached thumbnails and voice samples are made anew (6: the cast of sixteen). */
+const ENGINE_ART_VERSION = '6';
 
 export * from './types.js';

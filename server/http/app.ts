@@ -12,6 +12,7 @@ import { assetRoutes } from './routes-assets.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { jobRoutes } from './routes-jobs.js';
 import { mediaRoutes } from './routes-media.js';
+import { presenterRoutes } from './routes-presenters.js';
 import { renderRoutes } from './routes-render.js';
 import { soundRoutes } from './routes-sound.js';
 import { thumbnailRoutes } from './routes-thumbnail.js';
@@ -32,6 +33,8 @@ const PATHS: [RegExp, string[]][] = [
   [/^\/api\/assets$/, ['GET', 'HEAD', 'POST']],
   [/^\/api\/assets\/[^/]+$/, ['GET', 'HEAD', 'DELETE']],
   [/^\/api\/assets\/[^/]+\/(content|thumbnail\.jpg)$/, ['GET', 'HEAD']],
+  [/^\/api\/presenters$/, ['GET', 'HEAD']],
+  [/^\/api\/presenters\/[^/]+\/thumbnail\.png$/, ['GET', 'HEAD']],
 ];
 
 const STREAM_RETRY_SECONDS = 10;
@@ -173,6 +176,7 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
   thumbnailRoutes(app, ctx);
   catalogRoutes(app, ctx);
   assetRoutes(app, ctx);
+  presenterRoutes(app, ctx);
   soundRoutes(app, ctx);
   return app;
 }

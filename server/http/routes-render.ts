@@ -31,7 +31,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
   if (!template) details.push({ path: 'templateId', message: `unknown template "${req.templateId}"; see GET /api/templates` });
   const voice = ctx.catalog.voice(req.voiceId);
   if (!voice) details.push({ path: 'voiceId', message: `unknown voice "${req.voiceId}"; see GET /api/voices` });
-  checkPresenter(ctx.catalog, req.presenterId, 'presenterId', details);
+  await checkPresenter(ctx.presenters, req.presenterId, userId, 'presenterId', details);
   let params: RenderParams | null = null;
   if (template) {
     params = {
@@ -58,7 +58,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
     ? await normaliseScenes(
         req.scenes,
         { template, voice, presenterId: req.presenterId, params },
-        { catalog: ctx.catalog, assets: ctx.assets.store, userId },
+        { catalog: ctx.catalog, assets: ctx.assets.store, presenters: ctx.presenters, userId },
         details,
       )
     : null;
@@ -71,7 +71,9 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
   await checkVoicePacks(ctx.engine, uses.filter((u, i) => uses.findIndex((o) => o.path === u.path) === i), details, log);
   if (details.length) throw invalid(details);
   const text = requestText(req).trim();
-  const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params, ...(req.brand ? { brand: req.brand } : {}), ...(music ? { music } : {}), ...(req.lexicon ? { lexicon: req.lexicon } : {}) };
+  const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params, ...(req.brand ? { brand: req.brand } : {}), ...(music ? { music } : {}), ...(req.lexicon ? { lexicon: req.lexicon } : {}),
+    ...(req.presenterId !== undefined ? { presenterId: req.presenterId } : {}),
+  };
   return resolved ? { ...base, scenes: resolved.scenes, warnings: resolved.warnings } : { ...base, warnings: scriptWarnings(text, voice) };
 }
 

@@ -191,6 +191,7 @@ export class WorkerQueue {
         voiceId: job.voiceId,
         params: job.params,
         ...(scenes ? { scenes } : {}),
+        ...(job.presenterId !== undefined ? { presenterId: job.presenterId } : {}),
         ...(job.lexicon?.length ? { lexicon: job.lexicon } : {}),
         ...(music ? { music } : {}),
         ...(brand ? { brand } : {}),

@@ -86,7 +86,7 @@ export function kitCards(kit: BrandKitFields): { intro: DocumentScene | null; ou
   const card = (id: string, text: string | null | undefined): DocumentScene | null =>
     text
       ? {
-          id, text, presenter: false, avatar: null, transition: 'fade', minSeconds: CARD_MIN_SECONDS,
+          id, text, presenter: false, avatar: null, placements: {}, presenterId: null, transition: 'fade', minSeconds: CARD_MIN_SECONDS,
           background: kit.logo ? { assetId: kit.logo.assetId, fit: 'contain' } : null,
         }
       : null;

@@ -10,6 +10,7 @@ import {
   JobListQuery,
   JobStatus,
   LIMITS,
+  type Presenter,
   RenderRequest,
   Template,
   upgradeDocument,
@@ -69,6 +70,8 @@ export interface Capabilities {
   assets: boolean;
   /** The `scenes` extension: a video as a list of scenes. */
   scenes: boolean;
+  /** The `presenters` extension: any presenter with any template (GET /api/presenters, presenterId). */
+  presenters: boolean;
   /** The `output` extension: resolution, caption mode and position, the thumbnail chosen after the render. */
   output: boolean;
   /** The `brand` extension: a logo, accent colour, caption style and font over the video. */
@@ -109,6 +112,8 @@ export interface ConnectionTest {
 export interface Catalogs {
   templates: Template[];
   voices: Voice[];
+  /** The API's presenters (extension `presenters`; none without it: each template's speaks). */
+  presenters: Presenter[];
   /** True when the render API was unreachable and these come from the last cache. */
   fromCache: boolean;
 }

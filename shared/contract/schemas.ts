@@ -422,6 +422,8 @@ export const Job = z.object({
   warnings: z.array(JobWarning).default([]),
   /** Extension `scenes`: the normalised scenes, present when the request sent scenes. */
   scenes: z.array(Scene).optional(),
+  /** Extension `presenters`: the request's presenter (absent: the template's suggestion); each scene carries its own, resolved. */
+  presenterId: z.string().optional(),
   /** Extension `sound`: the request's pronunciation lexicon, present when it sent one. */
   lexicon: z.array(z.object({ text: z.string(), say: z.string() })).optional(),
   /** Extension `brand`: the request's brand, present when it sent one. */
@@ -470,13 +472,22 @@ export const Template = z.object({
   presenter: TemplatePresenter,
   aspectRatios: z.array(AspectRatio),
   defaults: RenderParams,
+  /**
+   * Refinement of the contract: the placement at each aspect ratio where it differs from
+   * `defaults.avatar` (a placement made for 16:9 would cut the presenter off at 9:16). A
+   * request that names an aspect ratio and no placement gets that ratio's.
+   */
+  placements: z.partialRecord(AspectRatio, Avatar).optional(),
   thumbnailUrl: z.string(),
 });
 export type Template = z.infer<typeof Template>;
+/** A template's placement at an aspect ratio: its own for that ratio, else its default one. */
+export const templatePlacement = (t: Pick<Template, 'defaults' | 'placements'>, ratio: AspectRatio): Avatar => t.placements?.[ratio] ?? t.defaults.avatar;
 export const TemplateList = z.object({ templates: z.array(Template) });
 export type TemplateList = z.infer<typeof TemplateList>;
 
 export const Gender = z.enum(['female', 'male', 'neutral']);
+export type Gender = z.infer<typeof Gender>;
 /**
  * The speech engine behind a voice: espeak-ng (formant), SVOX Pico (diphone), Flite (CMU's
  * clustergen, statistical parametric), Piper and Kokoro (neural, downloaded on demand).
@@ -562,7 +573,7 @@ export const PresenterCreate = z.strictObject({
 export type PresenterCreate = z.infer<typeof PresenterCreate>;
 
 /** Extensions of the contract this implementation offers (docs/server.md); clients read them from GET /api/health. */
-export const API_EXTENSIONS = ['title', 'assets', 'scenes', 'output', 'brand', 'sound'] as const;
+export const API_EXTENSIONS = ['title', 'assets', 'scenes', 'output', 'brand', 'sound', 'presenters'] as const;
 export type ApiExtension = (typeof API_EXTENSIONS)[number];
 export const Health = z.object({ status: z.literal('ok'), version: z.string(), extensions: z.array(z.string()).optional().describe('Extensions of the contract offered, e.g. "title"') });
 export type Health = z.infer<typeof Health>;

@@ -12,5 +12,6 @@ export * from './captions.js';
 export * from './scripts.js';
 export * from './backgrounds.js';
 export * from './draw.js';
+export * from './rig.js';
 export * from './contrast.js';
 export * from './brand.js';

@@ -2,9 +2,10 @@
 // the frame, scale = presenter height as a fraction of frame height), the title-safe area and
 // the caption box. Pure arithmetic, so the preview's hit-testing and the video agree exactly.
 import type { Avatar, RenderParams } from '../contract/index.js';
+import { MOTION_REACH } from './animation.js';
 import { logoRect, type SceneBrand } from './brand.js';
 import { placeCaption } from './caption-place.js';
-import { presenterArt } from './presenters.js';
+import { vectorGeometry, type RigGeometry } from './rig.js';
 import { sceneStyle, type SceneStyle } from './styles.js';
 import type { Rect, Size } from './types.js';
 
@@ -24,6 +25,8 @@ export interface SceneLayout {
   presenterMoving: Rect;
   /** px per art unit. */
   presenterScale: number;
+  /** The presenter's rig geometry (art units): what the boxes above are made from. */
+  rig: RigGeometry;
   /** The caption box (background plate included). */
   caption: Rect;
   captionFontPx: number;
@@ -44,7 +47,7 @@ export function safeArea(size: Size): Rect {
 }
 
 /** Art units the head sways and nods away from its rest bounds (idleMotion): part of the face's region. */
-export const HEAD_MOTION_UNITS = 4;
+export const HEAD_MOTION_UNITS = MOTION_REACH + 1;
 
 /** The face's region: the moving layers' box with room for the head's motion, in frame pixels. */
 export function faceRegion(layout: Pick<SceneLayout, 'presenterMoving' | 'presenterScale'>): Rect {
@@ -54,28 +57,30 @@ export function faceRegion(layout: Pick<SceneLayout, 'presenterMoving' | 'presen
 }
 
 /**
- * `presenterId`: a scene's own presenter in place of the template's; `hasPresenter` false: a
+ * `presenter`: a scene's own presenter in place of the template's suggestion, as a built-in
+ * vector presenter's id or any rig's geometry (a photo presenter's); `hasPresenter` false: a
  * scene without one (captions placed `auto` then stay at the bottom); `brand`: the video's brand.
  */
-export function computeLayout(templateId: string, params: RenderParams, size: Size, presenterId?: string, hasPresenter = true, brand?: SceneBrand): SceneLayout {
+export function computeLayout(templateId: string, params: RenderParams, size: Size, presenter?: string | RigGeometry, hasPresenter = true, brand?: SceneBrand): SceneLayout {
   const templateStyle = sceneStyle(templateId);
+  const presenterId = typeof presenter === 'string' ? presenter : presenter?.id;
   let style: SceneStyle = presenterId ? { ...templateStyle, presenterId } : templateStyle;
   if (brand) style = { ...style, brand, font: brand.font ?? style.font };
   const { width: W, height: H } = size;
   const short = Math.min(W, H);
   const safe = safeArea(size);
 
-  const art = presenterArt(style.presenterId);
+  const art = typeof presenter === 'object' ? presenter : vectorGeometry(style.presenterId);
   const ph = params.avatar.scale * H;
   const k = ph / art.height;
   const pw = art.width * k;
-  const presenter: Rect = { x: params.avatar.x * W - pw / 2, y: params.avatar.y * H - ph / 2, width: pw, height: ph };
+  const box: Rect = { x: params.avatar.x * W - pw / 2, y: params.avatar.y * H - ph / 2, width: pw, height: ph };
   const b = art.contentBounds;
-  const toFrame = (r: Rect): Rect => ({ x: presenter.x + r.x * k, y: presenter.y + r.y * k, width: r.width * k, height: r.height * k });
+  const toFrame = (r: Rect): Rect => ({ x: box.x + r.x * k, y: box.y + r.y * k, width: r.width * k, height: r.height * k });
   const presenterBounds = toFrame(b);
   // A presenter placed high would end in mid-air: drawTorso continues the torso down to the
   // frame's bottom edge. Kept apart from presenterBounds, which the preview's handles frame.
-  const artBottom = presenter.y + presenter.height;
+  const artBottom = box.y + box.height;
   const torsoExtension: Rect | null =
     b.y + b.height >= art.height && artBottom < H
       ? { x: presenterBounds.x, y: artBottom, width: presenterBounds.width, height: H - artBottom }
@@ -102,7 +107,7 @@ export function computeLayout(templateId: string, params: RenderParams, size: Si
   );
 
   return {
-    templateId, style, size, safe, presenter, presenterBounds, torsoExtension, presenterMoving, presenterScale: k, caption,
+    templateId, style, size, safe, presenter: box, presenterBounds, torsoExtension, presenterMoving, presenterScale: k, rig: art, caption,
     captionFontPx: fontPx, captionLineHeight: lineHeight, captionPadding: pad,
     logo: brand?.logo ? logoRect(brand.logo, size, safe) : null,
   };

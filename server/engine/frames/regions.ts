@@ -2,7 +2,7 @@
 //   - the head region: the moving layers in every pose of the idle motion (composed again when the pose changes);
 //   - the body: the torso with its extension to the frame's bottom (never moves);
 //   - the caption box with what its style paints past it (composed again when the page or the spoken word changes).
-import { HEAD_MOTION_UNITS, type Rect, type SceneLayout } from '../../../shared/scene/index.js';
+import type { Rect, SceneLayout } from '../../../shared/scene/index.js';
 
 /**
  * A rectangle of whole pixels, a class of its own: V8 keeps a field of an object shape as a
@@ -42,7 +42,7 @@ function clipEven(r: Rect, W: number, H: number): PixelRect | null {
 
 export function planRegions(layout: SceneLayout): RegionPlan {
   const { width: W, height: H } = layout.size;
-  const m = HEAD_MOTION_UNITS * layout.presenterScale + 2;
+  const m = layout.rig.motionMargin * layout.presenterScale + 2;
   const b = layout.presenterMoving;
   const presenter = clipEven({ x: b.x - m, y: b.y - m, width: b.width + 2 * m, height: b.height + 2 * m }, W, H);
   // Only the card's shadow and the big style's outline reach past the caption box.

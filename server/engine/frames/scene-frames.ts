@@ -7,14 +7,15 @@ import { Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { outputSize } from '../../../shared/contract/index.js';
 import {
   captionAt, captionWordReach, captionWords, captionStateAt, computeLayout, createHeadCache, drawFrame, drawLogo, measureWith,
-  NEUTRAL_POSE, holdPages, paginateCaptions, poseAt, type CaptionPage, type FrameLayer, type HeadCache, type PresenterAssets, type SceneLayout,
+  NEUTRAL_POSE, holdPages, paginateCaptions, poseAt, type CaptionPage, type FrameLayer, type HeadCache, type PresenterRig, type SceneLayout,
   type TimedWord, type Animation, type MeasureText, type Rect,
 } from '../../../shared/scene/index.js';
-import { loadPresenterNode, registerFonts } from './assets.js';
+import { registerFonts } from './assets.js';
 import type { LoadedBrand } from './brand.js';
 import { paintTemplate } from './backgrounds/index.js';
 import { FrameCompositor } from './frame-compositor.js';
 import { planRegions } from './regions.js';
+import { loadRig } from './rigs.js';
 import { copyClip, framePlanes, spriteFromRgba, yuvFrameSize, type Sprite } from './sprites.js';
 import type { Box } from './yuv.js';
 import type { RenderTask } from '../types.js';
@@ -30,7 +31,7 @@ export function headCacheNode(): HeadCache {
 export interface Scene {
   layout: SceneLayout;
   /** null: no presenter in this scene. */
-  assets: PresenterAssets | null;
+  rig: PresenterRig | null;
   /** The still background painted at the frame size; null when it moves (a clip, given frame by frame). */
   background: Canvas | null;
   pages: CaptionPage[];
@@ -64,13 +65,13 @@ export async function prepareScene(
 ): Promise<Scene> {
   registerFonts();
   const layout = computeLayout(templateId, task.params, size, look.presenterId, look.presenter !== false, look.brand?.scene);
-  const [assets, background] = await Promise.all([
-    look.presenter === false ? null : loadPresenterNode(layout.style.presenterId, layout.presenter.height),
+  const [rig, background] = await Promise.all([
+    look.presenter === false ? null : loadRig({ kind: 'vector', id: layout.style.presenterId }, layout.presenter.height),
     look.background ? look.background(layout) : paintTemplate(layout),
   ]);
   const measure = measureWith(createCanvas(2, 2).getContext('2d'), layout);
   const logo = layout.logo ? (look.brand?.logo ?? null) : null;
-  const scene: Scene = { layout, assets, background, pages: [], words: [], cache: headCacheNode(), measure, logo, burnCaptions: burnsCaptions(task.params) };
+  const scene: Scene = { layout, rig, background, pages: [], words: [], cache: headCacheNode(), measure, logo, burnCaptions: burnsCaptions(task.params) };
   addCaptionPages(scene, words);
   return scene;
 }
@@ -114,8 +115,8 @@ function logoSprite(scene: Scene): Sprite | null {
 /** The whole frame at time t on a canvas, over the scene's painted background (or `background`, a moving one's frame). */
 function drawSceneFrame(ctx: SKRSContext2D, scene: Scene, anim: Animation, t: number, background = scene.background): void {
   const state = { pose: poseAt(anim, t), caption: scene.burnCaptions ? captionAt(scene.pages, scene.words, t) : null };
-  const layers = scene.assets ? WITH_PRESENTER : WITHOUT_PRESENTER;
-  drawFrame(ctx, scene.assets, scene.layout, state, { background: background ?? undefined, headCache: scene.cache, layers, logo: scene.logo ?? undefined });
+  const layers = scene.rig ? WITH_PRESENTER : WITHOUT_PRESENTER;
+  drawFrame(ctx, scene.rig, scene.layout, state, { background: background ?? undefined, headCache: scene.cache, layers, logo: scene.logo ?? undefined });
 }
 
 /** Draws the full frame at time t (for thumbnails and stills); `background`: a moving background's frame at t. */
@@ -131,7 +132,7 @@ export function drawFullFrame(scene: Scene, anim: Animation, t: number, backgrou
  * cut its sprites: shrinking a canvas frees its pixels now, not whenever the GC gets to it.
  */
 export function releaseArt(scene: Scene): void {
-  for (const part of Object.values(scene.assets?.parts ?? {})) {
+  for (const part of Object.values(scene.rig?.layers?.parts ?? {})) {
     if (part instanceof Canvas) {
       part.width = 1;
       part.height = 1;
@@ -287,7 +288,7 @@ export function composedSource(scene: Scene, anim: Animation, pool: FramePool, m
   const H = layout.size.height | 0;
   const plan = planRegions(layout);
   // Sprites are cut as poses first need them until artDone, which cuts the rest.
-  const compositor = new FrameCompositor(layout, scene.assets, moving ? null : scene.background, plan, logoSprite(scene));
+  const compositor = new FrameCompositor(layout, scene.rig?.layers ?? null, moving ? null : scene.background, plan, logoSprite(scene));
   const cr = scene.burnCaptions ? plan.caption : null;
   const cCanvas = cr ? createCanvas(cr.width, cr.height) : null;
   const cctx = cCanvas?.getContext('2d');

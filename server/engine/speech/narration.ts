@@ -7,6 +7,7 @@ import { scriptParts, type LexiconEntry } from '../../../shared/contract/index.j
 import { endsSentence, endsSentenceBefore, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../../shared/scene/index.js';
 import { SPEECH_SAMPLE_RATE, type Speech } from './speech.js';
 import { Leveler } from './loudness.js';
+import { appendLoudness, LOUDNESS_RATE, loudnessLevels } from './loudness-track.js';
 import type { SpeechEngines } from './speech-engines.js';
 import type { EngineVoice, EspeakVoice } from './voices.js';
 
@@ -160,7 +161,7 @@ const SILENT: Speech = { samples: new Int16Array(0), sampleRate: SPEECH_SAMPLE_R
 
 export class Narration {
   /** Everything spoken so far; grows with every chunk taken. */
-  readonly timeline: SpeechTimeline = { durationSeconds: 0, words: [], phonemes: [] };
+  readonly timeline: SpeechTimeline = { durationSeconds: 0, words: [], phonemes: [], loudness: { rate: LOUDNESS_RATE, values: [] } };
   private readonly pending: Promise<Speech>[];
   private readonly pieces: Piece[];
   /** Whether each chunk ends a sentence (a long sentence's pieces are joined without the sentence pause). */
@@ -211,6 +212,7 @@ export class Narration {
     const firstWord = tl.words.length;
     tl.words.push(...words);
     tl.phonemes.push(...sp.timeline.phonemes.map(shift));
+    appendLoudness(tl.loudness!, offset, loudnessLevels(sp.samples, sp.sampleRate));
     const asked = this.pieces[this.taken - 1]!.breakAfter;
     // A pause tag is that much silence: what the audio ends with already counts towards it.
     const pause = asked !== null
