@@ -28,6 +28,8 @@ import { prepareDataDir } from './data-dir.js';
 import { Assets, defaultAssetLimits } from './assets/assets.js';
 import { PgAssetStore, SqliteAssetStore } from './assets/asset-store.js';
 import { DirAssetStorage } from './storage/asset-storage.js';
+import { PhotoPresenters } from './presenters/photo-presenters.js';
+import { PgPhotoPresenterStore, SqlitePhotoPresenterStore } from './presenters/photo-store.js';
 import type { AssetKind } from '../shared/contract/index.js';
 
 export interface ServerOptions {
@@ -123,6 +125,10 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     join(workRoot, 'uploads'),
     defaultAssetLimits(options.assetLimits),
   );
+  const photoPresenters = new PhotoPresenters(
+    shared ? new PgPhotoPresenterStore(shared.store.pool) : new SqlitePhotoPresenterStore(db!),
+    { store: assets.store, files: assets.files },
+  );
   const engine = options.engine === undefined ? await createEngine({ cacheDir: join(dataDir, 'cache'), catalogDir: options.catalogDir }) : options.engine;
   const limits: Limits = {
     createsPerMinute: options.limits?.createsPerMinute ?? LIMITS.createsPerMinute,
@@ -138,7 +144,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   // Page cache only where this process sees every change (not with a store shared across processes).
   const listCache = shared || options.listCache === false ? null : new ListCache(store);
   const app = buildApp(
-    { store, keys, storage, catalog: loadCatalog(options.catalogDir), assets, engine, limits, limiter, hub, listCache, version: VERSION },
+    { store, keys, storage, catalog: loadCatalog(options.catalogDir), assets, photoPresenters, engine, limits, limiter, hub, listCache, version: VERSION },
     logger,
   );
 

@@ -9,6 +9,7 @@ import type { ServerContext } from './context.js';
 import { ApiError, errorBody, handleError, sendError, toApiError } from './errors.js';
 import { setKey, userOf } from './principal.js';
 import { assetRoutes } from './routes-assets.js';
+import { photoPresenterRoutes } from './routes-photo-presenters.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { jobRoutes } from './routes-jobs.js';
 import { mediaRoutes } from './routes-media.js';
@@ -30,6 +31,9 @@ const PATHS: [RegExp, string[]][] = [
   [/^\/api\/assets$/, ['GET', 'HEAD', 'POST']],
   [/^\/api\/assets\/[^/]+$/, ['GET', 'HEAD', 'DELETE']],
   [/^\/api\/assets\/[^/]+\/(content|thumbnail\.jpg)$/, ['GET', 'HEAD']],
+  [/^\/api\/presenters$/, ['GET', 'HEAD', 'POST']],
+  [/^\/api\/presenters\/[^/]+$/, ['DELETE']],
+  [/^\/api\/presenters\/[^/]+\/thumbnail\.jpg$/, ['GET', 'HEAD']],
 ];
 
 const STREAM_RETRY_SECONDS = 10;
@@ -170,5 +174,6 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
   mediaRoutes(app, ctx);
   catalogRoutes(app, ctx);
   assetRoutes(app, ctx);
+  photoPresenterRoutes(app, ctx);
   return app;
 }

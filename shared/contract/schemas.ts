@@ -446,8 +446,11 @@ export const PRESENTER_LIMITS = {
   nameMaxChars: 100,
   /** Face Mesh without and with the iris points. */
   landmarkCounts: [468, 478] as readonly number[],
-  /** The face's height in the portrait, in pixels, below which it cannot be animated. */
-  minFacePixels: 120,
+  /**
+   * The face's height in the portrait, in pixels, below which it cannot be animated: the height
+   * of the mesh's points (mid-forehead to chin), which is about 0.85 of the face's own height.
+   */
+  minFacePixels: 100,
   perUser: 100,
 } as const;
 export const Presenter = z.object({
@@ -462,9 +465,10 @@ export const Presenter = z.object({
 export type Presenter = z.infer<typeof Presenter>;
 export const PresenterList = z.object({ presenters: z.array(Presenter) });
 export type PresenterList = z.infer<typeof PresenterList>;
-const coordinate = z.number({ error: 'must be a number' });
-/** One Face Mesh point: x and y as fractions of the image, z (depth) optional. */
-export const Landmark = z.union([z.tuple([coordinate, coordinate]), z.tuple([coordinate, coordinate, coordinate])], { error: 'must be [x, y] or [x, y, z]' });
+const inImage = z.number({ error: 'must be a number' }).min(0, 'must be within the image (0 to 1)').max(1, 'must be within the image (0 to 1)');
+const depth = z.number({ error: 'must be a number' }).min(-10, 'must be between -10 and 10').max(10, 'must be between -10 and 10');
+/** One Face Mesh point: x and y as fractions of the image, z (depth, in about the same units) optional. */
+export const Landmark = z.tuple([inImage, inImage, depth.optional()], { error: 'must be [x, y] or [x, y, z]' });
 export type Landmark = z.infer<typeof Landmark>;
 export const PresenterCreate = z.strictObject({
   name: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(PRESENTER_LIMITS.nameMaxChars, `must be at most ${PRESENTER_LIMITS.nameMaxChars} characters`),
@@ -472,6 +476,12 @@ export const PresenterCreate = z.strictObject({
   landmarks: z
     .array(Landmark, { error: 'must be an array of [x, y] points' })
     .refine((a) => PRESENTER_LIMITS.landmarkCounts.includes(a.length), `must hold ${PRESENTER_LIMITS.landmarkCounts.join(' or ')} points (MediaPipe Face Mesh)`),
+  /**
+   * Refinement of the contract: the cut-out look. An image asset of the portrait's size whose
+   * alpha (or, without alpha, brightness) is the person (the app makes it with MediaPipe Selfie
+   * Segmentation); absent: the portrait is shown in a framed card.
+   */
+  maskAssetId: AssetId.optional(),
 });
 export type PresenterCreate = z.infer<typeof PresenterCreate>;
 
