@@ -19,17 +19,18 @@ import {
   SCRIPT_FAMILIES,
   sceneStyle,
   templateEntry,
+  vectorRig,
   type BackgroundPicture,
   type CaptionView,
   type FrameLayer,
-  type PresenterAssets,
+  type PresenterRig,
   type Rect,
   type SceneLayout,
 } from '../../shared/scene/index.js';
 
 const svgUrls = import.meta.glob('../../resources/presenters/*/*.svg', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
 
-const assets = new Map<string, PresenterAssets>();
+const rigs = new Map<string, PresenterRig>();
 const loading = new Map<string, Promise<void>>();
 const listeners = new Set<() => void>();
 let fontsLoading: Promise<void> | null = null;
@@ -87,17 +88,16 @@ function ensureFonts(): void {
   });
 }
 
-function presenterAssets(templateId: string): PresenterAssets | null {
+function presenterRig(id: string): PresenterRig | null {
   ensureFonts();
-  const id = sceneStyle(previewTemplateId(templateId)).presenterId;
-  const have = assets.get(id);
+  const have = rigs.get(id);
   if (have) return have;
   if (!loading.has(id)) {
     loading.set(
       id,
       loadPresenter(id, (_part, file) => loadImage(svgUrls[`../../resources/presenters/${file}`] ?? '')).then(
         (a) => {
-          assets.set(id, a);
+          rigs.set(id, vectorRig(a));
           ready();
         },
         () => undefined, // the silhouette stays; the layout (and so placement) is unaffected
@@ -109,7 +109,7 @@ function presenterAssets(templateId: string): PresenterAssets | null {
 
 /** Resolves when the given templates' art and the fonts are loaded (for thumbnails and tests). */
 export async function preloadScene(templateIds: string[]): Promise<void> {
-  for (const t of templateIds) presenterAssets(t);
+  for (const t of templateIds) presenterRig(sceneStyle(previewTemplateId(t)).presenterId);
   await Promise.all([fontsLoading, ...templateIds.map((t) => loading.get(sceneStyle(previewTemplateId(t)).presenterId))]);
 }
 
@@ -159,6 +159,6 @@ export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): Scene
   // The scene's own picture goes down through the same routine the engine uses; the rest of the frame is drawFrame's.
   if (o.picture) drawBackground(ctx, layout, o.picture);
   const layers: FrameLayer[] = [...(o.picture ? [] : ['background' as const]), ...(presenter ? ['presenter' as const] : []), 'caption'];
-  drawFrame(ctx, presenter ? presenterAssets(layout.templateId) : null, layout, { pose: NEUTRAL_POSE, caption }, { layers });
+  drawFrame(ctx, presenter ? presenterRig(layout.style.presenterId) : null, layout, { pose: NEUTRAL_POSE, caption }, { layers });
   return layout;
 }

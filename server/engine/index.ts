@@ -121,10 +121,10 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
       if (!templateEntry(templateId)) return Promise.reject(new EngineError('invalid_input', `Unknown template "${templateId}".`));
       return cached(`template-${templateId}-${aspectRatio.replace(':', 'x')}`, 'jpg', async () => {
         const params = fillParams(templateId, { aspectRatio });
-        const { layout, assets, background } = await prepareScene(templateId, { params, shortSide: 720 }, []);
+        const { layout, rig, background } = await prepareScene(templateId, { params, shortSide: 720 }, []);
         const c = createCanvas(layout.size.width, layout.size.height);
         const caption = { lines: [['Your', 'script,'], ['word', 'by', 'word.']], activeIndex: 2 };
-        drawFrame(c.getContext('2d'), assets, layout, { pose: NEUTRAL_POSE, caption }, { background: background ?? undefined, headCache: headCacheNode() });
+        drawFrame(c.getContext('2d'), rig, layout, { pose: NEUTRAL_POSE, caption }, { background: background ?? undefined, headCache: headCacheNode() });
         return c.encode('jpeg', 85);
       });
     },

@@ -79,47 +79,147 @@ export function phonemeAt(phonemes: readonly TimedPhoneme[], t: number): number 
   return -1;
 }
 
-const BLINK_SECONDS = 0.13;
+/** A blink: the lids close over CLOSE seconds, stay shut for HOLD, open over OPEN. */
+const BLINK_CLOSE = 0.04;
+const BLINK_HOLD = 0.07;
+const BLINK_OPEN = 0.07;
+const BLINK_SECONDS = BLINK_CLOSE + BLINK_HOLD + BLINK_OPEN;
 
-/** Blink start times: first after 1.6 s, then every 2.4–5 s (seeded, so identical everywhere). */
-export function blinkTimes(durationSeconds: number): number[] {
-  const out: number[] = [];
-  let seed = 0x2f6b1;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-  for (let t = 1.6; t < durationSeconds; t += 2.4 + rand() * 2.6) out.push(t);
-  return out;
-}
-
-export function isBlinking(blinks: readonly number[], t: number): boolean {
-  for (const b of blinks) {
-    if (b > t) return false;
-    if (t < b + BLINK_SECONDS) return true;
-  }
-  return false;
+/** A seeded generator (the same numbers everywhere, so preview and video agree). */
+function seeded(seed: number): () => number {
+  let x = seed;
+  return () => (x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 }
 
 /**
- * Idle motion at time t: zero at t = 0 so the first frame is the rest pose. Only the head moves
- * (the torso stays still), and only by translation, a sway and a nod, so the engine moves its
- * pre-rasterised head layers instead of redrawing them.
+ * Blink start times: the first after 1.4–2.4 s, then 1.8–6.6 s apart (people at rest blink
+ * about 8–25 times a minute, unevenly), one in eight followed at once by a second.
  */
-export function idleMotion(t: number): Pick<PresenterPose, 'headDx' | 'headDy'> {
+export function blinkTimes(durationSeconds: number): number[] {
+  const out: number[] = [];
+  const rand = seeded(0x2f6b1);
+  for (let t = 1.4 + rand(); t < durationSeconds; t += 1.8 + rand() * rand() * 4.8 + rand() * 1.2) {
+    out.push(t);
+    if (rand() < 0.125) out.push((t += BLINK_SECONDS + 0.12));
+  }
+  return out;
+}
+
+/** Eyelid closure at time t (0 open, 1 shut). */
+export function lidAt(blinks: readonly number[], t: number): number {
+  for (const b of blinks) {
+    if (b > t) return 0;
+    const d = t - b;
+    if (d >= BLINK_SECONDS) continue;
+    if (d < BLINK_CLOSE) return d / BLINK_CLOSE;
+    if (d < BLINK_CLOSE + BLINK_HOLD) return 1;
+    return 1 - (d - BLINK_CLOSE - BLINK_HOLD) / BLINK_OPEN;
+  }
+  return 0;
+}
+
+/** How far head motion reaches from rest, in pose units (1/480 of the rig's height): every rig's motion margin. */
+export const MOTION_REACH = 7;
+
+/**
+ * Idle motion at time t: zero at t = 0 so the first frame is the rest pose. A slow sway and a
+ * drift up and down, two periods each, so it never looks like a loop.
+ */
+export function idleMotion(t: number): Pick<PresenterPose, 'headDx' | 'headDy' | 'headRoll'> {
   const TAU = Math.PI * 2;
   return {
-    headDx: 2.4 * Math.sin((TAU * t) / 4.3),
-    headDy: 1.6 * (1 - Math.cos((TAU * t) / 3.1)),
+    headDx: 2.2 * Math.sin((TAU * t) / 4.3) + 0.8 * Math.sin((TAU * t) / 2.3),
+    headDy: 1.2 * (1 - Math.cos((TAU * t) / 3.1)),
+    headRoll: 0.018 * Math.sin((TAU * t) / 5.3) + 0.006 * Math.sin((TAU * t) / 1.9),
   };
 }
 
-/** Precomputed animation of one narration. */
+/** Where the head nods (stressed words) and settles (sentence ends), found as words arrive. */
+interface MotionCues {
+  /** Words looked at so far. */
+  seen: number;
+  nods: number[];
+  settles: number[];
+}
+
+/** A nod lasts this long: down, then back up. */
+const NOD_SECONDS = 0.42;
+const NOD_DEPTH = 2.6;
+/** At most one nod in this long: nodding on every stressed word looks like a tic. */
+const NOD_SPACING = 1.1;
+const SETTLE_SECONDS = 0.9;
+const SENTENCE_END = /[.!?…。！？]["'”’)\]]*$/;
+
+/** The words' cues so far: a nod at a stressed word's onset (a primary stress, long enough), a settle at a sentence's last word. */
+function updateCues(cues: MotionCues, timeline: SpeechTimeline): void {
+  const { words, phonemes } = timeline;
+  for (; cues.seen < words.length; cues.seen++) {
+    const w = words[cues.seen]!;
+    if (SENTENCE_END.test(w.text) || w.pageEnd) cues.settles.push(w.end);
+    const last = cues.nods[cues.nods.length - 1] ?? -Infinity;
+    if (w.end - w.start < 0.22 || w.start - last < NOD_SPACING) continue;
+    const i = phonemeAt(phonemes, w.start + 0.001);
+    for (let j = Math.max(0, i); j < phonemes.length && phonemes[j]!.start < w.end; j++) {
+      if (phonemes[j]!.phoneme.includes('ˈ')) {
+        cues.nods.push(Math.max(w.start, phonemes[j]!.start - 0.05));
+        break;
+      }
+    }
+  }
+}
+
+/** A smooth bump over [0, 1] (0 at both ends, 1 in the middle), 0 outside. */
+const bump = (x: number) => (x <= 0 || x >= 1 ? 0 : Math.sin(Math.PI * x) ** 2);
+
+/** The latest cue at or before t (cues are sorted), or -Infinity. */
+function lastCue(cues: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = cues.length - 1;
+  let best = -Infinity;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (cues[mid]! <= t) [best, lo] = [cues[mid]!, mid + 1];
+    else hi = mid - 1;
+  }
+  return best;
+}
+
+/** Head motion at t: idle sway, a nod after each nod cue, eased back towards rest after a sentence's end. */
+export function headMotion(cues: MotionCues, t: number): Pick<PresenterPose, 'headDx' | 'headDy' | 'headRoll'> {
+  const idle = idleMotion(t);
+  const nod = bump((t - lastCue(cues.nods, t)) / NOD_SECONDS);
+  const settle = bump((t - lastCue(cues.settles, t)) / SETTLE_SECONDS);
+  const calm = 1 - 0.6 * settle;
+  const clamp = (v: number) => Math.max(-MOTION_REACH, Math.min(MOTION_REACH, v));
+  return {
+    headDx: clamp(idle.headDx * calm),
+    headDy: clamp(idle.headDy * calm + NOD_DEPTH * nod + 0.8 * settle),
+    headRoll: idle.headRoll * calm + 0.02 * nod,
+  };
+}
+
+/** Precomputed animation of one narration (its timeline may still grow: cues follow it). */
 export interface Animation {
   timeline: SpeechTimeline;
   blinks: number[];
+  cues: MotionCues;
 }
 
 export function createAnimation(timeline: SpeechTimeline): Animation {
-  return { timeline, blinks: blinkTimes(timeline.durationSeconds + 1) };
+  return { timeline, blinks: blinkTimes(timeline.durationSeconds + 1), cues: { seen: 0, nods: [], settles: [] } };
 }
+
+/** The loudness (0–1) at t, or null without a loudness track. */
+export function loudnessAt(timeline: SpeechTimeline, t: number): number | null {
+  const track = timeline.loudness;
+  if (!track) return null;
+  return track.values[Math.floor(t * track.rate)] ?? 0;
+}
+
+/** A quieter shape of each open vowel's: a soft syllable opens the mouth less. */
+const QUIETER: Partial<Record<Viseme, Viseme>> = { ai: 'e', o: 'u', e: 'etc' };
+/** Below this loudness an open shape gives way to its quieter one. */
+const QUIET = 0.4;
 
 /**
  * The mouth shape at time t, with co-articulation: the end of each sound already moves towards
@@ -151,7 +251,18 @@ export function visemeAt(phonemes: readonly TimedPhoneme[], t: number): Viseme {
   return cur;
 }
 
-/** The presenter's pose at time t (seconds). */
+/**
+ * The presenter's pose at time t (seconds): the mouth from the phonemes, opened as far as the
+ * voice is loud (a quiet vowel takes its quieter shape), blinks, and the head's motion.
+ */
 export function poseAt(anim: Animation, t: number): PresenterPose {
-  return { viseme: visemeAt(anim.timeline.phonemes, t), blink: isBlinking(anim.blinks, t), ...idleMotion(t) };
+  updateCues(anim.cues, anim.timeline);
+  let viseme = visemeAt(anim.timeline.phonemes, t);
+  const loud = loudnessAt(anim.timeline, t);
+  let open = SHAPE[viseme][0];
+  if (loud !== null) {
+    if (loud < QUIET) viseme = QUIETER[viseme] ?? viseme;
+    open = SHAPE[viseme][0] * Math.min(1, 0.35 + loud);
+  }
+  return { viseme, open, lid: lidAt(anim.blinks, t), ...headMotion(anim.cues, t) };
 }

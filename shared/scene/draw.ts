@@ -6,7 +6,8 @@ import { type PresenterAssets, type PresenterPart } from './presenters.js';
 import { PRESENTER_TORSO_RUNS } from './presenter-torso.js';
 import { visualOrder, wordGap } from './scripts.js';
 import { captionFont } from './styles.js';
-import type { CaptionView, Ctx2D, ImageLike, PresenterPose, Rect, Viseme } from './types.js';
+import type { PresenterRig } from './rig.js';
+import { eyesShut, type CaptionView, type Ctx2D, type ImageLike, type PresenterPose, type Rect, type Viseme } from './types.js';
 
 /**
  * Optional cache of composed heads (head + eyes + mouth) per pose, so a frame draws one image
@@ -76,10 +77,11 @@ export function drawPresenter(ctx: Ctx2D, assets: PresenterAssets, layout: Scene
   ctx.save();
   ctx.translate(box.x, box.y);
   headTransform();
+  const shut = eyesShut(pose);
   if (cache) {
-    ctx.drawImage(composedHead(assets, layout, pose.viseme, pose.blink, cache), 0, 0, Math.ceil(box.width), Math.ceil(box.height));
+    ctx.drawImage(composedHead(assets, layout, pose.viseme, shut, cache), 0, 0, Math.ceil(box.width), Math.ceil(box.height));
   } else {
-    for (const part of headParts(pose.viseme, pose.blink)) ctx.drawImage(assets.parts[part], 0, 0, box.width, box.height);
+    for (const part of headParts(pose.viseme, shut)) ctx.drawImage(assets.parts[part], 0, 0, box.width, box.height);
   }
   ctx.restore();
 }
@@ -285,14 +287,14 @@ export interface FrameHooks {
  * the video and the thumbnails. Without art (still loading in the preview) the presenter's
  * painted box is shown as a silhouette, so placement reads the same.
  */
-export function drawFrame(ctx: Ctx2D, assets: PresenterAssets | null, layout: SceneLayout, state: FrameState, hooks: FrameHooks = {}): void {
+export function drawFrame(ctx: Ctx2D, rig: PresenterRig | null, layout: SceneLayout, state: FrameState, hooks: FrameHooks = {}): void {
   const layers = hooks.layers ?? ALL_LAYERS;
   if (layers.includes('background')) {
     if (hooks.background) ctx.drawImage(hooks.background, 0, 0, layout.size.width, layout.size.height);
     else drawBackground(ctx, layout);
   }
   if (layers.includes('presenter')) {
-    if (assets) drawPresenter(ctx, assets, layout, state.pose, hooks.headCache);
+    if (rig) rig.draw(ctx, layout, state.pose, hooks.headCache);
     else drawSilhouette(ctx, layout.presenterBounds);
   }
   if (layers.includes('caption')) drawCaption(ctx, layout, state.caption);

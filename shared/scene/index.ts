@@ -11,3 +11,4 @@ export * from './captions.js';
 export * from './scripts.js';
 export * from './backgrounds.js';
 export * from './draw.js';
+export * from './rig.js';

@@ -2,7 +2,7 @@
 // the frame, scale = presenter height as a fraction of frame height), the title-safe area and
 // the caption box. Pure arithmetic, so the preview's hit-testing and the video agree exactly.
 import type { Avatar, RenderParams } from '../contract/index.js';
-import { presenterArt } from './presenters.js';
+import { vectorGeometry, type RigGeometry } from './rig.js';
 import { sceneStyle, type SceneStyle } from './styles.js';
 import type { Rect, Size } from './types.js';
 
@@ -22,6 +22,8 @@ export interface SceneLayout {
   presenterMoving: Rect;
   /** px per art unit. */
   presenterScale: number;
+  /** The presenter's rig geometry (art units): what the boxes above are made from. */
+  rig: RigGeometry;
   /** The caption box (background plate included). */
   caption: Rect;
   captionFontPx: number;
@@ -32,9 +34,13 @@ export interface SceneLayout {
 /** Fraction of each frame edge kept clear of captions (broadcast title-safe is 5–10 %). */
 export const SAFE_MARGIN = 0.06;
 
-/** `presenterId`: a scene's own presenter in place of the template's. */
-export function computeLayout(templateId: string, params: RenderParams, size: Size, presenterId?: string): SceneLayout {
+/**
+ * `presenter`: a scene's own presenter in place of the template's suggestion, as a built-in
+ * vector presenter's id or any rig's geometry (a photo presenter's).
+ */
+export function computeLayout(templateId: string, params: RenderParams, size: Size, presenter?: string | RigGeometry): SceneLayout {
   const templateStyle = sceneStyle(templateId);
+  const presenterId = typeof presenter === 'string' ? presenter : presenter?.id;
   const style = presenterId ? { ...templateStyle, presenterId } : templateStyle;
   const { width: W, height: H } = size;
   const short = Math.min(W, H);
@@ -42,17 +48,17 @@ export function computeLayout(templateId: string, params: RenderParams, size: Si
   const my = Math.round(H * SAFE_MARGIN);
   const safe: Rect = { x: mx, y: my, width: W - 2 * mx, height: H - 2 * my };
 
-  const art = presenterArt(style.presenterId);
+  const art = typeof presenter === 'object' ? presenter : vectorGeometry(style.presenterId);
   const ph = params.avatar.scale * H;
   const k = ph / art.height;
   const pw = art.width * k;
-  const presenter: Rect = { x: params.avatar.x * W - pw / 2, y: params.avatar.y * H - ph / 2, width: pw, height: ph };
+  const box: Rect = { x: params.avatar.x * W - pw / 2, y: params.avatar.y * H - ph / 2, width: pw, height: ph };
   const b = art.contentBounds;
-  const toFrame = (r: Rect): Rect => ({ x: presenter.x + r.x * k, y: presenter.y + r.y * k, width: r.width * k, height: r.height * k });
+  const toFrame = (r: Rect): Rect => ({ x: box.x + r.x * k, y: box.y + r.y * k, width: r.width * k, height: r.height * k });
   const presenterBounds = toFrame(b);
   // A presenter placed high would end in mid-air: drawTorso continues the torso down to the
   // frame's bottom edge. Kept apart from presenterBounds, which the preview's handles frame.
-  const artBottom = presenter.y + presenter.height;
+  const artBottom = box.y + box.height;
   const torsoExtension: Rect | null =
     b.y + b.height >= art.height && artBottom < H
       ? { x: presenterBounds.x, y: artBottom, width: presenterBounds.width, height: H - artBottom }
@@ -74,7 +80,7 @@ export function computeLayout(templateId: string, params: RenderParams, size: Si
   const caption: Rect = { x: Math.round((W - boxW) / 2), y: boxY, width: boxW, height: boxH };
 
   return {
-    templateId, style, size, safe, presenter, presenterBounds, torsoExtension, presenterMoving, presenterScale: k, caption,
+    templateId, style, size, safe, presenter: box, presenterBounds, torsoExtension, presenterMoving, presenterScale: k, rig: art, caption,
     captionFontPx: fontPx, captionLineHeight: lineHeight, captionPadding: pad,
   };
 }

@@ -28,4 +28,44 @@ export const PRESENTER_BOUNDS: Record<string, { content: Rect; moving: Rect }> =
     content: { x: 0, y: 70, width: 400, height: 410 },
     moving: { x: 113, y: 70, width: 174, height: 220 },
   },
+  amara: {
+    content: { x: 0, y: 26, width: 400, height: 454 },
+    moving: { x: 78, y: 26, width: 244, height: 261 },
+  },
+  kenji: {
+    content: { x: 0, y: 80, width: 400, height: 400 },
+    moving: { x: 113, y: 80, width: 174, height: 207 },
+  },
+  grace: {
+    content: { x: 0, y: 28, width: 400, height: 452 },
+    moving: { x: 113, y: 28, width: 174, height: 259 },
+  },
+  rafael: {
+    content: { x: 0, y: 86, width: 400, height: 394 },
+    moving: { x: 113, y: 86, width: 174, height: 204 },
+  },
+  aisha: {
+    content: { x: 0, y: 44, width: 400, height: 436 },
+    moving: { x: 70, y: 44, width: 260, height: 328 },
+  },
+  tomas: {
+    content: { x: 0, y: 66, width: 400, height: 414 },
+    moving: { x: 105, y: 66, width: 190, height: 270 },
+  },
+  lin: {
+    content: { x: 0, y: 36, width: 400, height: 444 },
+    moving: { x: 70, y: 36, width: 260, height: 354 },
+  },
+  walter: {
+    content: { x: 0, y: 70, width: 400, height: 410 },
+    moving: { x: 113, y: 70, width: 174, height: 217 },
+  },
+  priya: {
+    content: { x: 0, y: 28, width: 400, height: 452 },
+    moving: { x: 113, y: 28, width: 174, height: 259 },
+  },
+  jordan: {
+    content: { x: 0, y: 40, width: 400, height: 440 },
+    moving: { x: 82, y: 40, width: 236, height: 319 },
+  },
 };

@@ -5,13 +5,31 @@
 //   head       (face without eyes and mouth, hair; idle motion)
 //   eyes-open / eyes-closed (blinking)
 //   mouth-<viseme> (one per mouth shape)
+import { z } from 'zod';
+import cast from '../../resources/presenters.json' with { type: 'json' };
+import { Gender } from '../contract/index.js';
 import { PRESENTER_BOUNDS } from './presenter-bounds.js';
 import { VISEMES, type ImageLike, type Rect, type Viseme } from './types.js';
 
 export const ART_WIDTH = 400;
 export const ART_HEIGHT = 480;
 
-export const PRESENTER_IDS = ['nora', 'leo', 'maya', 'sam', 'iris', 'omar'] as const;
+/** A built-in presenter: who the art in resources/presenters/<id>/ shows (resources/presenters.json, written with the art). */
+export const CastEntry = z.strictObject({
+  id: z.string().regex(/^[a-z0-9-]{1,64}$/).refine((id) => id in PRESENTER_BOUNDS, { message: 'must have art (see presenter-bounds.ts)' }),
+  name: z.string().min(1),
+  /** How the presenter reads: voices of this gender suit them. */
+  gender: Gender,
+  age: z.enum(['young', 'adult', 'older']),
+});
+export type CastEntry = z.infer<typeof CastEntry>;
+
+/** The built-in presenters, validated when first imported. */
+export const CAST: readonly CastEntry[] = z.strictObject({ presenters: z.array(CastEntry).min(1) }).parse(cast).presenters;
+export const PRESENTER_IDS: readonly string[] = CAST.map((p) => p.id);
+const castById = new Map(CAST.map((p) => [p.id, p]));
+/** A built-in presenter by id, or undefined. */
+export const castEntry = (id: string): CastEntry | undefined => castById.get(id);
 
 export type PresenterPart = 'hair-back' | 'body' | 'head' | 'eyes-open' | 'eyes-closed' | `mouth-${Viseme}`;
 export const PRESENTER_PARTS: readonly PresenterPart[] = [

@@ -20,18 +20,28 @@ export interface Rect {
 export const VISEMES = ['rest', 'mbp', 'ai', 'e', 'o', 'u', 'fv', 'etc'] as const;
 export type Viseme = (typeof VISEMES)[number];
 
-/** What the presenter is doing in one frame. */
+/**
+ * What the presenter is doing in one frame: the one motion model every rig draws (poseAt).
+ * Head offsets are in units of 1/480 of the rig's box height (the vector art's own units).
+ */
 export interface PresenterPose {
   viseme: Viseme;
-  /** Eyes closed (mid-blink). */
-  blink: boolean;
-  /** Idle head motion: offset in art units (viewBox of the presenter). A pure translation, so
-   * the engine can move pre-rasterised head layers instead of redrawing them. */
+  /** How far the jaw is open, 0 (lips together) to 1 (widest): the viseme's opening scaled by the loudness. */
+  open: number;
+  /** Eyelids, 0 open to 1 shut; a blink closes and opens them over about 0.15 s. */
+  lid: number;
+  /** Head offset (sway, nods, the settle at a sentence's end); the vector rig moves its head layers by it. */
   headDx: number;
   headDy: number;
+  /** Head roll in radians, positive clockwise (photo rig; the vector rig moves by translation only). */
+  headRoll: number;
 }
 
-export const NEUTRAL_POSE: PresenterPose = { viseme: 'rest', blink: false, headDx: 0, headDy: 0 };
+export const NEUTRAL_POSE: PresenterPose = { viseme: 'rest', open: 0, lid: 0, headDx: 0, headDy: 0, headRoll: 0 };
+
+/** The eyes are drawn shut (the vector rig's closed-eyes layer) from this lid closure on. */
+export const LID_SHUT = 0.5;
+export const eyesShut = (pose: PresenterPose): boolean => pose.lid >= LID_SHUT;
 
 /** A spoken word with its time span in seconds from the start of the audio. */
 export interface TimedWord {
@@ -49,11 +59,24 @@ export interface TimedPhoneme {
   end: number;
 }
 
-/** What speech synthesis tells the scene: enough to animate the mouth and captions. */
+/**
+ * Loudness of the narration over time: `values[i]` is the level (0 silence – 1 the narration's
+ * loud syllables) of the `1 / rate` seconds from i / rate on.
+ */
+export interface LoudnessTrack {
+  rate: number;
+  values: number[];
+}
+
+/** What speech synthesis tells the scene: enough to animate the mouth, the head and the captions. */
 export interface SpeechTimeline {
   durationSeconds: number;
+  /** Words with their times; a word ending in . ! ? … (or `pageEnd`) ends a sentence. */
   words: TimedWord[];
+  /** Phonemes with onsets; espeak's stress marks (ˈ primary) stay on them. */
   phonemes: TimedPhoneme[];
+  /** Absent: the mouth follows the visemes alone. */
+  loudness?: LoudnessTrack;
 }
 
 /** The caption lines visible in one frame and which word is being spoken. */

@@ -1,5 +1,6 @@
-// Draws the presenter art: writes resources/presenters/<id>/*.svg (layers that share one
-// viewBox) and shared/scene/presenter-bounds.ts (the painted bounds measured from the art).
+// Draws the cast: writes resources/presenters/<id>/*.svg (layers that share one viewBox),
+// resources/presenters.json (who they are: name, gender, age) and
+// shared/scene/presenter-bounds.ts (the painted bounds measured from the art).
 // Run: npx tsx tools/engine/presenter-art.ts
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,10 +11,13 @@ import type { Rect } from '../../shared/scene/types.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
-type Hair = 'bob' | 'curly' | 'long' | 'quiff' | 'bangs' | 'short';
+type Hair = 'bob' | 'curly' | 'long' | 'quiff' | 'bangs' | 'short' | 'afro' | 'bun' | 'bald' | 'hijab' | 'locs' | 'buzz';
 type Outfit = 'blazer' | 'sweater' | 'top' | 'hoodie' | 'turtleneck' | 'suit';
 
 interface Look {
+  name: string;
+  gender: 'female' | 'male' | 'neutral';
+  age: 'young' | 'adult' | 'older';
   skin: string;
   skinShade: string;
   hair: string;
@@ -30,21 +34,43 @@ interface Look {
   earrings?: boolean;
   headphones?: boolean;
   freckles?: boolean;
+  /** Lines on the forehead and beside the mouth. */
+  lines?: boolean;
 }
 
 const LOOKS: Record<string, Look> = {
-  nora: { skin: '#f2c9a8', skinShade: '#dfa986', hair: '#4a2c1d', hairShade: '#321d12', hairStyle: 'bob', outfit: 'blazer',
+  nora: { name: 'Nora', gender: 'female', age: 'adult', skin: '#f2c9a8', skinShade: '#dfa986', hair: '#4a2c1d', hairShade: '#321d12', hairStyle: 'bob', outfit: 'blazer',
     cloth: '#c8283d', clothShade: '#9c1c2e', inner: '#fbf7f2', eyes: '#5a3a22', lips: '#c45a5a', earrings: true },
-  leo: { skin: '#e3b08c', skinShade: '#c98f6c', hair: '#6b4a2e', hairShade: '#4e341f', hairStyle: 'curly', outfit: 'sweater',
+  leo: { name: 'Leo', gender: 'male', age: 'adult', skin: '#e3b08c', skinShade: '#c98f6c', hair: '#6b4a2e', hairShade: '#4e341f', hairStyle: 'curly', outfit: 'sweater',
     cloth: '#3f7d5a', clothShade: '#2e5e43', inner: '#e9e1d3', eyes: '#4a6b3a', lips: '#b8705e', glasses: true, beard: true },
-  maya: { skin: '#c98d66', skinShade: '#ad714e', hair: '#1f1612', hairShade: '#0f0a08', hairStyle: 'long', outfit: 'top',
+  maya: { name: 'Maya', gender: 'female', age: 'adult', skin: '#c98d66', skinShade: '#ad714e', hair: '#1f1612', hairShade: '#0f0a08', hairStyle: 'long', outfit: 'top',
     cloth: '#2d2a6e', clothShade: '#1f1d52', inner: '#ffd23f', eyes: '#3b2416', lips: '#a8474f', earrings: true },
-  sam: { skin: '#f6d3b8', skinShade: '#e2b392', hair: '#d9a441', hairShade: '#b5832c', hairStyle: 'quiff', outfit: 'hoodie',
+  sam: { name: 'Sam', gender: 'male', age: 'young', skin: '#f6d3b8', skinShade: '#e2b392', hair: '#d9a441', hairShade: '#b5832c', hairStyle: 'quiff', outfit: 'hoodie',
     cloth: '#ff5e5b', clothShade: '#d8403f', inner: '#ffffff', eyes: '#3a6ea5', lips: '#c76b63', freckles: true },
-  iris: { skin: '#f4cfb3', skinShade: '#e0ad8c', hair: '#a8432a', hairShade: '#7d2f1c', hairStyle: 'bangs', outfit: 'turtleneck',
+  iris: { name: 'Iris', gender: 'female', age: 'young', skin: '#f4cfb3', skinShade: '#e0ad8c', hair: '#a8432a', hairShade: '#7d2f1c', hairStyle: 'bangs', outfit: 'turtleneck',
     cloth: '#3b3f58', clothShade: '#2a2d42', inner: '#3b3f58', eyes: '#4f7a4a', lips: '#b9545a', headphones: true, freckles: true },
-  omar: { skin: '#8f5b3c', skinShade: '#764630', hair: '#17110d', hairShade: '#0a0705', hairStyle: 'short', outfit: 'suit',
+  omar: { name: 'Omar', gender: 'male', age: 'adult', skin: '#8f5b3c', skinShade: '#764630', hair: '#17110d', hairShade: '#0a0705', hairStyle: 'short', outfit: 'suit',
     cloth: '#23344f', clothShade: '#18253a', inner: '#eef3f8', eyes: '#2b1a10', lips: '#6e3a2c', beard: true, glasses: true },
+  amara: { name: 'Amara', gender: 'female', age: 'adult', skin: '#6b4330', skinShade: '#553325', hair: '#1a120e', hairShade: '#0c0806', hairStyle: 'afro', outfit: 'blazer',
+    cloth: '#e0a526', clothShade: '#b9831a', inner: '#1f2a36', eyes: '#2a170d', lips: '#7a3b34', earrings: true },
+  kenji: { name: 'Kenji', gender: 'male', age: 'young', skin: '#efcba6', skinShade: '#d9ad86', hair: '#14110f', hairShade: '#070605', hairStyle: 'buzz', outfit: 'turtleneck',
+    cloth: '#2f6f73', clothShade: '#215053', inner: '#2f6f73', eyes: '#2b1d14', lips: '#b76f62' },
+  grace: { name: 'Grace', gender: 'female', age: 'older', skin: '#f0c6a6', skinShade: '#d9a584', hair: '#c9c6c2', hairShade: '#a29e99', hairStyle: 'bun', outfit: 'sweater',
+    cloth: '#7a3f6e', clothShade: '#5c2f53', inner: '#f4ede4', eyes: '#4d6b8a', lips: '#b4606a', glasses: true, lines: true, earrings: true },
+  rafael: { name: 'Rafael', gender: 'male', age: 'older', skin: '#b57a52', skinShade: '#9a6240', hair: '#8e8a86', hairShade: '#6f6b67', hairStyle: 'bald', outfit: 'suit',
+    cloth: '#3b3b3f', clothShade: '#28282b', inner: '#f2f2f2', eyes: '#3a2414', lips: '#8a4b3a', beard: true, lines: true },
+  aisha: { name: 'Aisha', gender: 'female', age: 'adult', skin: '#b27552', skinShade: '#965d3e', hair: '#2e6b5e', hairShade: '#1f4d43', hairStyle: 'hijab', outfit: 'top',
+    cloth: '#2e6b5e', clothShade: '#1f4d43', inner: '#e8d6b0', eyes: '#3a2416', lips: '#9a4e4a' },
+  tomas: { name: 'Tomás', gender: 'male', age: 'young', skin: '#5e3b2a', skinShade: '#4a2d20', hair: '#231812', hairShade: '#140d09', hairStyle: 'locs', outfit: 'hoodie',
+    cloth: '#4a5bd4', clothShade: '#3545ad', inner: '#f1f1f1', eyes: '#24150c', lips: '#6b3a30' },
+  lin: { name: 'Lin', gender: 'female', age: 'young', skin: '#f3d5b8', skinShade: '#ddb494', hair: '#16110e', hairShade: '#080605', hairStyle: 'long', outfit: 'turtleneck',
+    cloth: '#e8e2d6', clothShade: '#cfc7b8', inner: '#e8e2d6', eyes: '#2b1c12', lips: '#c2666c' },
+  walter: { name: 'Walter', gender: 'male', age: 'older', skin: '#f1c4a5', skinShade: '#d8a282', hair: '#eeeeea', hairShade: '#c9c9c3', hairStyle: 'short', outfit: 'sweater',
+    cloth: '#55606e', clothShade: '#404955', inner: '#dfe6ee', eyes: '#5a7fa0', lips: '#b86b63', glasses: true, lines: true },
+  priya: { name: 'Priya', gender: 'female', age: 'older', skin: '#a8704c', skinShade: '#8c5937', hair: '#3a3330', hairShade: '#252020', hairStyle: 'bun', outfit: 'blazer',
+    cloth: '#1e6091', clothShade: '#164a70', inner: '#f7efe3', eyes: '#2b190e', lips: '#8e4a45', earrings: true, lines: true },
+  jordan: { name: 'Jordan', gender: 'neutral', age: 'young', skin: '#d8a47c', skinShade: '#bf8962', hair: '#7c3aed', hairShade: '#5b21b6', hairStyle: 'bangs', outfit: 'hoodie',
+    cloth: '#111827', clothShade: '#000000', inner: '#a3e635', eyes: '#3b2a1a', lips: '#b06a5c', freckles: true },
 };
 
 const svg = (body: string) =>
@@ -112,6 +138,19 @@ function hairBack(l: Look): string {
       return `<path d="M108,160 C100,70 160,36 200,36 C244,36 300,70 292,160 C300,230 318,300 330,380 Q300,400 262,380 L138,380 Q100,400 70,380 C82,300 100,230 108,160 Z" fill="${l.hairShade}"/>`;
     case 'bangs':
       return `<path d="M106,168 C98,78 160,40 200,40 C242,40 302,78 294,168 C298,240 312,300 318,352 Q290,366 256,352 L144,352 Q110,366 82,352 C88,300 102,240 106,168 Z" fill="${l.hairShade}"/>`;
+    case 'afro':
+      return `<ellipse cx="200" cy="150" rx="122" ry="112" fill="${l.hairShade}"/>`;
+    case 'bun':
+      return `<circle cx="200" cy="62" r="34" fill="${l.hairShade}"/>`;
+    case 'hijab':
+      // The scarf falls over the shoulders, behind the face and in front of the neck's sides.
+      return `<path d="M104,176 C96,84 154,44 200,44 C246,44 304,84 296,176 C300,250 318,300 330,352 Q200,392 70,352 C82,300 100,250 104,176 Z" fill="${l.hairShade}"/>`;
+    case 'locs': {
+      const strands = [120, 138, 156, 244, 262, 280]
+        .map((x, i) => `<path d="M${x},120 Q${x + (i < 3 ? -10 : 10)},220 ${x + (i < 3 ? -4 : 4)},${300 + (i % 3) * 14}" stroke="${l.hairShade}" stroke-width="17" fill="none" stroke-linecap="round"/>`)
+        .join('');
+      return strands;
+    }
     default:
       return '';
   }
@@ -146,6 +185,28 @@ function hairFront(l: Look): string {
 <path d="M166,72 C192,62 226,64 250,78" stroke="#ffffff" stroke-opacity="0.18" stroke-width="6" fill="none" stroke-linecap="round"/>`;
     case 'short':
       return `<path d="M124,170 C116,110 150,70 200,70 C252,70 286,110 276,170 C272,146 262,128 246,118 C220,110 180,110 154,118 C138,128 128,146 124,170 Z" fill="${h}"/>`;
+    case 'afro': {
+      const puffs = [[118, 150, 34], [132, 108, 36], [162, 78, 38], [200, 66, 40], [238, 78, 38], [268, 108, 36], [282, 150, 34], [128, 190, 24], [272, 190, 24]]
+        .map(([x, y, r]) => `<circle cx="${x}" cy="${y}" r="${r}" fill="${h}"/>`)
+        .join('');
+      return `${puffs}<path d="M160,96 C180,84 214,82 238,92" stroke="#ffffff" stroke-opacity="0.12" stroke-width="6" fill="none" stroke-linecap="round"/>`;
+    }
+    case 'bun':
+      return `<path d="M124,178 C114,110 152,70 200,70 C250,70 288,110 276,178 C272,146 258,124 236,114 C210,106 188,106 166,114 C144,124 128,146 124,178 Z" fill="${h}"/>
+<path d="M170,84 C190,76 214,76 234,84" stroke="#ffffff" stroke-opacity="0.25" stroke-width="5" fill="none" stroke-linecap="round"/>`;
+    case 'bald':
+      return `<path d="M124,196 C120,170 122,150 128,136 L138,140 C134,156 134,176 136,200 Z M276,196 C280,170 278,150 272,136 L262,140 C266,156 266,176 264,200 Z" fill="${h}"/>
+<path d="M168,98 C186,90 214,90 232,98" stroke="#ffffff" stroke-opacity="0.22" stroke-width="6" fill="none" stroke-linecap="round"/>`;
+    case 'hijab':
+      return `<path d="M118,214 C102,120 148,58 200,58 C252,58 298,120 282,214 C282,176 272,140 252,118 C234,104 216,100 200,100 C184,100 166,104 148,118 C128,140 118,176 118,214 Z" fill="${h}"/>
+<path d="M118,210 C118,260 140,300 170,318 L150,330 C120,310 104,262 108,214 Z M282,210 C282,260 260,300 230,318 L250,330 C280,310 296,262 292,214 Z" fill="${h}"/>
+<path d="M160,288 Q200,318 240,288 L252,334 Q200,356 148,334 Z" fill="${h}"/>
+<path d="M150,104 C180,90 220,90 250,104" stroke="${l.inner}" stroke-width="5" fill="none" stroke-linecap="round" opacity="0.8"/>`;
+    case 'locs':
+      return `<path d="M122,176 C112,112 150,66 200,66 C252,66 290,112 278,176 C270,146 256,124 236,114 C212,104 188,104 164,114 C144,124 130,146 122,176 Z" fill="${h}"/>
+<path d="M146,96 Q150,120 142,150 M176,80 Q178,108 170,128 M224,80 Q222,108 230,128 M254,96 Q250,120 258,150" stroke="${l.hairShade}" stroke-width="5" fill="none" stroke-linecap="round"/>`;
+    case 'buzz':
+      return `<path d="M128,160 C124,110 158,80 200,80 C242,80 276,110 272,160 C266,136 250,118 228,112 C210,108 190,108 172,112 C150,118 134,136 128,160 Z" fill="${h}" opacity="0.92"/>`;
   }
 }
 
@@ -182,7 +243,15 @@ function head(l: Look): string {
 <rect x="118" y="292" width="34" height="44" rx="12" fill="#2b2b36"/><rect x="248" y="292" width="34" height="44" rx="12" fill="#2b2b36"/>
 <rect x="124" y="300" width="22" height="28" rx="8" fill="#ff6b3d"/><rect x="254" y="300" width="22" height="28" rx="8" fill="#ff6b3d"/>`
     : '';
-  return svg(`${phones}${ears}${earrings}${face}${cheeks}${freckles}${nose}${beard}${brows}${hairFront(l)}${glasses}`);
+  const lines = l.lines
+    ? `<g stroke="${l.skinShade}" stroke-width="2.5" fill="none" stroke-linecap="round" opacity="0.9">
+<path d="M168,128 Q200,122 232,128"/><path d="M174,140 Q200,135 226,140"/>
+<path d="M172,232 Q166,246 172,262"/><path d="M228,232 Q234,246 228,262"/>
+<path d="M140,196 L132,200 M260,196 L268,200"/></g>`
+    : '';
+  // A scarf covers the ears.
+  const side = l.hairStyle === 'hijab' ? '' : `${ears}${earrings}`;
+  return svg(`${phones}${side}${face}${cheeks}${freckles}${lines}${nose}${beard}${brows}${hairFront(l)}${glasses}`);
 }
 
 function eyes(l: Look, closed: boolean): string {
@@ -271,6 +340,8 @@ for (const [id, look] of Object.entries(LOOKS)) {
     moving: await measure(PRESENTER_PARTS.filter((p) => p !== 'body').map(file)),
   };
 }
+const castLines = Object.entries(LOOKS).map(([id, l]) => `    ${JSON.stringify({ id, name: l.name, gender: l.gender, age: l.age })}`);
+writeFileSync(join(root, 'resources/presenters.json'), `{\n  "presenters": [\n${castLines.join(',\n')}\n  ]\n}\n`);
 const rect = (b: Rect) => `{ x: ${b.x}, y: ${b.y}, width: ${b.width}, height: ${b.height} }`;
 const lines = Object.entries(bounds).map(([id, b]) => `  ${id}: {\n    content: ${rect(b.content)},\n    moving: ${rect(b.moving)},\n  },`);
 writeFileSync(

@@ -7,7 +7,7 @@
 // blended onto that frame's background. ffmpeg then receives frames it can hand to x264 as
 // they are, the same work as encoding from a raw file.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
-import { drawTorso, PRESENTER_PARTS, type PresenterAssets, type PresenterPart, type PresenterPose, type Rect, type SceneLayout } from '../../../shared/scene/index.js';
+import { drawTorso, eyesShut, PRESENTER_PARTS, type PresenterAssets, type PresenterPart, type PresenterPose, type Rect, type SceneLayout } from '../../../shared/scene/index.js';
 import type { PixelRect, RegionPlan } from './regions.js';
 import { allocSprite, blendSprite, changedBoxes, changedBoxesIn, copyClip, copyRegion, splitOffset, spriteFromRgba, updateSprite, type Sprite, type Target } from './sprites.js';
 import { rgbaToYuva, words, type Box } from './yuv.js';
@@ -112,8 +112,8 @@ export class FrameCompositor {
     const { even: ex, phase: px } = splitOffset(pose.headDx * k);
     const { even: ey, phase: py } = splitOffset(pose.headDy * k);
     return {
-      key: `${pose.viseme}:${pose.blink ? 1 : 0}:${ex + px}:${ey + py}`, ex, ey, px, py,
-      eyes: pose.blink ? 'eyes-closed' : 'eyes-open', mouth: `mouth-${pose.viseme}`,
+      key: `${pose.viseme}:${eyesShut(pose) ? 1 : 0}:${ex + px}:${ey + py}`, ex, ey, px, py,
+      eyes: eyesShut(pose) ? 'eyes-closed' : 'eyes-open', mouth: `mouth-${pose.viseme}`,
     };
   }
 

@@ -31,9 +31,6 @@ export interface RegionPlan {
   caption: PixelRect | null;
 }
 
-/** Art units of room around the moving layers' rest bounds for the head's sway and nod (see idleMotion). */
-const MOTION_MARGIN = 4;
-
 function clipEven(r: Rect, W: number, H: number): PixelRect | null {
   const x0 = Math.max(0, Math.floor(r.x / 2) * 2);
   const y0 = Math.max(0, Math.floor(r.y / 2) * 2);
@@ -44,7 +41,7 @@ function clipEven(r: Rect, W: number, H: number): PixelRect | null {
 
 export function planRegions(layout: SceneLayout): RegionPlan {
   const { width: W, height: H } = layout.size;
-  const m = MOTION_MARGIN * layout.presenterScale + 2;
+  const m = layout.rig.motionMargin * layout.presenterScale + 2;
   const b = layout.presenterMoving;
   const presenter = clipEven({ x: b.x - m, y: b.y - m, width: b.width + 2 * m, height: b.height + 2 * m }, W, H);
   // Only the card's shadow and the big style's outline reach past the caption box.

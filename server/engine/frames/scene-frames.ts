@@ -7,13 +7,14 @@ import { Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { outputSize } from '../../../shared/contract/index.js';
 import {
   captionAt, captionWordReach, captionWords, captionStateAt, computeLayout, createHeadCache, drawFrame, measureWith,
-  NEUTRAL_POSE, paginateCaptions, poseAt, type CaptionPage, type FrameLayer, type HeadCache, type PresenterAssets, type SceneLayout,
+  NEUTRAL_POSE, paginateCaptions, poseAt, type CaptionPage, type FrameLayer, type HeadCache, type PresenterRig, type SceneLayout,
   type TimedWord, type Animation, type MeasureText, type Rect,
 } from '../../../shared/scene/index.js';
-import { loadPresenterNode, registerFonts } from './assets.js';
+import { registerFonts } from './assets.js';
 import { paintTemplate } from './backgrounds/index.js';
 import { FrameCompositor } from './frame-compositor.js';
 import { planRegions } from './regions.js';
+import { loadRig } from './rigs.js';
 import { copyClip, framePlanes, yuvFrameSize } from './sprites.js';
 import type { Box } from './yuv.js';
 import type { RenderTask } from '../types.js';
@@ -29,7 +30,7 @@ export function headCacheNode(): HeadCache {
 export interface Scene {
   layout: SceneLayout;
   /** null: no presenter in this scene. */
-  assets: PresenterAssets | null;
+  rig: PresenterRig | null;
   /** The still background painted at the frame size; null when it moves (a clip, given frame by frame). */
   background: Canvas | null;
   pages: CaptionPage[];
@@ -54,12 +55,12 @@ export async function prepareScene(
 ): Promise<Scene> {
   registerFonts();
   const layout = computeLayout(templateId, task.params, size, look.presenterId);
-  const [assets, background] = await Promise.all([
-    look.presenter === false ? null : loadPresenterNode(layout.style.presenterId, layout.presenter.height),
+  const [rig, background] = await Promise.all([
+    look.presenter === false ? null : loadRig({ kind: 'vector', id: layout.style.presenterId }, layout.presenter.height),
     look.background ? look.background(layout) : paintTemplate(layout),
   ]);
   const measure = measureWith(createCanvas(2, 2).getContext('2d'), layout);
-  const scene: Scene = { layout, assets, background, pages: [], words: [], cache: headCacheNode(), measure };
+  const scene: Scene = { layout, rig, background, pages: [], words: [], cache: headCacheNode(), measure };
   addCaptionPages(scene, words);
   return scene;
 }
@@ -84,8 +85,8 @@ const WITHOUT_PRESENTER: readonly FrameLayer[] = ['background', 'caption'];
 /** The whole frame at time t on a canvas, over the scene's painted background (or `background`, a moving one's frame). */
 function drawSceneFrame(ctx: SKRSContext2D, scene: Scene, anim: Animation, t: number, background = scene.background): void {
   const state = { pose: poseAt(anim, t), caption: captionAt(scene.pages, scene.words, t) };
-  const layers = scene.assets ? WITH_PRESENTER : WITHOUT_PRESENTER;
-  drawFrame(ctx, scene.assets, scene.layout, state, { background: background ?? undefined, headCache: scene.cache, layers });
+  const layers = scene.rig ? WITH_PRESENTER : WITHOUT_PRESENTER;
+  drawFrame(ctx, scene.rig, scene.layout, state, { background: background ?? undefined, headCache: scene.cache, layers });
 }
 
 /** Draws the full frame at time t (for thumbnails and stills); `background`: a moving background's frame at t. */
@@ -101,7 +102,7 @@ export function drawFullFrame(scene: Scene, anim: Animation, t: number, backgrou
  * cut its sprites: shrinking a canvas frees its pixels now, not whenever the GC gets to it.
  */
 export function releaseArt(scene: Scene): void {
-  for (const part of Object.values(scene.assets?.parts ?? {})) {
+  for (const part of Object.values(scene.rig?.layers?.parts ?? {})) {
     if (part instanceof Canvas) {
       part.width = 1;
       part.height = 1;
@@ -257,7 +258,7 @@ export function composedSource(scene: Scene, anim: Animation, pool: FramePool, m
   const H = layout.size.height | 0;
   const plan = planRegions(layout);
   // Sprites are cut as poses first need them until artDone, which cuts the rest.
-  const compositor = new FrameCompositor(layout, scene.assets, moving ? null : scene.background, plan);
+  const compositor = new FrameCompositor(layout, scene.rig?.layers ?? null, moving ? null : scene.background, plan);
   const cr = plan.caption;
   const cCanvas = cr ? createCanvas(cr.width, cr.height) : null;
   const cctx = cCanvas?.getContext('2d');

@@ -118,7 +118,7 @@ describe('a 16:9 newsroom render', () => {
     const draw = (pose: PresenterPose) => {
       rctx.save();
       rctx.translate(-mouth.x, -mouth.y);
-      drawFrame(rctx, scene.assets, L, { pose, caption: null }, { headCache: cache });
+      drawFrame(rctx, scene.rig, L, { pose, caption: null }, { headCache: cache });
       rctx.restore();
       return rctx.getImageData(0, 0, mouth.width, mouth.height).data;
     };

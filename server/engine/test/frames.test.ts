@@ -49,7 +49,7 @@ async function expectWholeFrames(template: string, aspect: '16:9' | '9:16' | '1:
   const { layout } = scene;
   const { width: W, height: H } = layout.size;
   const plan = planRegions(layout);
-  const whole = new FrameCompositor(layout, scene.assets, scene.background, plan);
+  const whole = new FrameCompositor(layout, scene.rig?.layers ?? null, scene.background, plan);
   whole.cutAll(); // before the source lets the art go
   const cr = plan.caption!;
   const cap = createCanvas(cr.width, cr.height);

@@ -89,9 +89,9 @@ describe('presenters', () => {
     const shapes = new Set(sp.timeline.phonemes.map((p) => visemeOf(p.phoneme)));
     expect(shapes.size).toBeGreaterThanOrEqual(6);
     const anim = createAnimation(sp.timeline);
-    expect(poseAt(anim, 0)).toMatchObject({ viseme: 'rest', blink: false, headDx: 0, headDy: 0 });
+    expect(poseAt(anim, 0)).toMatchObject({ viseme: 'rest', lid: 0, headDx: 0, headDy: 0 });
     const frames = Array.from({ length: Math.ceil(sp.timeline.durationSeconds * 30) }, (_, i) => poseAt(anim, i / 30));
-    expect(frames.some((p) => p.blink)).toBe(true);
+    expect(frames.some((p) => p.lid === 1)).toBe(true);
     expect(new Set(frames.map((p) => p.viseme)).size).toBeGreaterThanOrEqual(5);
   });
 

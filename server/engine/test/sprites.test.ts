@@ -3,7 +3,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { outputSize } from '../../../shared/contract/index.js';
-import { computeLayout, drawBackground, drawFrame, VISEMES, type CaptionView, type PresenterPose } from '../../../shared/scene/index.js';
+import { computeLayout, drawBackground, drawFrame, NEUTRAL_POSE, vectorRig, VISEMES, type CaptionView, type PresenterPose } from '../../../shared/scene/index.js';
 import { loadPresenterNode } from '../frames/assets.js';
 import { FrameCompositor } from '../frames/frame-compositor.js';
 import { planRegions } from '../frames/regions.js';
@@ -17,15 +17,15 @@ const CASES = [
 ] as const;
 
 const POSES: PresenterPose[] = [
-  { viseme: 'rest', blink: false, headDx: 0, headDy: 0 },
-  { viseme: 'ai', blink: false, headDx: 1.37, headDy: 2.9 },
-  { viseme: 'o', blink: true, headDx: -2.4, headDy: 0.61 },
-  { viseme: 'fv', blink: false, headDx: -0.8, headDy: 3.2 },
+  { ...NEUTRAL_POSE, viseme: 'rest', lid: 0, headDx: 0, headDy: 0 },
+  { ...NEUTRAL_POSE, viseme: 'ai', lid: 0, headDx: 1.37, headDy: 2.9 },
+  { ...NEUTRAL_POSE, viseme: 'o', lid: 1, headDx: -2.4, headDy: 0.61 },
+  { ...NEUTRAL_POSE, viseme: 'fv', lid: 0, headDx: -0.8, headDy: 3.2 },
   // The head stays put: only the mouth, then the eyes, then both change.
-  { viseme: 'mbp', blink: false, headDx: -0.8, headDy: 3.2 },
-  { viseme: 'mbp', blink: true, headDx: -0.8, headDy: 3.2 },
-  { viseme: 'o', blink: false, headDx: -0.8, headDy: 3.2 },
-  { viseme: 'rest', blink: false, headDx: -0.8, headDy: 3.2 },
+  { ...NEUTRAL_POSE, viseme: 'mbp', lid: 0, headDx: -0.8, headDy: 3.2 },
+  { ...NEUTRAL_POSE, viseme: 'mbp', lid: 1, headDx: -0.8, headDy: 3.2 },
+  { ...NEUTRAL_POSE, viseme: 'o', lid: 0, headDx: -0.8, headDy: 3.2 },
+  { ...NEUTRAL_POSE, viseme: 'rest', lid: 0, headDx: -0.8, headDy: 3.2 },
 ];
 
 describe('frames composed from sprites', () => {
@@ -89,7 +89,7 @@ describe('frames composed from sprites', () => {
         first = false;
         // Skia draws the same frame, the head moved by the same whole-pixel offset.
         const snap = (v: number) => Math.round(v * k) / k;
-        drawFrame(rctx, assets, layout, { pose: { ...pose, headDx: snap(pose.headDx), headDy: snap(pose.headDy) }, caption: view }, { background: bg });
+        drawFrame(rctx, vectorRig(assets), layout, { pose: { ...pose, headDx: snap(pose.headDx), headDy: snap(pose.headDy) }, caption: view }, { background: bg });
         const want = rgbaToYuva(ref.data(), W, H);
         const diffs = (a: Uint8Array, b: Uint8Array) => Array.from(a, (v, j) => Math.abs(v - b[j]!)).sort((x, y) => x - y);
         for (const [plane, got, exp] of [['y', out.y, want.y], ['u', out.u, want.u], ['v', out.v, want.v]] as const) {
@@ -113,7 +113,7 @@ describe('frames composed from sprites', () => {
     const visemes = VISEMES;
     for (let f = 0; f < 1800; f++) {
       const t = f / 30;
-      const moved = compositor.setPose({ viseme: visemes[f % visemes.length]!, blink: f % 90 < 4, headDx: 2.4 * Math.sin(t), headDy: 1.6 * (1 - Math.cos(t)) });
+      const moved = compositor.setPose({ ...NEUTRAL_POSE, viseme: visemes[f % visemes.length]!, lid: f % 90 < 4 ? 1 : 0, headDx: 2.4 * Math.sin(t), headDy: 1.6 * (1 - Math.cos(t)) });
       if (moved) compositor.compose(out, moved);
     }
     // Moving layers (hair behind, head, two eyes, every mouth) × 4 pixel phases at most.
