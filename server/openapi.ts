@@ -21,6 +21,7 @@ import {
   LIMITS,
   RenderRequest,
   TemplateList,
+  PresenterList,
   VoiceList,
   VoicePackStatus,
 } from '../shared/contract/index.js';
@@ -80,7 +81,6 @@ function renderRequestSchema(catalog: Catalog): Json {
   const shipped = catalog.voices.filter((v) => v.downloadBytes === undefined);
   const lastShipped = shipped[shipped.length - 1]!;
   const templateIds = catalog.templates.map((t) => t.id);
-  const presenterIds = [...new Set(catalog.templates.map((t) => t.presenter.id))];
   const scenes = base.properties.scenes as Json & { items: Json & { properties: Record<string, Json> } };
   const scene = scenes.items.properties;
   return {
@@ -97,7 +97,7 @@ function renderRequestSchema(catalog: Catalog): Json {
             ...scene,
             templateId: { ...scene.templateId, enum: templateIds, description: "A template id; it must support the video's aspect ratio" },
             voiceId: { ...scene.voiceId, enum: voiceIds },
-            presenterId: { ...scene.presenterId, enum: presenterIds, description: "A presenter id (the templates' presenters)" },
+            presenterId: { ...scene.presenterId, description: 'Extension "presenters": a presenter id (GET /api/presenters: the built-in ones and your own)' },
             avatar: { ...scene.avatar, description: "The presenter's placement in this scene (missing fields from params.avatar); null: no presenter" },
             background: {
               ...scene.background,
@@ -109,7 +109,7 @@ function renderRequestSchema(catalog: Catalog): Json {
       },
       templateId: { ...base.properties.templateId, enum: templateIds, description: 'A template id (GET /api/templates)' },
       voiceId: { ...base.properties.voiceId, enum: voiceIds, description: 'A voice id or alias (GET /api/voices)' },
-      presenterId: { ...base.properties.presenterId, enum: presenterIds, description: "Extension \"scenes\": the presenter of scenes that name none (default: each scene's template's)" },
+      presenterId: { ...base.properties.presenterId, description: 'Extension "presenters": who speaks (GET /api/presenters), in every scene that names none (default: each template\'s suggestion)' },
     },
     // text or scenes, never both.
     oneOf: [{ required: ['text'] }, { required: ['scenes'] }],
@@ -235,6 +235,19 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
           },
         },
       },
+      '/api/presenters': {
+        get: { summary: 'Extension "presenters": the built-in presenters and your own', responses: { '200': { description: 'Presenters', content: json('PresenterList') }, ...errors() } },
+      },
+      '/api/presenters/{id}/thumbnail.png': {
+        get: {
+          summary: 'A portrait of a built-in presenter',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: {
+            '200': { description: 'PNG', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } },
+            ...errors('not_found', 'unavailable'),
+          },
+        },
+      },
       '/api/voices': {
         get: { summary: 'Voices', responses: { '200': { description: 'Voices', content: json('VoiceList') }, ...errors() } },
       },
@@ -313,6 +326,7 @@ export function buildOpenApi(version: string, catalog: Catalog = loadCatalog()):
         Job: schema(Job),
         JobList: schema(JobList),
         TemplateList: schema(TemplateList),
+        PresenterList: schema(PresenterList),
         VoiceList: schema(VoiceList),
         VoicePackStatus: schema(VoicePackStatus),
         Asset: schema(Asset),

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { ShortSide } from '../shared/contract/index.js';
 import { LIMITS } from '../shared/contract/index.js';
 import { loadCatalog } from './catalog.js';
+import { PresenterRegistry } from './presenters/registry.js';
 import { createEngine } from './engine/index.js';
 import type { RenderEngine } from './engine/types.js';
 import { buildApp } from './http/app.js';
@@ -144,7 +145,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   // Page cache only where this process sees every change (not with a store shared across processes).
   const listCache = shared || options.listCache === false ? null : new ListCache(store);
   const app = buildApp(
-    { store, keys, storage, catalog: loadCatalog(options.catalogDir), assets, photoPresenters, engine, limits, limiter, hub, listCache, version: VERSION },
+    { store, keys, storage, catalog: loadCatalog(options.catalogDir), presenters: new PresenterRegistry(photoPresenters), assets, photoPresenters, engine, limits, limiter, hub, listCache, version: VERSION },
     logger,
   );
 

@@ -5,9 +5,10 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { type AspectRatio } from '../../shared/contract/index.js';
-import { drawFrame, fillParams, NEUTRAL_POSE, templateEntry } from '../../shared/scene/index.js';
+import { castEntry, drawFrame, fillParams, NEUTRAL_POSE, templateEntry } from '../../shared/scene/index.js';
 import { renderVideo, STALL_MS } from './render.js';
 import { DEFAULT_ENCODE, type EncodeSettings } from './encode/encoder.js';
+import { drawPresenterPortrait } from './frames/rigs.js';
 import { headCacheNode, prepareScene } from './frames/scene-frames.js';
 import { Leveler } from './speech/loudness.js';
 import { sampleLine } from './speech/voice-sample.js';
@@ -129,6 +130,11 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
       });
     },
 
+    presenterThumbnail(presenterId: string): Promise<Buffer> {
+      if (!castEntry(presenterId)) return Promise.reject(new EngineError('invalid_input', `Unknown presenter "${presenterId}".`));
+      return cached(`presenter-${presenterId}`, 'png', async () => drawPresenterPortrait(presenterId));
+    },
+
     close: () => {
       closed = true;
       wakeIdle();
@@ -137,7 +143,8 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   };
 }
 
-/** Bumped when the art, drawing or sound changes, so cached thumbnails and voice samples are made anew (4: levelled samples in the voice's language). */
-const ENGINE_ART_VERSION = '4';
+/** Bumped when the art, drawing or sound changes, so cached thumbnails and voice samples are made anew (5: the cast of sixteen). */
+const ENGINE_ART_VERSION = '5';
+
 
 export * from './types.js';

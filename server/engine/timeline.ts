@@ -18,12 +18,12 @@ import type { EngineVoice } from './speech/voices.js';
 import { EngineError, type RenderScene, type RenderTask } from './types.js';
 
 /** The scenes of a task: its own, or the original contract's one scene of `text` over the template. */
-export function taskScenes(task: Pick<RenderTask, 'scenes' | 'text' | 'templateId' | 'voiceId' | 'params'>): RenderScene[] {
+export function taskScenes(task: Pick<RenderTask, 'scenes' | 'text' | 'templateId' | 'voiceId' | 'params' | 'presenterId'>): RenderScene[] {
   if (task.scenes?.length) return task.scenes;
   const template = templateEntry(task.templateId);
   if (!template) throw new EngineError('invalid_input', `Unknown template "${task.templateId}".`);
   return [{
-    text: task.text, templateId: task.templateId, voiceId: task.voiceId, presenterId: template.presenter.id, avatar: task.params.avatar,
+    text: task.text, templateId: task.templateId, voiceId: task.voiceId, presenterId: task.presenterId ?? template.presenter.id, avatar: task.params.avatar,
     background: null, transition: 'cut', media: null,
   }];
 }

@@ -21,7 +21,7 @@ export interface RenderScene extends Scene {
 }
 
 /** The job's content (voiceId canonical, resolved from either id form) and what this attempt needs. */
-export interface RenderTask extends Pick<Job, 'text' | 'templateId' | 'voiceId' | 'params'> {
+export interface RenderTask extends Pick<Job, 'text' | 'templateId' | 'voiceId' | 'params' | 'presenterId'> {
   jobId: string;
   /**
    * Extension `scenes`: the video as a timeline of scenes; absent for a request of the original
@@ -75,6 +75,8 @@ export interface RenderEngine {
   voiceSample(voiceId: string): Promise<Buffer>;
   /** A JPEG still of a template at an aspect ratio with its default placement (the catalog's thumbnailUrl). */
   templateThumbnail(templateId: string, aspectRatio: import('../../shared/contract/index.js').AspectRatio): Promise<Buffer>;
+  /** A PNG portrait (head and shoulders) of a built-in presenter, for pickers (the catalog's thumbnailUrl). */
+  presenterThumbnail?(presenterId: string): Promise<Buffer>;
   /** The download state of a voice's pack (`builtin` for voices that ship with the app). */
   voicePack?(voiceId: string): Promise<import('../../shared/contract/index.js').VoicePackStatus>;
   /** Starts downloading a voice's pack when it is missing; answers at once with its state. */

@@ -13,6 +13,7 @@ import { photoPresenterRoutes } from './routes-photo-presenters.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { jobRoutes } from './routes-jobs.js';
 import { mediaRoutes } from './routes-media.js';
+import { presenterRoutes } from './routes-presenters.js';
 import { renderRoutes } from './routes-render.js';
 import { decodeJsonBody, parseJsonBody } from './json-body.js';
 import { EXPECTATION_FAILED, refuseOddRequest } from './request-edges.js';
@@ -33,7 +34,7 @@ const PATHS: [RegExp, string[]][] = [
   [/^\/api\/assets\/[^/]+\/(content|thumbnail\.jpg)$/, ['GET', 'HEAD']],
   [/^\/api\/presenters$/, ['GET', 'HEAD', 'POST']],
   [/^\/api\/presenters\/[^/]+$/, ['DELETE']],
-  [/^\/api\/presenters\/[^/]+\/thumbnail\.jpg$/, ['GET', 'HEAD']],
+  [/^\/api\/presenters\/[^/]+\/thumbnail\.(png|jpg)$/, ['GET', 'HEAD']],
 ];
 
 const STREAM_RETRY_SECONDS = 10;
@@ -174,6 +175,7 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
   mediaRoutes(app, ctx);
   catalogRoutes(app, ctx);
   assetRoutes(app, ctx);
+  presenterRoutes(app, ctx);
   photoPresenterRoutes(app, ctx);
   return app;
 }

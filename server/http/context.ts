@@ -6,6 +6,7 @@ import type { Catalog } from '../catalog.js';
 import type { JobStore } from '../jobs/store.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { OutputStorage } from '../storage/output-storage.js';
+import type { PresenterRegistry } from '../presenters/registry.js';
 import type { EventHub } from './events.js';
 import type { ListCache } from './list-cache.js';
 import type { SlidingWindowLimiter } from '../../shared/sliding-window.js';
@@ -21,6 +22,8 @@ export interface ServerContext {
   keys: KeyStore;
   storage: OutputStorage;
   catalog: Catalog;
+  /** Extension `presenters`: the built-in cast and each user's own. */
+  presenters: PresenterRegistry;
   /** Extension `assets`: the creator's files. */
   assets: Assets;
   /** Extension `presenters`: the creator's photo presenters. */

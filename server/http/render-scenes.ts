@@ -5,6 +5,7 @@ import type { Avatar, ErrorDetail, JobWarning, RenderParams, RenderRequest, Scen
 import { scriptWarnings } from '../../shared/language/detect.js';
 import type { AssetStore } from '../assets/asset-store.js';
 import type { Catalog } from '../catalog.js';
+import type { PresenterRegistry } from '../presenters/registry.js';
 
 type SceneInput = NonNullable<RenderRequest['scenes']>[number];
 
@@ -13,13 +14,10 @@ export interface NormalisedScenes {
   warnings: JobWarning[];
 }
 
-/** The presenters a request may name: today the built-in ones, each template's own. */
-const presenterIds = (catalog: Catalog) => new Set(catalog.templates.map((t) => t.presenter.id));
-
-/** The request's presenter for scenes that name none (null: each scene's template's own). */
-export function checkPresenter(catalog: Catalog, id: string | undefined, path: string, details: ErrorDetail[]): void {
-  if (id !== undefined && !presenterIds(catalog).has(id)) {
-    details.push({ path, message: `unknown presenter "${id}"; the presenters are the templates' (GET /api/templates)` });
+/** A presenter a request names (at `path`) must be a built-in one or the caller's own. */
+export async function checkPresenter(presenters: PresenterRegistry, id: string | undefined, userId: string, path: string, details: ErrorDetail[]): Promise<void> {
+  if (id !== undefined && !(await presenters.resolve(id, userId))) {
+    details.push({ path, message: `unknown presenter "${id}"; see GET /api/presenters` });
   }
 }
 
@@ -30,7 +28,7 @@ export function checkPresenter(catalog: Catalog, id: string | undefined, path: s
 export async function normaliseScenes(
   inputs: SceneInput[],
   top: { template: Template; voice: Voice; presenterId: string | undefined; params: RenderParams },
-  ctx: { catalog: Catalog; assets: AssetStore; userId: string },
+  ctx: { catalog: Catalog; assets: AssetStore; presenters: PresenterRegistry; userId: string },
   details: ErrorDetail[],
 ): Promise<NormalisedScenes | null> {
   const before = details.length;
@@ -45,7 +43,7 @@ export async function normaliseScenes(
     }
     const voice = input.voiceId === undefined ? top.voice : ctx.catalog.voice(input.voiceId);
     if (!voice) details.push({ path: `${at}.voiceId`, message: `unknown voice "${input.voiceId}"; see GET /api/voices` });
-    checkPresenter(ctx.catalog, input.presenterId, `${at}.presenterId`, details);
+    await checkPresenter(ctx.presenters, input.presenterId, ctx.userId, `${at}.presenterId`, details);
     const background = await resolveBackground(input, at, ctx, details);
     if (!template || !voice || background === undefined) continue;
     const text = input.text.trim();

@@ -29,7 +29,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
   if (!template) details.push({ path: 'templateId', message: `unknown template "${req.templateId}"; see GET /api/templates` });
   const voice = ctx.catalog.voice(req.voiceId);
   if (!voice) details.push({ path: 'voiceId', message: `unknown voice "${req.voiceId}"; see GET /api/voices` });
-  checkPresenter(ctx.catalog, req.presenterId, 'presenterId', details);
+  await checkPresenter(ctx.presenters, req.presenterId, userId, 'presenterId', details);
   let params: RenderParams | null = null;
   if (template) {
     params = fillParams(template.id, req.params, ctx.catalog.templates);
@@ -46,7 +46,7 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
     ? await normaliseScenes(
         req.scenes,
         { template, voice, presenterId: req.presenterId, params },
-        { catalog: ctx.catalog, assets: ctx.assets.store, userId },
+        { catalog: ctx.catalog, assets: ctx.assets.store, presenters: ctx.presenters, userId },
         details,
       )
     : null;
@@ -58,7 +58,10 @@ async function validate(ctx: ServerContext, body: unknown, userId: string, log: 
   await checkVoicePacks(ctx.engine, uses.filter((u, i) => uses.findIndex((o) => o.path === u.path) === i), details, log);
   if (details.length) throw invalid(details);
   const text = requestText(req).trim();
-  const base = { userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params };
+  const base = {
+    userId, title: req.title?.trim() ?? null, text, templateId: template.id, voiceId: voice.id, params,
+    ...(req.presenterId !== undefined ? { presenterId: req.presenterId } : {}),
+  };
   return resolved ? { ...base, scenes: resolved.scenes, warnings: resolved.warnings } : { ...base, warnings: scriptWarnings(text, voice) };
 }
 

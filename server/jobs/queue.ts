@@ -189,6 +189,7 @@ export class WorkerQueue {
         voiceId: job.voiceId,
         params: job.params,
         ...(scenes ? { scenes } : {}),
+        ...(job.presenterId !== undefined ? { presenterId: job.presenterId } : {}),
         shortSide: this.o.shortSide,
         workDir,
         signal: r.controller.signal,

@@ -21,7 +21,7 @@ export type StoredJob = z.infer<typeof StoredJob>;
  * What a create stores: the job's content (voiceId canonical, locale-and-name) for a user;
  * `title` optional; `warnings` found when the request was checked (the script's language against the voice's).
  */
-export type NewJob = Pick<StoredJob, 'userId' | 'title' | 'text' | 'templateId' | 'voiceId' | 'params'> & Partial<Pick<StoredJob, 'warnings' | 'scenes'>>;
+export type NewJob = Pick<StoredJob, 'userId' | 'title' | 'text' | 'templateId' | 'voiceId' | 'params'> & Partial<Pick<StoredJob, 'warnings' | 'scenes' | 'presenterId'>>;
 
 export interface IdempotencyInput {
   key: string;
@@ -124,11 +124,12 @@ export function toJob(s: StoredJob): Job {
 
 /** A new job as both stores create it: queued, nothing rendered, no attempt made yet. */
 export function newStoredJob(id: string, input: NewJob, at: string): StoredJob {
-  const { userId, title, text, templateId, voiceId, params, warnings = [], scenes } = input;
+  const { userId, title, text, templateId, voiceId, params, warnings = [], scenes, presenterId } = input;
   return {
     id, status: 'queued', title: title ?? null, text, templateId, voiceId, params, progress: 0,
     createdAt: at, updatedAt: at, startedAt: null, finishedAt: null, output: null, error: null, warnings,
     ...(scenes ? { scenes } : {}),
+    ...(presenterId !== undefined ? { presenterId } : {}),
     userId, attempts: 0, workerId: null, leaseUntil: null,
   };
 }

@@ -350,6 +350,8 @@ export const Job = z.object({
   warnings: z.array(JobWarning).default([]),
   /** Extension `scenes`: the normalised scenes, present when the request sent scenes. */
   scenes: z.array(Scene).optional(),
+  /** Extension `presenters`: the request's presenter (absent: the template's suggestion); each scene carries its own, resolved. */
+  presenterId: z.string().optional(),
 });
 export type Job = z.infer<typeof Job>;
 

@@ -1,7 +1,8 @@
 // A scene's presenter as a rig, loaded by kind. The vector rig is the layered art of
 // resources/presenters (rasterised once at the size it is drawn); each further kind of
 // presenter is one more case here.
-import { vectorRig, type PresenterRig } from '../../../shared/scene/index.js';
+import { createCanvas } from '@napi-rs/canvas';
+import { computeLayout, NEUTRAL_POSE, TEMPLATES, vectorRig, type PresenterRig } from '../../../shared/scene/index.js';
 import { loadPresenterNode } from './assets.js';
 
 /** Who speaks in a scene, as the worker loads it (resolved from the scene's presenterId by the queue). */
@@ -13,4 +14,18 @@ export async function loadRig(presenter: ScenePresenter, pixelHeight: number): P
     case 'vector':
       return vectorRig(await loadPresenterNode(presenter.id, pixelHeight));
   }
+}
+
+/** Side of a presenter's thumbnail, in pixels. */
+const PRESENTER_THUMBNAIL_PX = 256;
+
+/** A built-in presenter's head and shoulders on a transparent square (PNG), at rest. */
+export async function drawPresenterPortrait(id: string): Promise<Buffer> {
+  const side = PRESENTER_THUMBNAIL_PX;
+  // The art box (400×480) scaled and lowered so the head and shoulders fill the square.
+  const layout = computeLayout(TEMPLATES[0]!.id, { aspectRatio: '1:1', avatar: { scale: 1.2, x: 0.5, y: 0.6 } }, { width: side, height: side }, id);
+  const rig = await loadRig({ kind: 'vector', id }, layout.presenter.height);
+  const c = createCanvas(side, side);
+  rig.draw(c.getContext('2d'), layout, NEUTRAL_POSE);
+  return c.encode('png');
 }
