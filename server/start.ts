@@ -173,6 +173,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     store,
     storage,
     assets: { store: assets.store, files: assets.files },
+    photoPresenters,
     engine,
     workRoot,
     concurrency: options.concurrency ?? defaultConcurrency(),

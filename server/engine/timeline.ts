@@ -72,6 +72,7 @@ class Segment {
       const scene = await prepareScene(spec.templateId, { params, shortSide: task.shortSide }, [], size, {
         presenterId: spec.presenterId,
         presenter: spec.avatar !== null,
+        ...(task.photoPresenters?.[spec.presenterId] ? { photo: task.photoPresenters[spec.presenterId] } : {}),
         background: async (layout) => (this.background = await openBackground({ layout, scene: spec, index: this.index, signal })).still,
       });
       this.scene = scene;

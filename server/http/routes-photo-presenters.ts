@@ -3,8 +3,8 @@
 // queued or rendering job speaks with it), and its face-crop thumbnail. Another user's id
 // answers 404 on every path.
 import type { FastifyInstance } from 'fastify';
+import { PHOTO_PRESENTER_ID_PATTERN } from '../../shared/contract/index.js';
 import { PresenterError } from '../presenters/photo-presenters.js';
-import { PRESENTER_ID_PATTERN } from '../presenters/photo-store.js';
 import type { ServerContext } from './context.js';
 import { ApiError } from './errors.js';
 import { userOf } from './principal.js';
@@ -39,7 +39,7 @@ export function photoPresenterRoutes(app: FastifyInstance, ctx: ServerContext): 
 
   app.get<{ Params: { id: string } }>('/api/presenters/:id/thumbnail.jpg', async (request, reply) => {
     const id = request.params.id;
-    const jpeg = PRESENTER_ID_PATTERN.test(id) ? await photos.thumbnail(id, userOf(request)) : null;
+    const jpeg = PHOTO_PRESENTER_ID_PATTERN.test(id) ? await photos.thumbnail(id, userOf(request)) : null;
     if (!jpeg) throw new ApiError('not_found', 'no such presenter');
     return reply.type('image/jpeg').header('Cache-Control', 'private, max-age=3600').header('X-Content-Type-Options', 'nosniff').send(jpeg);
   });

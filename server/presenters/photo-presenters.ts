@@ -9,6 +9,7 @@ import {
 } from '../../shared/contract/index.js';
 import { faceBox, toPixels } from '../../shared/scene/face-mesh.js';
 import type { AssetStore, StoredAsset } from '../assets/asset-store.js';
+import type { PhotoPresenterSpec } from '../engine/types.js';
 import type { AssetStorage } from '../storage/asset-storage.js';
 import type { PhotoPresenterRecord, PhotoPresenterStore } from './photo-store.js';
 
@@ -22,18 +23,6 @@ export class PresenterError extends Error {
     super(message);
     this.name = 'PresenterError';
   }
-}
-
-/** A photo presenter as the engine reads it: the portrait (and mask) as local files. */
-export interface PhotoPresenterFiles {
-  kind: 'photo';
-  id: string;
-  portraitPath: string;
-  maskPath: string | null;
-  /** The portrait's size in pixels (what the landmarks' fractions are of). */
-  width: number;
-  height: number;
-  landmarks: [number, number][];
 }
 
 const THUMBNAIL_SIDE = 256;
@@ -135,8 +124,14 @@ export class PhotoPresenters {
     return jpeg;
   }
 
+  /** A job's presenter for the engine (the queue's hook); null: no such presenter of this user, or a file is gone. */
+  async spec(id: string, userId: string): Promise<PhotoPresenterSpec | null> {
+    const p = await this.store.get(id, userId);
+    return p ? this.files(p, userId) : null;
+  }
+
   /** The presenter's portrait and mask as local files, for the engine (null: no such presenter, or a file is gone). */
-  async files(p: PhotoPresenterRecord, userId: string): Promise<PhotoPresenterFiles | null> {
+  async files(p: PhotoPresenterRecord, userId: string): Promise<PhotoPresenterSpec | null> {
     const portrait = await this.assets.store.get(p.assetId, userId);
     const portraitPath = portrait ? await this.assets.files.localPath(portrait.id, 'content') : null;
     if (!portrait || !portraitPath || portrait.width === null || portrait.height === null) return null;

@@ -5,7 +5,7 @@
 // presenter keeps it. The asset store refuses to delete an asset a presenter uses.
 import type pg from 'pg';
 import { z } from 'zod';
-import { Job } from '../../shared/contract/index.js';
+import { Job, PHOTO_PRESENTER_ID_PATTERN as PRESENTER_ID_PATTERN } from '../../shared/contract/index.js';
 import type { SqliteDatabase } from '../jobs/sqlite-db.js';
 
 /** A photo presenter as stored. */
@@ -35,7 +35,6 @@ export interface PhotoPresenterStore {
   remove(id: string, userId: string): Promise<RemovePresenterResult>;
 }
 
-export const PRESENTER_ID_PATTERN = /^pht_[0-9a-z]{1,40}$/;
 
 interface Row {
   doc: string;

@@ -455,6 +455,8 @@ export const PRESENTER_LIMITS = {
   minFacePixels: 100,
   perUser: 100,
 } as const;
+/** Ids of photo presenters (the built-ins' are their names). */
+export const PHOTO_PRESENTER_ID_PATTERN = /^pht_[0-9a-z]{1,40}$/;
 export const Presenter = z.object({
   id: z.string(),
   name: z.string(),
