@@ -343,7 +343,7 @@ describe('a scene job', () => {
     const made = [job.id];
     try {
       const draft = await call<{ name: string; version: number; scenes: unknown[] }>(studio, 'jobs.duplicate', { id: job.id });
-      expect(draft).toMatchObject({ name: 'Deck (copy)', version: 2, templateId: 'newsroom', voiceId: 'en-US-Ava' });
+      expect(draft).toMatchObject({ name: 'Deck (copy)', version: 3, templateId: 'newsroom', voiceId: 'en-US-Ava' });
       expect(draft.scenes).toMatchObject([
         { text: 'Welcome.', presenter: true, avatar: null, background: null, transition: 'cut', minSeconds: null },
         { text: 'The numbers.', presenter: false, avatar: null, background: { assetId, page: 2, fit: 'contain' }, transition: 'fade', minSeconds: 5 },

@@ -52,7 +52,7 @@ describe('the bridge over IPC', () => {
   it('runs the handlers and returns their values', async () => {
     expect(await api.call('app.info', undefined)).toEqual({ version: '1.2.3', shell: 'electron', platform: process.platform });
     const draft = await api.call('drafts.save', draftInput('Launch', 'Hello there.', { templateId: 'newsroom' }));
-    expect(await api.call('drafts.get', { id: draft.id })).toMatchObject({ name: 'Launch', version: 2, scenes: [{ text: 'Hello there.' }] });
+    expect(await api.call('drafts.get', { id: draft.id })).toMatchObject({ name: 'Launch', version: 3, scenes: [{ text: 'Hello there.' }] });
     const catalogs = await api.call('catalogs.get', undefined);
     expect(catalogs.templates.length).toBeGreaterThan(0);
   });

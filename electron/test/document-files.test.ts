@@ -1,4 +1,4 @@
-// Files written by the previous release (a draft and an outbox item of version 1, kept as
+// Files written by earlier releases (drafts and outbox items of versions 1 and 2, kept as
 // fixtures exactly as that code wrote them) open in the current document shape.
 import { describe, expect, it } from 'vitest';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,16 +24,44 @@ describe('files of the previous release', () => {
     const store = new DraftStore(folderWith('draft-v1.json', 'd_release_v1.json'));
     const d = await store.get('d_release_v1');
     expect(d).toEqual({
-      version: 2, id: 'd_release_v1', name: 'Quarterly update', templateId: 'newsroom', voiceId: 'en-US-Ava',
-      params: { aspectRatio: '16:9', avatar: { scale: 0.8, x: 0.7, y: 0.6 } },
-      scenes: [{ id: 's_1', text: 'Hello team!\n\nOur numbers   are up this quarter.', background: null, presenter: true, avatar: null, transition: 'cut', minSeconds: null }],
+      version: 3, id: 'd_release_v1', name: 'Quarterly update', templateId: 'newsroom', voiceId: 'en-US-Ava',
+      params: { aspectRatio: '16:9', avatar: { scale: 0.8, x: 0.7, y: 0.6 } }, placements: {}, presenterId: null,
+      scenes: [{ id: 's_1', text: 'Hello team!\n\nOur numbers   are up this quarter.', background: null, presenter: true, avatar: null, placements: {}, presenterId: null, transition: 'cut', minSeconds: null }],
       createdAt: written.createdAt, updatedAt: written.updatedAt,
     });
     expect(await store.list('NUMBERS')).toEqual([{ id: 'd_release_v1', name: 'Quarterly update', excerpt: 'Hello team! Our numbers are up this quarter.', updatedAt: written.updatedAt }]);
     // Saved again, it is written in the current version and keeps its creation date.
     const again = await store.save({ ...d, name: 'Quarterly update v2' });
     expect(again.createdAt).toBe(written.createdAt);
-    expect(JSON.parse(readFileSync(join(store.dir, 'd_release_v1.json'), 'utf8'))).toMatchObject({ version: 2, scenes: [{ id: 's_1' }] });
+    expect(JSON.parse(readFileSync(join(store.dir, 'd_release_v1.json'), 'utf8'))).toMatchObject({ version: 3, scenes: [{ id: 's_1' }] });
+  });
+
+  it('a version-2 draft opens with its scenes and placements, no placement at other ratios and the template\'s presenter', async () => {
+    const written = JSON.parse(readFileSync(join(FIXTURES, 'draft-v2.json'), 'utf8')) as Record<string, unknown>;
+    expect(written.version).toBe(2);
+    const store = new DraftStore(folderWith('draft-v2.json', `${String(written.id)}.json`));
+    const d = await store.get(String(written.id));
+    expect(d).toEqual({
+      version: 3, id: written.id, name: 'Launch in two scenes', templateId: 'newsroom', voiceId: 'en-US-Ava',
+      params: { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.72, y: 0.58 } }, placements: {}, presenterId: null,
+      scenes: [
+        { id: 's_a', text: 'Welcome to the launch.', background: null, presenter: true, avatar: null, placements: {}, presenterId: null, transition: 'cut', minSeconds: null },
+        { id: 's_b', text: 'Here is the plan.', background: null, presenter: true, avatar: { scale: 0.5, x: 0.2, y: 0.6 }, placements: {}, presenterId: null, transition: 'fade', minSeconds: 3 },
+      ],
+      createdAt: written.createdAt, updatedAt: written.updatedAt,
+    });
+    const again = await store.save({ ...d, presenterId: 'amara' });
+    expect(JSON.parse(readFileSync(join(store.dir, `${String(written.id)}.json`), 'utf8'))).toMatchObject({ version: 3, presenterId: 'amara', createdAt: written.createdAt });
+    expect(again.presenterId).toBe('amara');
+  });
+
+  it('a version-2 outbox item of scenes is listed with its request as written', async () => {
+    const written = JSON.parse(readFileSync(join(FIXTURES, 'outbox-v2.json'), 'utf8')) as { id: string; request: unknown };
+    const outbox = new Outbox({ dir: folderWith('outbox-v2.json', `${written.id}.json`), clientFor: () => Promise.reject(new Error('not sent here')), onChange: () => undefined, onSent: () => undefined, log: testLogger() });
+    const [item, ...more] = await outbox.list();
+    expect(more).toEqual([]);
+    expect(item).toMatchObject({ version: 2, id: written.id, request: written.request });
+    outbox.close();
   });
 
   it('a version-1 outbox item is listed as version 2 with its request and Idempotency-Key', async () => {
@@ -73,6 +101,6 @@ describe('the document of a job', () => {
     ]);
   });
   it('is one plain scene of its text otherwise', () => {
-    expect(documentOfJob(job, 'Copy').scenes).toEqual([{ id: 's_1', text: 'One.\n\nTwo.', background: null, presenter: true, avatar: null, transition: 'cut', minSeconds: null }]);
+    expect(documentOfJob(job, 'Copy').scenes).toEqual([{ id: 's_1', text: 'One.\n\nTwo.', background: null, presenter: true, avatar: null, placements: {}, presenterId: null, transition: 'cut', minSeconds: null }]);
   });
 });

@@ -155,7 +155,7 @@ export function testLogger(lines: string[] = []): import('../services/logger.js'
 
 /** A draft of one plain scene, as the editor saves a fresh script. */
 export function draftInput(name: string, text: string, extra: Partial<DraftInput> = {}): DraftInput {
-  return { version: DOCUMENT_VERSION, name, templateId: null, voiceId: null, params: {}, scenes: [blankScene(text)], ...extra };
+  return { version: DOCUMENT_VERSION, name, templateId: null, voiceId: null, params: {}, placements: {}, presenterId: null, scenes: [blankScene(text)], ...extra };
 }
 
 /**

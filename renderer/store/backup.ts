@@ -2,9 +2,9 @@
 // that never reached drafts.save (crash, closed window) come back. What is read is checked,
 // not trusted: a backup that is not JSON or not a draft (a hand edit) is left out with a
 // console warning, and the app starts as if there were none. A backup written before scenes
-// (one script) comes back as one scene.
+// (one script) comes back as one scene, one of version 2 with no placements at other ratios.
 import { z } from 'zod';
-import { DocumentScene, VideoDocument, blankScene } from '../../shared/contract/document.js';
+import { DocumentScene, VideoDocument, blankScene, upgradeDocument } from '../../shared/contract/document.js';
 import { RenderParams } from '../../shared/contract/index.js';
 import type { EditorDocument } from './document.js';
 
@@ -35,11 +35,12 @@ export function writeBackup(d: EditorDraft, storage = pageStorage): void {
 
 function parseBackup(value: unknown) {
   const v1 = !!value && typeof value === 'object' && !('version' in value);
-  if (!v1) return EditorDraft.safeParse(value);
+  // A version-2 backup (one placement for every aspect ratio) is upgraded as a saved draft is.
+  if (!v1) return EditorDraft.safeParse(upgradeDocument(value));
   const old = EditorDraftV1.safeParse(value);
   if (!old.success) return old;
   const { text, ...rest } = old.data;
-  return EditorDraft.safeParse({ ...rest, version: VideoDocument.shape.version.value, scenes: [blankScene(text)] });
+  return EditorDraft.safeParse({ ...rest, version: VideoDocument.shape.version.value, placements: {}, presenterId: null, scenes: [blankScene(text)] });
 }
 
 export function readBackup(storage = pageStorage): EditorDraft | null {

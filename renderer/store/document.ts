@@ -72,6 +72,8 @@ export function blankDocument(s: Pick<StudioState, 'catalogs'>): EditorDocument 
     templateId: t?.id ?? null,
     voiceId: defaultVoice(voices, typeof navigator === 'undefined' ? [] : navigator.languages)?.id ?? null,
     params: fillParams(t?.id, undefined, templates),
+    placements: {},
+    presenterId: null,
     scenes: [blankScene()],
   };
 }
@@ -93,7 +95,7 @@ export function createDocumentSlice(
   const templates = () => get().catalogs.templates;
   const first = blankScene();
   return {
-    document: { version: DOCUMENT_VERSION, name: UNTITLED, templateId: null, voiceId: null, params: fillParams(undefined, undefined, []), scenes: [first] },
+    document: { version: DOCUMENT_VERSION, name: UNTITLED, templateId: null, voiceId: null, params: fillParams(undefined, undefined, []), placements: {}, presenterId: null, scenes: [first] },
     draftId: null,
     selectedSceneId: first.id,
     documentSession: 0,

@@ -14,11 +14,11 @@ const storage = () =>
   }) as Storage;
 const KEY = 'presenter-studio.unsaved-draft';
 const draft: EditorDraft = {
-  id: null, version: 2, name: 'Untitled script', templateId: 'newsroom', voiceId: null,
-  params: { aspectRatio: '9:16', avatar: { scale: 0.6, x: 0.5, y: 0.58 } },
+  id: null, version: 3, name: 'Untitled script', templateId: 'newsroom', voiceId: null,
+  params: { aspectRatio: '9:16', avatar: { scale: 0.6, x: 0.5, y: 0.58 } }, placements: {}, presenterId: null,
   scenes: [
-    { id: 's_1', text: 'x'.repeat(30_000), background: null, presenter: true, avatar: null, transition: 'cut', minSeconds: null },
-    { id: 's_2', text: 'Over my slide.', background: { assetId: 'ast_1', fit: 'contain', page: 2 }, presenter: false, avatar: null, transition: 'fade', minSeconds: 4 },
+    { id: 's_1', text: 'x'.repeat(30_000), background: null, presenter: true, avatar: null, placements: {}, presenterId: null, transition: 'cut', minSeconds: null },
+    { id: 's_2', text: 'Over my slide.', background: { assetId: 'ast_1', fit: 'contain', page: 2 }, presenter: false, avatar: null, placements: {}, presenterId: null, transition: 'fade', minSeconds: 4 },
   ],
 };
 
@@ -38,10 +38,10 @@ it('brings a backup back whole, and none once cleared', () => {
 });
 
 it('brings back a backup written before scenes as one scene', () => {
-  const { scenes: _s, version: _v, ...v1 } = draft;
+  const { scenes: _s, version: _v, placements: _p, presenterId: _i, ...v1 } = draft;
   map.set(KEY, JSON.stringify({ ...v1, text: 'Written before scenes.' }));
   const back = readBackup(storage);
-  expect(back).toMatchObject({ version: 2, name: 'Untitled script', templateId: 'newsroom' });
+  expect(back).toMatchObject({ version: 3, name: 'Untitled script', templateId: 'newsroom' });
   expect(back?.scenes).toEqual([expect.objectContaining({ text: 'Written before scenes.', background: null, presenter: true })]);
 });
 

@@ -394,9 +394,17 @@ export const Template = z.object({
   presenter: TemplatePresenter,
   aspectRatios: z.array(AspectRatio),
   defaults: RenderParams,
+  /**
+   * Refinement of the contract: the placement at each aspect ratio where it differs from
+   * `defaults.avatar` (a placement made for 16:9 would cut the presenter off at 9:16). A
+   * request that names an aspect ratio and no placement gets that ratio's.
+   */
+  placements: z.partialRecord(AspectRatio, Avatar).optional(),
   thumbnailUrl: z.string(),
 });
 export type Template = z.infer<typeof Template>;
+/** A template's placement at an aspect ratio: its own for that ratio, else its default one. */
+export const templatePlacement = (t: Pick<Template, 'defaults' | 'placements'>, ratio: AspectRatio): Avatar => t.placements?.[ratio] ?? t.defaults.avatar;
 export const TemplateList = z.object({ templates: z.array(Template) });
 export type TemplateList = z.infer<typeof TemplateList>;
 

@@ -209,17 +209,24 @@ export function createAnimation(timeline: SpeechTimeline): Animation {
   return { timeline, blinks: blinkTimes(timeline.durationSeconds + 1), cues: { seen: 0, nods: [], settles: [] } };
 }
 
-/** The loudness (0–1) at t, or null without a loudness track. */
+/** Loudness is averaged over this long around an instant: a frame's worth of sound. */
+const LOUDNESS_WINDOW = 1 / 30;
+
+/** The loudness (0–1) around t, or null without a loudness track. */
 export function loudnessAt(timeline: SpeechTimeline, t: number): number | null {
   const track = timeline.loudness;
   if (!track) return null;
-  return track.values[Math.floor(t * track.rate)] ?? 0;
+  const i0 = Math.max(0, Math.floor((t - LOUDNESS_WINDOW / 2) * track.rate));
+  const i1 = Math.max(i0 + 1, Math.ceil((t + LOUDNESS_WINDOW / 2) * track.rate));
+  let sum = 0;
+  for (let i = i0; i < i1; i++) sum += track.values[i] ?? 0;
+  return sum / (i1 - i0);
 }
 
 /** A quieter shape of each open vowel's: a soft syllable opens the mouth less. */
 const QUIETER: Partial<Record<Viseme, Viseme>> = { ai: 'e', o: 'u', e: 'etc' };
 /** Below this loudness an open shape gives way to its quieter one. */
-const QUIET = 0.4;
+const QUIET = 0.6;
 
 /**
  * The mouth shape at time t, with co-articulation: the end of each sound already moves towards

@@ -4,7 +4,7 @@
 // Adding a template is one JSON entry (plus art, for a new presenter or background painter).
 import { z } from 'zod';
 import bundled from '../../resources/templates.json' with { type: 'json' };
-import { AspectRatio, describeDetails, issuesToDetails, RenderParams, Template, type RenderParamsInput } from '../contract/index.js';
+import { AspectRatio, describeDetails, issuesToDetails, RenderParams, Template, templatePlacement, type RenderParamsInput } from '../contract/index.js';
 import { SCENE_FONTS } from './fonts.js';
 import { PRESENTER_BOUNDS } from './presenter-bounds.js';
 
@@ -50,7 +50,10 @@ export const TemplateEntry = Template.omit({ thumbnailUrl: true })
     scene: SceneLook,
   })
   .strict()
-  .refine((t) => t.aspectRatios.includes(t.defaults.aspectRatio), { message: 'defaults.aspectRatio must be one of aspectRatios', path: ['defaults', 'aspectRatio'] });
+  .refine((t) => t.aspectRatios.includes(t.defaults.aspectRatio), { message: 'defaults.aspectRatio must be one of aspectRatios', path: ['defaults', 'aspectRatio'] })
+  .refine((t) => Object.keys(t.placements ?? {}).every((r) => t.aspectRatios.includes(r as AspectRatio)), {
+    message: 'placements may only name the template\'s aspectRatios', path: ['placements'],
+  });
 export type TemplateEntry = z.infer<typeof TemplateEntry>;
 
 export const TemplateFile = z.strictObject({ templates: z.array(TemplateEntry).min(1) }).superRefine((c, ctx) => {
@@ -81,8 +84,11 @@ export function templateEntry(id: string): TemplateEntry | undefined {
 
 /** The contract's view of an entry (what GET /api/templates serves, with the given thumbnail URL). */
 export function publicTemplate(t: TemplateEntry, thumbnailUrl: string): Template {
-  const { id, name, description, presenter, aspectRatios, defaults } = t;
-  return { id, name, description, presenter: { ...presenter }, aspectRatios: [...aspectRatios], defaults: structuredClone(defaults), thumbnailUrl };
+  const { id, name, description, presenter, aspectRatios, defaults, placements } = t;
+  return {
+    id, name, description, presenter: { ...presenter }, aspectRatios: [...aspectRatios], defaults: structuredClone(defaults),
+    ...(placements ? { placements: structuredClone(placements) } : {}), thumbnailUrl,
+  };
 }
 
 /** Parameters where neither the request nor a known template says anything. */
@@ -97,16 +103,16 @@ export const FALLBACK_PARAMS: RenderParams = { aspectRatio: '16:9', avatar: { sc
 export function fillParams(
   templateId: string | null | undefined,
   partial: RenderParamsInput | undefined,
-  templates: readonly Pick<Template, 'id' | 'defaults'>[] = TEMPLATES,
+  templates: readonly Pick<Template, 'id' | 'defaults' | 'placements'>[] = TEMPLATES,
 ): RenderParams {
-  const base = templates.find((t) => t.id === templateId)?.defaults ?? FALLBACK_PARAMS;
+  const template = templates.find((t) => t.id === templateId);
+  const base = template?.defaults ?? FALLBACK_PARAMS;
+  const aspectRatio = partial?.aspectRatio ?? base.aspectRatio;
+  // The placement made for this aspect ratio (see templatePlacement).
+  const at = template ? templatePlacement(template, aspectRatio) : base.avatar;
   const avatar = partial?.avatar ?? {};
   return {
-    aspectRatio: partial?.aspectRatio ?? base.aspectRatio,
-    avatar: {
-      scale: avatar.scale ?? base.avatar.scale,
-      x: avatar.x ?? base.avatar.x,
-      y: avatar.y ?? base.avatar.y,
-    },
+    aspectRatio,
+    avatar: { scale: avatar.scale ?? at.scale, x: avatar.x ?? at.x, y: avatar.y ?? at.y },
   };
 }

@@ -131,7 +131,7 @@ test("point 8: job rows carry the draft's name; Duplicate names the copy without
 
 test('point 11: keyboard — skip link, one Tab stop for the drafts and one for the voice samples', async ({ page }) => {
   await openApp(page);
-  for (const name of ['Alpha', 'Beta', 'Gamma']) await bridge(page, 'drafts.save', { version: 2, name, templateId: 'newsroom', voiceId: 'en-US-Ava', params: {}, scenes: [{ id: 's_1', text: `${name} script.`, background: null, presenter: true, avatar: null, transition: 'cut', minSeconds: null }] });
+  for (const name of ['Alpha', 'Beta', 'Gamma']) await bridge(page, 'drafts.save', { version: 3, name, templateId: 'newsroom', voiceId: 'en-US-Ava', params: {}, placements: {}, presenterId: null, scenes: [{ id: 's_1', text: `${name} script.`, background: null, presenter: true, avatar: null, placements: {}, presenterId: null, transition: 'cut', minSeconds: null }] });
   await page.reload();
   await expect(page.locator('[data-app-state="loaded"]')).toBeVisible();
 

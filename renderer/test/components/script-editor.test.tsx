@@ -59,7 +59,7 @@ describe('script editor', () => {
     type('Saved by itself.');
     expect(screen.getByTestId('save-state').textContent).toBe('Unsaved changes');
     await waitFor(() => expect(screen.getByTestId('save-state').textContent).toBe('Saved'));
-    expect(calls.filter((c) => c.method === 'drafts.save').at(-1)?.input).toMatchObject({ version: 2, scenes: [{ text: 'Saved by itself.' }], templateId: 'newsroom' });
+    expect(calls.filter((c) => c.method === 'drafts.save').at(-1)?.input).toMatchObject({ version: 3, scenes: [{ text: 'Saved by itself.' }], templateId: 'newsroom' });
   });
 
   it('keeps the text when a save fails, and says it retries', async () => {

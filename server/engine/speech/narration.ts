@@ -6,6 +6,7 @@
 import { endsSentence, endsSentenceBefore, type SpeechTimeline, type TimedPhoneme, type TimedWord } from '../../../shared/scene/index.js';
 import type { Speech } from './speech.js';
 import { Leveler } from './loudness.js';
+import { appendLoudness, LOUDNESS_RATE, loudnessLevels } from './loudness-track.js';
 import type { SpeechEngines } from './speech-engines.js';
 import type { EngineVoice, EspeakVoice } from './voices.js';
 
@@ -125,7 +126,7 @@ export interface NarrationChunk {
 
 export class Narration {
   /** Everything spoken so far; grows with every chunk taken. */
-  readonly timeline: SpeechTimeline = { durationSeconds: 0, words: [], phonemes: [] };
+  readonly timeline: SpeechTimeline = { durationSeconds: 0, words: [], phonemes: [], loudness: { rate: LOUDNESS_RATE, values: [] } };
   private readonly pending: Promise<Speech>[];
   /** Whether each chunk ends a sentence (a long sentence's pieces are joined without the sentence pause). */
   private readonly sentenceEnds: boolean[];
@@ -167,6 +168,7 @@ export class Narration {
     const firstWord = tl.words.length;
     tl.words.push(...words);
     tl.phonemes.push(...sp.timeline.phonemes.map(shift));
+    appendLoudness(tl.loudness!, offset, loudnessLevels(sp.samples, sp.sampleRate));
     const pause = !this.done && this.sentenceEnds[this.taken - 1] ? Math.round(joinPauseSeconds(this.voice.espeak) * sp.sampleRate) : 0;
     const index = this.audios.length;
     this.audios.push({ spoken: sp.samples, pause, levelled: null });
