@@ -1,4 +1,4 @@
-// `npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--naive] [--kinds single,pictures,clip]`
+// `npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--naive] [--kinds single,pictures,clip,photo]`
 // A 60-second narration rendered at 720p by the real engine; reports wall time, real-time
 // factor, peak memory (engine process + ffmpeg) and the ratio to the encoder's floor measured
 // in the same run: ffmpeg alone encoding the very same frames (the rendered video decoded once
@@ -6,7 +6,9 @@
 // --kinds: `single` is the one-scene job over the template (every aspect and voice); `pictures`
 // the same narration as four scenes over pictures (presenter in two, fades and a slide, 16:9,
 // the first voice); `clip` one scene over a looped video clip, against the floor plus decoding
-// the clip alone (the engine's own decoder arguments, to raw frames at the output size).
+// the clip alone (the engine's own decoder arguments, to raw frames at the output size); `photo`
+// (not in the default) the same narration spoken by the vector rig and by the photo rig (the
+// tests' astronaut portrait) at the same placement, and the photo rig's speed against the vector's.
 // --naive adds the full-frame pipeline (every whole frame drawn and piped) as a second baseline.
 // --voices picks the catalog voices rendered (default en-US-Ava, espeak-ng, and en-US-Lisa, SVOX
 // Pico), each against a floor of its own frames. --neural adds a Piper voice pack: no real pack
@@ -31,6 +33,7 @@ import { z } from 'zod';
 import { AspectRatio, outputSize } from '../shared/contract/index.js';
 import { fillParams, templateEntry } from '../shared/scene/catalog.js';
 import { createEngine, RenderResult, SpeechStats, type RenderScene } from '../server/engine/index.js';
+import type { PhotoPresenterSpec } from '../server/engine/types.js';
 import { clipDecoderArgs } from '../server/engine/frames/backgrounds/clip.js';
 import { decoderPath } from '../server/engine/encode/ffmpeg.js';
 import { createCanvas } from '@napi-rs/canvas';
@@ -137,6 +140,8 @@ const ChildJob = z.object({
   speakOnly: z.boolean().optional(),
   /** A video of scenes (the task's `scenes`, their media files made by the parent). */
   scenes: z.array(z.custom<RenderScene>()).optional(),
+  /** The photo presenters the scenes name (the test fixture's portrait). */
+  photoPresenters: z.record(z.string(), z.custom<PhotoPresenterSpec>()).optional(),
 });
 type ChildJob = z.infer<typeof ChildJob>;
 
@@ -172,7 +177,7 @@ async function child(job: ChildJob): Promise<void> {
   const t0 = performance.now();
   const templateId = job.aspect === '9:16' ? 'social-short' : 'newsroom';
   const r = await engine.render({
-    jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: 720, scenes: job.scenes,
+    jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: 720, scenes: job.scenes, photoPresenters: job.photoPresenters,
     params: fillParams(templateId, { aspectRatio: job.aspect }),
     workDir: job.workDir, signal: new AbortController().signal, onProgress: () => undefined,
   });
@@ -212,7 +217,7 @@ function runChild(job: ChildJob): ChildResult {
   return ChildResult.parse(JSON.parse(line.slice(7)));
 }
 
-export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip]';
+export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip,photo]';
 export const OPTIONS = {
   child: { type: 'string' },
   aspect: { type: 'string', default: '16:9,9:16' },
@@ -233,6 +238,7 @@ interface Workload {
   scenes?: RenderScene[];
   /** Decodes the clip alone as the engine does, for this many seconds of video (timed into the floor). */
   decode?: (seconds: number) => void;
+  photoPresenters?: Record<string, PhotoPresenterSpec>;
 }
 
 /** Pictures with detail to encode (gradients, shapes, fine lines), 1920×1080 PNGs decoded and scaled by the engine. */
@@ -296,6 +302,18 @@ function workloads(kinds: string[], aspects: AspectRatio[], voiceIds: string[], 
       })),
     });
   }
+  if (kinds.includes('photo')) {
+    // The photo rig against the vector rig on the same narration and placement.
+    const fixtures = join(import.meta.dirname, '../tests/fixtures');
+    const marks = z.object({ width: z.number(), height: z.number(), landmarks: z.array(z.array(z.number())) })
+      .parse(JSON.parse(readFileSync(join(fixtures, 'astronaut.landmarks.json'), 'utf8')));
+    const photo: PhotoPresenterSpec = {
+      kind: 'photo', id: 'pht_bench', portraitPath: join(fixtures, 'astronaut.jpg'), maskPath: null, width: marks.width, height: marks.height,
+      landmarks: marks.landmarks.map((p) => [p[0]!, p[1]!]),
+    };
+    out.push({ name: 'presenter: vector rig', aspect: '16:9', voiceId: voiceIds[0]!, scenes: [base(text, {})] });
+    out.push({ name: 'presenter: photo rig', aspect: '16:9', voiceId: voiceIds[0]!, scenes: [base(text, { presenterId: photo.id })], photoPresenters: { [photo.id]: photo } });
+  }
   if (kinds.includes('clip')) {
     const clip = join(root, 'clip.mp4');
     execFileSync(real, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=20', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', clip]);
@@ -334,9 +352,11 @@ export async function main(args: string[]): Promise<void> {
   const notes: string[] = [];
   console.log(`narration: ${text.split(/\s+/).length} words, ${duration.toFixed(1)} s of speech; x264 ${JSON.stringify(DEFAULT_ENCODE)}; best of ${runs} runs, ratios: median of runs`);
 
+  /** Each workload's best engine run, for the rig comparison. */
+  const engineWall = new Map<string, Run>();
   const rows: string[][] = [['aspect', 'pipeline', 'wall s', 'x real time', 'CPU s', 'peak MB', 'wall vs floor (each run)', 'CPU vs floor']];
   try {
-    for (const { name, aspect, voiceId, scenes, decode } of workloads(values.kinds.split(','), aspects, voiceIds, text, root, real)) {
+    for (const { name, aspect, voiceId, scenes, decode, photoPresenters } of workloads(values.kinds.split(','), aspects, voiceIds, text, root, real)) {
       const { width, height } = outputSize(aspect, 720);
       const engineName = engineVoice(voiceId, catalogDir)!.engine;
       const v = `${name}, ${voiceId} (${engineName})`;
@@ -361,7 +381,7 @@ export async function main(args: string[]): Promise<void> {
         for (const [label, encode, coldStart] of variants) {
           const workDir = mkdtempSync(join(root, 'work-'));
           ff.take();
-          const c = runChild({ text, aspect, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes });
+          const c = runChild({ text, aspect, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes, photoPresenters });
           if (c.speech?.totalSeconds) modelShare = c.speech.modelSeconds / c.wall;
           const r = c.result;
           const enc = ff.take();
@@ -401,6 +421,7 @@ export async function main(args: string[]): Promise<void> {
       rows.push([aspect, `floor: ffmpeg alone, ${decode ? 'clip decoded + ' : ''}raw → mp4, ${name}, ${voiceId}`, floor.wall.toFixed(2), (duration / floor.wall).toFixed(1), floor.cpu.toFixed(1), floor.peakMb.toFixed(0), '1.00', '1.00']);
       for (const [label] of variants) {
         const b = best.get(label)!;
+        if (label === variants[0]![0]) engineWall.set(name, b);
         const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)]!;
         // A render against the floor runs on either side of it (the previous run's and its own):
         // this host's speed drifts within a run, and the mean of both cancels a steady drift.
@@ -438,11 +459,20 @@ export async function main(args: string[]): Promise<void> {
   }
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   for (const r of rows) console.log(r.map((c, i) => c.padEnd(w[i]!)).join('  '));
+  const vector = engineWall.get('presenter: vector rig');
+  const photoRun = engineWall.get('presenter: photo rig');
+  if (vector && photoRun) {
+    notes.push(
+      `photo rig: ${(photoRun.duration / photoRun.wall).toFixed(1)}x real time at 720p; speed against the vector rig on the same narration and placement ` +
+        `(vector wall / photo wall, best runs) ${(vector.wall / photoRun.wall).toFixed(2)}`,
+    );
+  }
   for (const n of notes) console.log(n);
   console.log(`load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log(
     'goals on 2 cores: espeak >= 10x real time, <= 1.3x the floor, peak < 400 MB (engine process + its ffmpeg), also over pictures; ' +
-      'over a clip <= 1.3x (clip decoded + floor); Pico >= 8x real time; neural: render <= 1.3x (synthesis alone + floor)',
+      'over a clip <= 1.3x (clip decoded + floor); Pico >= 8x real time; neural: render <= 1.3x (synthesis alone + floor); ' +
+      'photo rig >= 10x real time and >= 0.7x the vector rig\'s speed',
   );
   rmSync(root, { recursive: true, force: true });
 }

@@ -17,7 +17,8 @@ export const MEDIA_BASE = `${MEDIA_SCHEME}://${APP_HOST}`;
 
 export const DESKTOP_CSP = [
   "default-src 'self'",
-  "script-src 'self'",
+  // WebAssembly (MediaPipe Face Mesh, served from this origin) may compile; no JavaScript eval.
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   `img-src 'self' data: blob: ${MEDIA_SCHEME}:`,
   `media-src 'self' blob: ${MEDIA_SCHEME}:`,

@@ -368,6 +368,10 @@ export function createStudio(deps: StudioDeps): Studio {
     },
     'assets.uploads': async () => uploads.list(await activeId()),
     'media.assetUrl': async ({ assetId, kind }) => ({ url: media.urls.asset(await activeId(), assetId, kind) }),
+    'presenters.create': async (input) => {
+      const { client } = await assetsClient();
+      return client.createPresenter(input);
+    },
   };
 
   return {

@@ -2,7 +2,8 @@
 // from this origin, media only through the app's own /media proxy, no framing).
 export const WEB_CSP = [
   "default-src 'self'",
-  "script-src 'self'",
+  // WebAssembly (MediaPipe Face Mesh, served from this origin) may compile; no JavaScript eval.
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "media-src 'self' blob:",

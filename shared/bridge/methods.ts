@@ -2,7 +2,7 @@
 // IPC and the web shell's HTTP) are generated from this table, and the privileged side
 // validates every input with it before a handler runs: no per-method glue, no generic invoke.
 import { z } from 'zod';
-import { AssetKind, Job, RenderRequest, type Asset, type AssetList, type VoicePackStatus } from '../contract/index.js';
+import { AssetKind, Job, PresenterCreate, RenderRequest, type Asset, type AssetList, type Presenter, type VoicePackStatus } from '../contract/index.js';
 import type {
   AppInfo,
   Catalogs,
@@ -79,6 +79,8 @@ export const bridgeInputs = {
   'assets.uploads': none,
   /** A URL the renderer may load for an asset's bytes or thumbnail (through the privileged side). */
   'media.assetUrl': z.strictObject({ assetId: id, kind: z.enum(['content', 'thumbnail']) }),
+  /** A photo presenter from a portrait in the media library and its Face Mesh points (extension `presenters`). */
+  'presenters.create': PresenterCreate,
 } as const;
 
 export type BridgeMethod = keyof typeof bridgeInputs;
@@ -124,6 +126,7 @@ export interface BridgeOutputs {
   'assets.cancelUpload': { ok: true };
   'assets.uploads': UploadStatus[];
   'media.assetUrl': { url: string };
+  'presenters.create': Presenter;
 }
 
 export type BridgeInput<M extends BridgeMethod> = z.input<(typeof bridgeInputs)[M]>;

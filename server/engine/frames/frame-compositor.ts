@@ -197,10 +197,13 @@ export class FrameCompositor {
     });
   }
 
-  /** A 'redraw' rig: draws the moving region again when the pose differs (to a 64th of the jaw's travel, an 8th of a pixel). */
+  /**
+   * A 'redraw' rig: draws the moving region again when the pose differs visibly (a 32nd of the
+   * jaw's travel, a 16th of the lids', half a pixel of head motion, a thousandth of a radian).
+   */
   private setRedrawPose(pose: PresenterPose): Box | null {
     const k = this.layout.presenterScale;
-    const key = [pose.viseme, Math.round(pose.open * 64), Math.round(pose.lid * 32), Math.round(pose.headDx * k * 8), Math.round(pose.headDy * k * 8), Math.round(pose.headRoll * 4000)].join(':');
+    const key = [pose.viseme, Math.round(pose.open * 32), Math.round(pose.lid * 16), Math.round(pose.headDx * k * 2), Math.round(pose.headDy * k * 2), Math.round(pose.headRoll * 1000)].join(':');
     if (key === this.redrawKey) return null;
     this.redrawKey = key;
     const { head, cutCtx: ctx, cutCanvas: canvas } = this;
