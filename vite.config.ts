@@ -12,7 +12,7 @@ import react from '@vitejs/plugin-react';
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { FONTS_PATH_PREFIX, rendererDirs, rendererFile } from './electron/services/renderer-files.js';
+import { FACE_MESH_CSP, FACE_MESH_URL_DIR, FONTS_PATH_PREFIX, rendererDirs, rendererFile } from './electron/services/renderer-files.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const at = (p: string) => `${root}${p}`;
@@ -57,24 +57,28 @@ function fontsFromResources(): Plugin {
 }
 
 /**
- * MediaPipe Face Mesh as the renderer loads it: its script, model and WebAssembly from the npm
- * package, copied beside the built page under mediapipe/face_mesh/ (served from this origin, so
- * the strict CSP allows them; the dev server answers them from node_modules).
+ * MediaPipe Face Mesh as the renderer runs it: its script, model and WebAssembly from the npm
+ * package and our runner page (renderer/face-mesh), copied beside the built page under
+ * mediapipe/face_mesh/, where the app and the web shell serve them with the runner's own CSP
+ * (FACE_MESH_CSP); the dev server answers them from their sources.
  */
-const MEDIAPIPE_DIR = 'mediapipe/face_mesh';
+const MEDIAPIPE_DIR = FACE_MESH_URL_DIR;
+const RUNNER_FILES = ['runner.html', 'runner.js'];
 const FACE_MESH_FILES = [
   'face_mesh.js', 'face_mesh.binarypb', 'face_mesh_solution_packed_assets.data', 'face_mesh_solution_packed_assets_loader.js',
   'face_mesh_solution_simd_wasm_bin.js', 'face_mesh_solution_simd_wasm_bin.wasm', 'face_mesh_solution_wasm_bin.js', 'face_mesh_solution_wasm_bin.wasm',
 ];
 function faceMeshModel(): Plugin {
   const source = at('node_modules/@mediapipe/face_mesh');
+  const runner = at('renderer/face-mesh');
+  const from = (name: string) => `${RUNNER_FILES.includes(name) ? runner : source}/${name}`;
   const serve: Connect.NextHandleFunction = (req, res, next) => {
     const path = (req.url ?? '').split('?')[0]!;
     const name = path.startsWith(`/${MEDIAPIPE_DIR}/`) ? path.slice(MEDIAPIPE_DIR.length + 2) : null;
     if (name === null) return next();
-    if (!FACE_MESH_FILES.includes(name)) return void res.writeHead(404).end();
-    const type = name.endsWith('.js') ? 'text/javascript' : name.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
-    readFile(`${source}/${name}`).then((body) => res.writeHead(200, { 'content-type': type }).end(body), next);
+    if (!FACE_MESH_FILES.includes(name) && !RUNNER_FILES.includes(name)) return void res.writeHead(404).end();
+    const type = name.endsWith('.js') ? 'text/javascript' : name.endsWith('.wasm') ? 'application/wasm' : name.endsWith('.html') ? 'text/html' : 'application/octet-stream';
+    readFile(from(name)).then((body) => res.writeHead(200, { 'content-type': type, 'content-security-policy': FACE_MESH_CSP }).end(body), next);
   };
   return {
     name: 'face-mesh-model',
@@ -83,7 +87,7 @@ function faceMeshModel(): Plugin {
     async writeBundle(options) {
       const out = `${options.dir}/${MEDIAPIPE_DIR}`;
       await mkdir(out, { recursive: true });
-      await Promise.all(FACE_MESH_FILES.map((f) => copyFile(`${source}/${f}`, `${out}/${f}`)));
+      await Promise.all([...FACE_MESH_FILES, ...RUNNER_FILES].map((f) => copyFile(from(f), `${out}/${f}`)));
     },
   };
 }

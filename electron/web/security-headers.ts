@@ -2,8 +2,7 @@
 // from this origin, media only through the app's own /media proxy, no framing).
 export const WEB_CSP = [
   "default-src 'self'",
-  // WebAssembly (MediaPipe Face Mesh, served from this origin) may compile; no JavaScript eval.
-  "script-src 'self' 'wasm-unsafe-eval'",
+  "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "media-src 'self' blob:",

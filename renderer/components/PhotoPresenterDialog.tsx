@@ -93,7 +93,11 @@ export function PhotoPresenterDialog({ asset, onClose, onMade }: { asset: Asset;
               </button>
             </>
           )}
-          {made && <p role="status">“{made.name}” is ready: choose it in the presenter picker.</p>}
+          {made && (
+            <p role="status" data-presenter-id={made.id}>
+              “{made.name}” is ready: choose it in the presenter picker.
+            </p>
+          )}
         </div>
       </div>
     </Dialog>
