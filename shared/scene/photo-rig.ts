@@ -212,9 +212,10 @@ function paintStill(ctx: PixelCtx, src: PhotoSource, crop: Rect, k: number, W: n
   ctx.globalCompositeOperation = 'destination-in';
   drawCrop(src.mask!);
   // The photo ends at the crop's bottom: the person fades out there instead of being cut.
+  ctx.globalCompositeOperation = 'destination-out';
   const fade = ctx.createLinearGradient(0, H * (1 - CUTOUT_FADE), 0, H);
-  fade.addColorStop(0, 'rgba(0,0,0,1)');
-  fade.addColorStop(1, 'rgba(0,0,0,0)');
+  fade.addColorStop(0, 'rgba(0,0,0,0)');
+  fade.addColorStop(1, 'rgba(0,0,0,1)');
   ctx.fillStyle = fade;
   ctx.fillRect(0, H * (1 - CUTOUT_FADE), W, H * CUTOUT_FADE);
   ctx.globalCompositeOperation = 'source-over';

@@ -85,6 +85,7 @@ export class FrameCompositor {
   private redrawKey: string | null = null;
   private face: Sprite | null = null;
   private faceUnder: Target | null = null;
+  private faceFresh = false;
 
   /**
    * `regions`: where the layers reach (planRegions); `background` is the whole frame when it is
@@ -213,8 +214,10 @@ export class FrameCompositor {
     ctx.translate(-head.x, -head.y);
     this.redraw!.draw(ctx, this.layout, pose);
     ctx.restore();
-    this.face = spriteFromRgba(canvas.data(), head.width, head.height, head.x, head.y);
-    this.faceUnder = null;
+    // One sprite and one composed region, refilled for every pose (a redraw rig changes most frames).
+    this.face ??= allocSprite(head.x, head.y, head.width, head.height);
+    updateSprite(this.face, canvas.data());
+    this.faceFresh = false;
     return toBox(head);
   }
 
@@ -265,15 +268,15 @@ export class FrameCompositor {
 
   /** A 'redraw' rig's moving region composed over the still background for the current pose. */
   private redrawUnder(head: PixelRect, bg: Target): Target {
-    if (!this.faceUnder) {
-      const { width, height } = head;
-      const t = { width, height, y: new Uint8Array(width * height), u: new Uint8Array((width * height) >> 2), v: new Uint8Array((width * height) >> 2) };
+    const { width, height } = head;
+    const t = (this.faceUnder ??= { width, height, y: new Uint8Array(width * height), u: new Uint8Array((width * height) >> 2), v: new Uint8Array((width * height) >> 2) });
+    if (!this.faceFresh) {
       const all = { x0: 0, y0: 0, x1: width, y1: height };
       copyRegion(t, bg, -head.x, -head.y, all);
       this.blendUnder(t, null, head.x, head.y, all);
-      this.faceUnder = t;
+      this.faceFresh = true;
     }
-    return this.faceUnder;
+    return t;
   }
 
   /** The face's changing parts for this pose, then the caption (whole-frame coordinates). */
