@@ -310,7 +310,8 @@ export function warpRegion(rig: FaceRig, moved: Float64Array, src: Uint8ClampedA
   }
   const maxX = srcWidth - 1;
   const maxY = srcHeight - 1;
-  const rowBytes = srcWidth * 4;
+  const src32 = new Uint32Array(src.buffer, src.byteOffset, src.length >> 2);
+  const out32 = new Uint32Array(out.buffer, out.byteOffset, out.length >> 2);
   for (let t = 0; t < triangles.length; t += 3) {
     const i0 = triangles[t]! * 2;
     const i1 = triangles[t + 1]! * 2;
@@ -362,24 +363,31 @@ export function warpRegion(rig: FaceRig, moved: Float64Array, src: Uint8ClampedA
       if (lo > hi) continue;
       let sx = s0x + ax * (lo + 0.5 - x0) + bx * (cy - y0) - 0.5;
       let sy = s0y + ay * (lo + 0.5 - x0) + by * (cy - y0) - 0.5;
-      let o = (py * R.width + lo) * 4;
-      for (let px = lo; px <= hi; px++, sx += ax, sy += ay, o += 4) {
-        // Bilinear, at the source point (pixel centres at +0.5), clamped to the picture.
+      let o = py * R.width + lo;
+      for (let px = lo; px <= hi; px++, sx += ax, sy += ay, o++) {
+        // Bilinear at the source point (pixel centres at +0.5), clamped to the picture, in
+        // fixed point: 8-bit weights, all four channels of a pixel read as one word.
         const cx = sx < 0 ? 0 : sx > maxX ? maxX : sx;
         const cyy = sy < 0 ? 0 : sy > maxY ? maxY : sy;
         const ix = cx | 0;
         const iy = cyy | 0;
-        const fx = cx - ix;
-        const fy = cyy - iy;
-        const p = (iy * srcWidth + ix) * 4;
-        const q = ix < maxX ? p + 4 : p;
-        const r = iy < maxY ? p + rowBytes : p;
-        const rq = iy < maxY ? q + rowBytes : q;
-        const w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy;
-        out[o] = src[p]! * w00 + src[q]! * w10 + src[r]! * w01 + src[rq]! * w11;
-        out[o + 1] = src[p + 1]! * w00 + src[q + 1]! * w10 + src[r + 1]! * w01 + src[rq + 1]! * w11;
-        out[o + 2] = src[p + 2]! * w00 + src[q + 2]! * w10 + src[r + 2]! * w01 + src[rq + 2]! * w11;
-        out[o + 3] = src[p + 3]! * w00 + src[q + 3]! * w10 + src[r + 3]! * w01 + src[rq + 3]! * w11;
+        const fx = ((cx - ix) * 256) | 0;
+        const fy = ((cyy - iy) * 256) | 0;
+        const p = iy * srcWidth + ix;
+        const q = ix < maxX ? p + 1 : p;
+        const r = iy < maxY ? p + srcWidth : p;
+        const rq = iy < maxY ? q + srcWidth : q;
+        const w00 = (256 - fx) * (256 - fy);
+        const w10 = fx * (256 - fy);
+        const w01 = (256 - fx) * fy;
+        const w11 = fx * fy;
+        const a = src32[p]!, b = src32[q]!, c = src32[r]!, d = src32[rq]!;
+        // Each channel: a weighted sum of at most 255 · 65536 (the weights add up to 65536), rounded.
+        const c0 = ((a & 255) * w00 + (b & 255) * w10 + (c & 255) * w01 + (d & 255) * w11 + 32768) >>> 16;
+        const c1 = (((a >>> 8) & 255) * w00 + ((b >>> 8) & 255) * w10 + ((c >>> 8) & 255) * w01 + ((d >>> 8) & 255) * w11 + 32768) >>> 16;
+        const c2 = (((a >>> 16) & 255) * w00 + ((b >>> 16) & 255) * w10 + ((c >>> 16) & 255) * w01 + ((d >>> 16) & 255) * w11 + 32768) >>> 16;
+        const c3 = ((a >>> 24) * w00 + (b >>> 24) * w10 + (c >>> 24) * w01 + (d >>> 24) * w11 + 32768) >>> 16;
+        out32[o] = (c0 | (c1 << 8) | (c2 << 16) | (c3 << 24)) >>> 0;
       }
     }
   }
