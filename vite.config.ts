@@ -9,10 +9,10 @@
 //   web-client  the web shell's window.studio script → dist/web-client/studio-client.js
 import { defineConfig, type Connect, type Plugin, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { FONTS_PATH_PREFIX, rendererDirs, rendererFile } from './electron/services/renderer-files.js';
+import { FACE_MESH_CSP, FACE_MESH_URL_DIR, FONTS_PATH_PREFIX, rendererDirs, rendererFile } from './electron/services/renderer-files.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const at = (p: string) => `${root}${p}`;
@@ -56,6 +56,42 @@ function fontsFromResources(): Plugin {
   };
 }
 
+/**
+ * MediaPipe Face Mesh as the renderer runs it: its script, model and WebAssembly from the npm
+ * package and our runner page (renderer/face-mesh), copied beside the built page under
+ * mediapipe/face_mesh/, where the app and the web shell serve them with the runner's own CSP
+ * (FACE_MESH_CSP); the dev server answers them from their sources.
+ */
+const MEDIAPIPE_DIR = FACE_MESH_URL_DIR;
+const RUNNER_FILES = ['runner.html', 'runner.js'];
+const FACE_MESH_FILES = [
+  'face_mesh.js', 'face_mesh.binarypb', 'face_mesh_solution_packed_assets.data', 'face_mesh_solution_packed_assets_loader.js',
+  'face_mesh_solution_simd_wasm_bin.js', 'face_mesh_solution_simd_wasm_bin.wasm', 'face_mesh_solution_wasm_bin.js', 'face_mesh_solution_wasm_bin.wasm',
+];
+function faceMeshModel(): Plugin {
+  const source = at('node_modules/@mediapipe/face_mesh');
+  const runner = at('renderer/face-mesh');
+  const from = (name: string) => `${RUNNER_FILES.includes(name) ? runner : source}/${name}`;
+  const serve: Connect.NextHandleFunction = (req, res, next) => {
+    const path = (req.url ?? '').split('?')[0]!;
+    const name = path.startsWith(`/${MEDIAPIPE_DIR}/`) ? path.slice(MEDIAPIPE_DIR.length + 2) : null;
+    if (name === null) return next();
+    if (!FACE_MESH_FILES.includes(name) && !RUNNER_FILES.includes(name)) return void res.writeHead(404).end();
+    const type = name.endsWith('.js') ? 'text/javascript' : name.endsWith('.wasm') ? 'application/wasm' : name.endsWith('.html') ? 'text/html' : 'application/octet-stream';
+    readFile(from(name)).then((body) => res.writeHead(200, { 'content-type': type, 'content-security-policy': FACE_MESH_CSP }).end(body), next);
+  };
+  return {
+    name: 'face-mesh-model',
+    configureServer: (server) => void server.middlewares.use(serve),
+    configurePreviewServer: (server) => void server.middlewares.use(serve),
+    async writeBundle(options) {
+      const out = `${options.dir}/${MEDIAPIPE_DIR}`;
+      await mkdir(out, { recursive: true });
+      await Promise.all([...FACE_MESH_FILES, ...RUNNER_FILES].map((f) => copyFile(from(f), `${out}/${f}`)));
+    },
+  };
+}
+
 export default defineConfig(({ mode }): UserConfig => {
   if (mode === 'main') return electronBuild('electron/app/main.ts', 'main.cjs', false);
   if (mode === 'preload') return electronBuild('electron/app/preload.ts', 'preload.cjs', true);
@@ -74,7 +110,7 @@ export default defineConfig(({ mode }): UserConfig => {
   return {
     root: at('renderer'),
     base: './',
-    plugins: [react(), fontsFromResources()],
+    plugins: [react(), fontsFromResources(), faceMeshModel()],
     build: { outDir: at('dist/renderer'), emptyOutDir: true, target: 'es2022', sourcemap },
     server: { port: 5173, strictPort: false },
   };

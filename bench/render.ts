@@ -1,4 +1,4 @@
-// `npm run bench -- render [--aspect 16:9,9:16] [--resolution 720p,1080p] [--seconds 60] [--naive] [--kinds single,pictures,clip,logo,music]`
+// `npm run bench -- render [--aspect 16:9,9:16] [--resolution 720p,1080p] [--seconds 60] [--naive] [--kinds single,pictures,clip,logo,music,photo]`
 // A 60-second narration rendered at 720p (--resolution: also or only 1080p, each against a floor
 // of its own frames) by the real engine; reports wall time, real-time
 // factor, peak memory (engine process + ffmpeg) and the ratio to the encoder's floor measured
@@ -9,7 +9,9 @@
 // the first voice); `clip` one scene over a looped video clip, against the floor plus decoding
 // the clip alone (the engine's own decoder arguments, to raw frames at the output size); `logo`
 // the one-scene job rendered with and without a brand logo in the same run (the logo's cost);
-// `music` the same with and without a built-in track under it (music's cost).
+// `music` the same with and without a built-in track under it (music's cost); `photo`
+// (not in the default) the same narration spoken by the vector rig and by the photo rig (the
+// tests' astronaut portrait) at the same placement, and the photo rig's speed against the vector's.
 // --naive adds the full-frame pipeline (every whole frame drawn and piped) as a second baseline.
 // --voices picks the catalog voices rendered (default en-US-Ava, espeak-ng, and en-US-Lisa, SVOX
 // Pico), each against a floor of its own frames. --neural adds a Piper voice pack: no real pack
@@ -34,7 +36,7 @@ import { z } from 'zod';
 import { AspectRatio, outputSize, Resolution, SHORT_SIDES, SOUND_LIMITS } from '../shared/contract/index.js';
 import { fillParams, templateEntry } from '../shared/scene/catalog.js';
 import { createEngine, RenderResult, SpeechStats, type RenderScene } from '../server/engine/index.js';
-import type { RenderBrand } from '../server/engine/types.js';
+import type { PhotoPresenterSpec, RenderBrand } from '../server/engine/types.js';
 import { clipDecoderArgs } from '../server/engine/frames/backgrounds/clip.js';
 import { decoderPath } from '../server/engine/encode/ffmpeg.js';
 import { createCanvas } from '@napi-rs/canvas';
@@ -146,6 +148,8 @@ const ChildJob = z.object({
   music: z.string().optional(),
   /** Extension `brand`, its logo file made by the parent. */
   brand: z.custom<RenderBrand>().optional(),
+  /** The photo presenters the scenes name (the test fixture's portrait). */
+  photoPresenters: z.record(z.string(), z.custom<PhotoPresenterSpec>()).optional(),
 });
 type ChildJob = z.infer<typeof ChildJob>;
 
@@ -181,7 +185,7 @@ async function child(job: ChildJob): Promise<void> {
   const t0 = performance.now();
   const templateId = job.aspect === '9:16' ? 'social-short' : 'newsroom';
   const r = await engine.render({
-    jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: SHORT_SIDES[job.resolution], scenes: job.scenes, brand: job.brand,
+    jobId: 'bench', text: job.text, templateId, voiceId: job.voiceId, shortSide: SHORT_SIDES[job.resolution], scenes: job.scenes, brand: job.brand, photoPresenters: job.photoPresenters,
     params: fillParams(templateId, { aspectRatio: job.aspect, resolution: job.resolution }),
     ...(job.music ? { music: { assetId: 'bench', path: job.music, durationSeconds: null, volume: SOUND_LIMITS.musicVolumeDefault, duck: true } } : {}),
     workDir: job.workDir, signal: new AbortController().signal, onProgress: () => undefined,
@@ -222,7 +226,7 @@ function runChild(job: ChildJob): ChildResult {
   return ChildResult.parse(JSON.parse(line.slice(7)));
 }
 
-export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--resolution 720p,1080p] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip,logo,music]';
+export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--resolution 720p,1080p] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip,logo,music,photo]';
 export const OPTIONS = {
   child: { type: 'string' },
   aspect: { type: 'string', default: '16:9,9:16' },
@@ -249,6 +253,7 @@ interface Workload {
   decode?: (seconds: number) => void;
   /** The same job rendered again with this music under it, in every run (the ratio is music's cost). */
   music?: string;
+  photoPresenters?: Record<string, PhotoPresenterSpec>;
 }
 
 /** Pictures with detail to encode (gradients, shapes, fine lines), 1920×1080 PNGs decoded and scaled by the engine. */
@@ -333,6 +338,18 @@ function workloadsAt(kinds: string[], aspects: AspectRatio[], resolution: Resolu
       brand: { brand: { logo: { assetId: 'logo', position: 'top-right', size: 0.15 } }, logo: { path, width: 400, height: 160 }, font: null },
     });
   }
+  if (kinds.includes('photo')) {
+    // The photo rig against the vector rig on the same narration and placement.
+    const fixtures = join(import.meta.dirname, '../tests/fixtures');
+    const marks = z.object({ width: z.number(), height: z.number(), landmarks: z.array(z.array(z.number())) })
+      .parse(JSON.parse(readFileSync(join(fixtures, 'astronaut.landmarks.json'), 'utf8')));
+    const photo: PhotoPresenterSpec = {
+      kind: 'photo', id: 'pht_bench', portraitPath: join(fixtures, 'astronaut.jpg'), maskPath: null, width: marks.width, height: marks.height,
+      landmarks: marks.landmarks.map((p) => [p[0]!, p[1]!]),
+    };
+    out.push({ name: 'presenter: vector rig', aspect: '16:9', resolution, voiceId: voiceIds[0]!, scenes: [base(text, {})] });
+    out.push({ name: 'presenter: photo rig', aspect: '16:9', resolution, voiceId: voiceIds[0]!, scenes: [base(text, { presenterId: photo.id })], photoPresenters: { [photo.id]: photo } });
+  }
   if (kinds.includes('clip')) {
     const clip = join(root, 'clip.mp4');
     execFileSync(real, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=20', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', clip]);
@@ -375,9 +392,11 @@ export async function main(args: string[]): Promise<void> {
   const notes: string[] = [];
   console.log(`narration: ${text.split(/\s+/).length} words, ${duration.toFixed(1)} s of speech; x264 ${JSON.stringify(DEFAULT_ENCODE)}; best of ${runs} runs, ratios: median of runs`);
 
+  /** Each workload's best engine run, for the rig comparison. */
+  const engineWall = new Map<string, Run>();
   const rows: string[][] = [['aspect', 'pipeline', 'wall s', 'x real time', 'CPU s', 'peak MB', 'wall vs floor (each run)', 'CPU vs floor']];
   try {
-    for (const { name, aspect: ratio, resolution, voiceId, scenes, decode, brand, music } of workloads(values.kinds.split(','), aspects, resolutions, voiceIds, text, root, real)) {
+    for (const { name, aspect: ratio, resolution, voiceId, scenes, decode, brand, music, photoPresenters } of workloads(values.kinds.split(','), aspects, resolutions, voiceIds, text, root, real)) {
       const { width, height } = outputSize(ratio, SHORT_SIDES[resolution]);
       const aspect = `${ratio} ${resolution}`;
       const engineName = engineVoice(voiceId, catalogDir)!.engine;
@@ -405,7 +424,7 @@ export async function main(args: string[]): Promise<void> {
         for (const [label, encode, coldStart, extra] of variants) {
           const workDir = mkdtempSync(join(root, 'work-'));
           ff.take();
-          const c = runChild({ text, aspect: ratio, resolution, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes, brand: extra?.brand, ...(extra?.music ? { music: extra.music } : {}) });
+          const c = runChild({ text, aspect: ratio, resolution, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes, photoPresenters, brand: extra?.brand, ...(extra?.music ? { music: extra.music } : {}) });
           if (c.speech?.totalSeconds) modelShare = c.speech.modelSeconds / c.wall;
           const r = c.result;
           const enc = ff.take();
@@ -459,6 +478,7 @@ export async function main(args: string[]): Promise<void> {
       rows.push([aspect, `floor: ffmpeg alone, ${decode ? 'clip decoded + ' : ''}raw → mp4, ${name}, ${voiceId}`, floor.wall.toFixed(2), (duration / floor.wall).toFixed(1), floor.cpu.toFixed(1), floor.peakMb.toFixed(0), '1.00', '1.00']);
       for (const [label] of variants) {
         const b = best.get(label)!;
+        if (label === variants[0]![0]) engineWall.set(name, b);
         const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)]!;
         // A render against the floor runs on either side of it (the previous run's and its own):
         // this host's speed drifts within a run, and the mean of both cancels a steady drift.
@@ -496,12 +516,21 @@ export async function main(args: string[]): Promise<void> {
   }
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   for (const r of rows) console.log(r.map((c, i) => c.padEnd(w[i]!)).join('  '));
+  const vector = engineWall.get('presenter: vector rig');
+  const photoRun = engineWall.get('presenter: photo rig');
+  if (vector && photoRun) {
+    notes.push(
+      `photo rig: ${(photoRun.duration / photoRun.wall).toFixed(1)}x real time at 720p; speed against the vector rig on the same narration and placement ` +
+        `(vector wall / photo wall, best runs) ${(vector.wall / photoRun.wall).toFixed(2)}`,
+    );
+  }
   for (const n of notes) console.log(n);
   console.log(`load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log(
     'goals on 2 cores: espeak >= 10x real time, <= 1.3x the floor, peak < 400 MB (engine process + its ffmpeg), also over pictures; ' +
       'over a clip <= 1.3x (clip decoded + floor); Pico >= 8x real time; neural: render <= 1.3x (synthesis alone + floor); ' +
       '1080p 16:9 >= 5x real time, <= 1.3x its own floor',
+      'photo rig >= 10x real time and >= 0.7x the vector rig\'s speed',
   );
   rmSync(root, { recursive: true, force: true });
 }

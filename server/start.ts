@@ -29,6 +29,8 @@ import { prepareDataDir } from './data-dir.js';
 import { Assets, defaultAssetLimits } from './assets/assets.js';
 import { PgAssetStore, SqliteAssetStore } from './assets/asset-store.js';
 import { DirAssetStorage } from './storage/asset-storage.js';
+import { PhotoPresenters } from './presenters/photo-presenters.js';
+import { PgPhotoPresenterStore, SqlitePhotoPresenterStore } from './presenters/photo-store.js';
 import type { AssetKind } from '../shared/contract/index.js';
 
 export interface ServerOptions {
@@ -125,6 +127,10 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     join(workRoot, 'uploads'),
     defaultAssetLimits(options.assetLimits),
   );
+  const photoPresenters = new PhotoPresenters(
+    shared ? new PgPhotoPresenterStore(shared.store.pool) : new SqlitePhotoPresenterStore(db!),
+    { store: assets.store, files: assets.files },
+  );
   const engine = options.engine === undefined ? await createEngine({ cacheDir: join(dataDir, 'cache'), catalogDir: options.catalogDir }) : options.engine;
   const limits: Limits = {
     createsPerMinute: options.limits?.createsPerMinute ?? LIMITS.createsPerMinute,
@@ -141,7 +147,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   const listCache = shared || options.listCache === false ? null : new ListCache(store);
   const app = buildApp(
     {
-      store, keys, storage, catalog: loadCatalog(options.catalogDir), presenters: new PresenterRegistry(), assets, engine, limits, limiter, hub, listCache, version: VERSION,
+      store, keys, storage, catalog: loadCatalog(options.catalogDir), presenters: new PresenterRegistry(photoPresenters), assets, photoPresenters, engine, limits, limiter, hub, listCache, version: VERSION,
       resolution: options.resolution ?? OUTPUT_DEFAULTS.resolution,
     },
     logger,
@@ -171,6 +177,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     store,
     storage,
     assets: { store: assets.store, files: assets.files },
+    photoPresenters,
     engine,
     workRoot,
     concurrency: options.concurrency ?? defaultConcurrency(),

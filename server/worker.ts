@@ -15,6 +15,8 @@ import { WorkerQueue } from './jobs/queue.js';
 import type { QueueLog } from './jobs/queue.js';
 import { SharedDirOutputStorage } from './storage/shared-dir-storage.js';
 import { PgAssetStore } from './assets/asset-store.js';
+import { PhotoPresenters } from './presenters/photo-presenters.js';
+import { PgPhotoPresenterStore } from './presenters/photo-store.js';
 import { DirAssetStorage } from './storage/asset-storage.js';
 
 export interface WorkerOptions {
@@ -76,6 +78,9 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
     storage: new SharedDirOutputStorage(o.storageDir),
     // Scene backgrounds: rows in the shared database, files on the shared mount (whichever node received them).
     assets: { store: new PgAssetStore(backend.store.pool), files: new DirAssetStorage(o.storageDir) },
+    photoPresenters: new PhotoPresenters(new PgPhotoPresenterStore(backend.store.pool), {
+      store: new PgAssetStore(backend.store.pool), files: new DirAssetStorage(o.storageDir),
+    }),
     engine,
     workRoot,
     concurrency: o.concurrency ?? 1,

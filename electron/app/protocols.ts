@@ -6,7 +6,7 @@ import { extname } from 'node:path';
 import { resolveAppFile } from './app-files.js';
 import { CRASH_PAGE_PATH, crashPage } from './crash-page.js';
 import type { ProtocolLike } from './electron-api.js';
-import type { RendererDirs } from '../services/renderer-files.js';
+import { FACE_MESH_CSP, isFaceMeshPath, type RendererDirs } from '../services/renderer-files.js';
 import type { Studio } from '../services/studio.js';
 
 export const APP_SCHEME = 'studio-app';
@@ -47,7 +47,8 @@ const notFound = () => new Response('not found', { status: 404 });
 
 export function handleSchemes(protocol: ProtocolLike, dirs: RendererDirs, studio: Pick<Studio, 'openMedia'>): void {
   protocol.handle(APP_SCHEME, async (req) => {
-    const headers = { 'content-security-policy': DESKTOP_CSP };
+    // The Face Mesh runner frame has a CSP of its own (renderer-files.ts).
+    const headers = { 'content-security-policy': isFaceMeshPath(new URL(req.url).pathname) ? FACE_MESH_CSP : DESKTOP_CSP };
     if (req.url === `${APP_ORIGIN}${CRASH_PAGE_PATH}`) return new Response(crashPage(), { headers: { ...headers, 'content-type': TYPES['.html']! } });
     const full = resolveAppFile(dirs, req.url, APP_HOST);
     if (!full) return notFound();

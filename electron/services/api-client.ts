@@ -1,6 +1,6 @@
 // The one caller of a render API: adds the key (never logged), times out, retries safe calls
 // with backoff, turns HTTP failures into BridgeFailures and reads answers through the normaliser.
-import { Asset, AssetList, Health, PresenterList, TemplateList, VoiceList, VoicePackStatus, type Job, type JobList, type Presenter, type RenderRequest, type SoundPreviewRequest, type Template, type Voice } from '../../shared/contract/index.js';
+import { Asset, AssetList, Health, Presenter, PresenterList, TemplateList, VoiceList, VoicePackStatus, type Job, type JobList, type PresenterCreate, type RenderRequest, type SoundPreviewRequest, type Template, type Voice } from '../../shared/contract/index.js';
 import type { BridgeErrorCode, BridgeParsedInput, JobsListInput, KeyHeader } from '../../shared/bridge/index.js';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -242,6 +242,11 @@ export class RenderApiClient {
 
   async getAsset(id: string): Promise<Asset> {
     return readAs(Asset, await this.json('GET', `/api/assets/${encodeURIComponent(id)}`), 'an asset');
+  }
+
+  /** A photo presenter (POST /api/presenters). */
+  async createPresenter(input: PresenterCreate): Promise<Presenter> {
+    return readAs(Presenter, await this.json('POST', '/api/presenters', { body: input }), 'a presenter');
   }
 
   async deleteAsset(id: string): Promise<void> {

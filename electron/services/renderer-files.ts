@@ -17,6 +17,25 @@ export function rendererDirs(root: string, renderer = join(root, 'dist/renderer'
 }
 
 export const FONTS_PATH_PREFIX = `/${FONTS_URL_DIR}/`;
+
+/** Where the built renderer carries MediaPipe Face Mesh and its runner page (vite.config.ts copies them there). */
+export const FACE_MESH_URL_DIR = 'mediapipe/face_mesh';
+/**
+ * The CSP of the Face Mesh runner page and its files. MediaPipe's WebAssembly glue (Emscripten's
+ * embind) makes functions with `new Function`, which the app's own pages never allow: it runs in
+ * a frame of its own that loads nothing but these files and answers landmarks by postMessage.
+ */
+export const FACE_MESH_CSP = [
+  "default-src 'none'",
+  "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'",
+  "connect-src 'self'",
+  "img-src 'self' blob: data:",
+  "frame-ancestors 'self'",
+  "base-uri 'none'",
+  "object-src 'none'",
+  "form-action 'none'",
+].join('; ');
+export const isFaceMeshPath = (path: string): boolean => path.startsWith(`/${FACE_MESH_URL_DIR}/`);
 const FONT_FILES = new Set(SCENE_FONTS.map((f) => f.file));
 
 /** The file for a decoded URL path (starting with /), or null when the page has no such file. */

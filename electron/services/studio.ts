@@ -446,6 +446,10 @@ export function createStudio(deps: StudioDeps): Studio {
       const { client } = await assetsClient();
       return { mediaType: 'audio/mpeg' as const, audio: (await client.soundPreview(input)).toString('base64') };
     },
+    'presenters.create': async (input) => {
+      const { client } = await assetsClient();
+      return client.createPresenter(input);
+    },
   };
 
   return {

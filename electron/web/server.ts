@@ -20,7 +20,7 @@ import { MemorySecretStore } from '../services/secrets.js';
 import { lineLogger } from '../services/logger.js';
 import { createStudio, type Studio } from '../services/studio.js';
 import { CLIENT_SCRIPT_PATH, StaticFiles } from './static-files.js';
-import { FONTS_PATH_PREFIX, rendererDirs } from '../services/renderer-files.js';
+import { FACE_MESH_CSP, FONTS_PATH_PREFIX, isFaceMeshPath, rendererDirs } from '../services/renderer-files.js';
 import { loadClientScript } from './client-script.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { UserCookies } from './user-cookie.js';
@@ -411,7 +411,11 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
       return send(res, 503, 'The app is not built yet: run `npm run build`.', 'text/plain; charset=utf-8');
     }
     if (!file) return send(res, 404, 'Not found', 'text/plain; charset=utf-8', setCookie);
-    const cache = { 'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache', ...(file.etag ? { etag: file.etag } : {}), ...setCookie };
+    const cache = {
+      'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache', ...(file.etag ? { etag: file.etag } : {}), ...setCookie,
+      // The Face Mesh runner: a frame of the app's own pages, with the CSP its WebAssembly glue needs.
+      ...(isFaceMeshPath(path) ? { 'content-security-policy': FACE_MESH_CSP, 'x-frame-options': 'SAMEORIGIN' } : {}),
+    };
     if (!file.body) {
       res.writeHead(304, { ...SECURITY_HEADERS, ...cache });
       return void res.end();

@@ -6,6 +6,7 @@ import { BACKGROUND_KINDS, useMedia } from '../store/media.js';
 import { assetFacts, KIND_LABELS } from './media-format.js';
 import { Icon } from './Icon.js';
 import { MediaKindIcon } from './MediaKindIcon.js';
+import { PhotoPresenterDialog } from './PhotoPresenterDialog.js';
 
 function AssetThumb({ asset }: { asset: Asset }) {
   const [url, setUrl] = useState<string | null>(null);
@@ -34,6 +35,7 @@ export function MediaAssetCard({ asset, sceneId }: { asset: Asset; sceneId: stri
   const importing = useMedia((s) => s.importingAssetId);
   const { selectAsset, deleteAsset, applyAsBackground, makeScenesFromPages } = useMedia.getState();
   const [confirming, setConfirming] = useState(false);
+  const [presenting, setPresenting] = useState(false);
   const facts = assetFacts(asset);
   const canBackground = BACKGROUND_KINDS.includes(asset.kind);
 
@@ -108,8 +110,14 @@ export function MediaAssetCard({ asset, sceneId }: { asset: Asset; sceneId: stri
               {importing === asset.id ? 'Making scenes…' : 'Scenes from pages'}
             </button>
           )}
+          {asset.kind === 'image' && (
+            <button type="button" className="btn small" title="A presenter that speaks with the face in this photo" onClick={() => setPresenting(true)}>
+              Make presenter
+            </button>
+          )}
         </div>
       ) : null}
+      {presenting && <PhotoPresenterDialog asset={asset} onClose={() => setPresenting(false)} />}
       {!confirming && (
         <button type="button" className="icon-btn danger asset-delete" aria-label={`Delete ${asset.name}`} title="Delete" onClick={() => setConfirming(true)}>
           <Icon name="trash" size={15} />

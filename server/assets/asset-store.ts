@@ -1,7 +1,8 @@
 // The rows of the creator's assets, in the job store's database (SQLite embedded, PostgreSQL for
 // a team; table `assets`, server/jobs/migrations). A row is written only once the asset's files
 // are in storage, and the quota is checked in the same transaction as the insert. Deleting
-// checks the user's queued and rendering jobs: one whose scenes or music name the asset keeps it.
+// checks the user's queued and rendering jobs: one whose scenes, music or brand name the asset keeps it; so does
+// a photo presenter made from it (table `presenters`, server/presenters/photo-store.ts).
 import type pg from 'pg';
 import { Asset, ASSET_ID_PATTERN, Job, type AssetKind } from '../../shared/contract/index.js';
 import type { SqliteDatabase } from '../jobs/sqlite-db.js';
@@ -20,7 +21,12 @@ export interface AssetPageQuery {
 }
 
 export type InsertResult = { ok: true } | { ok: false; usedBytes: number };
-export type RemoveResult = { ok: true; asset: StoredAsset } | { ok: false; reason: 'not_found' } | { ok: false; reason: 'in_use'; jobIds: string[] };
+export type RemoveResult =
+  | { ok: true; asset: StoredAsset }
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'in_use'; jobIds: string[] }
+  /** A photo presenter of the user is made from it (its portrait or cut-out mask). */
+  | { ok: false; reason: 'presenter'; presenterIds: string[] };
 
 export interface AssetStore {
   /** Inserts the row unless the user's assets would then pass `quotaBytes` together. */
@@ -30,7 +36,7 @@ export interface AssetStore {
   list(query: AssetPageQuery): Promise<{ assets: StoredAsset[]; nextBeforeId: string | null }>;
   /** Bytes of all the user's assets. */
   usedBytes(userId: string): Promise<number>;
-  /** Removes the row, unless a queued or rendering job of the user names the asset in its scenes or music. */
+  /** Removes the row, unless a queued or rendering job of the user names the asset (scenes, music, brand), or a photo presenter of the user is made from it. */
   remove(id: string, userId: string): Promise<RemoveResult>;
 }
 
@@ -81,6 +87,7 @@ export class SqliteAssetStore implements AssetStore {
       remove: db.prepare('DELETE FROM assets WHERE id = ? AND user_id = ?'),
       // instr narrows to the jobs whose document mentions the id; jobsUsing reads their scenes.
       activeDocs: db.prepare(`SELECT doc FROM jobs WHERE user_id = ? AND ${ACTIVE} AND instr(doc, ?) > 0`),
+      presenters: db.prepare('SELECT id FROM presenters WHERE user_id = ? AND (asset_id = ? OR mask_asset_id = ?) ORDER BY id'),
     };
   }
 
@@ -127,6 +134,8 @@ export class SqliteAssetStore implements AssetStore {
       if (!row) return { ok: false, reason: 'not_found' };
       const jobIds = jobsUsing(id, (this.s.activeDocs.all(userId, id) as { doc: string }[]).map((r) => r.doc));
       if (jobIds.length) return { ok: false, reason: 'in_use', jobIds };
+      const presenterIds = (this.s.presenters.all(userId, id, id) as { id: string }[]).map((r) => r.id);
+      if (presenterIds.length) return { ok: false, reason: 'presenter', presenterIds };
       this.s.remove.run(id, userId);
       return { ok: true, asset: fromRow(row) };
     });
@@ -186,6 +195,8 @@ export class PgAssetStore implements AssetStore {
       const docs = await c.query<{ doc: string }>(`SELECT doc FROM jobs WHERE user_id = $1 AND ${ACTIVE} AND strpos(doc, $2) > 0`, [userId, id]);
       const jobIds = jobsUsing(id, docs.rows.map((r) => r.doc));
       if (jobIds.length) return { ok: false, reason: 'in_use', jobIds };
+      const presenters = await c.query<{ id: string }>('SELECT id FROM presenters WHERE user_id = $1 AND (asset_id = $2 OR mask_asset_id = $2) ORDER BY id', [userId, id]);
+      if (presenters.rows.length) return { ok: false, reason: 'presenter', presenterIds: presenters.rows.map((r) => r.id) };
       await c.query('DELETE FROM assets WHERE id = $1 AND user_id = $2', [id, userId]);
       return { ok: true, asset: fromRow(rows[0]) };
     });

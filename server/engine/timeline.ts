@@ -89,6 +89,7 @@ class Segment {
         brand: await brand,
         presenterId: spec.presenterId,
         presenter: spec.avatar !== null,
+        ...(task.photoPresenters?.[spec.presenterId] ? { photo: task.photoPresenters[spec.presenterId] } : {}),
         background: async (layout) => (this.background = await openBackground({ layout, scene: spec, index: this.index, signal })).still,
       });
       this.scene = scene;

@@ -38,6 +38,21 @@ export interface RenderBrand {
   font: { assetId: string; path: string } | null;
 }
 
+/**
+ * A photo presenter as this worker reads it (resolved from a `pht_` presenterId by the queue):
+ * the portrait and its cut-out mask as local files, and its Face Mesh points.
+ */
+export interface PhotoPresenterSpec {
+  kind: 'photo';
+  id: string;
+  portraitPath: string;
+  maskPath: string | null;
+  /** The portrait's size in pixels (what the landmarks' fractions are of). */
+  width: number;
+  height: number;
+  landmarks: [number, number][];
+}
+
 /** The job's content (voiceId canonical, resolved from either id form) and what this attempt needs. */
 export interface RenderTask extends Pick<Job, 'text' | 'templateId' | 'voiceId' | 'params' | 'presenterId'> {
   jobId: string;
@@ -53,6 +68,8 @@ export interface RenderTask extends Pick<Job, 'text' | 'templateId' | 'voiceId' 
   /** Extension `brand`: absent when the job has none. */
   brand?: RenderBrand;
   shortSide: ShortSide;
+  /** The photo presenters the job's scenes speak with, by id (absent: none). */
+  photoPresenters?: Record<string, PhotoPresenterSpec>;
   /**
    * A fresh, empty directory owned by this attempt. The engine writes `video.mp4`,
    * `captions.vtt` and `thumbnail.jpg` here; the queue moves them into storage on success and

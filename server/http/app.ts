@@ -9,6 +9,7 @@ import type { ServerContext } from './context.js';
 import { ApiError, errorBody, handleError, sendError, toApiError } from './errors.js';
 import { setKey, userOf } from './principal.js';
 import { assetRoutes } from './routes-assets.js';
+import { photoPresenterRoutes } from './routes-photo-presenters.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { jobRoutes } from './routes-jobs.js';
 import { mediaRoutes } from './routes-media.js';
@@ -24,7 +25,7 @@ const PATHS: [RegExp, string[]][] = [
   [/^\/api\/render$/, ['POST']],
   [/^\/api\/jobs$/, ['GET', 'HEAD']],
   [/^\/api\/jobs\/[^/]+$/, ['GET', 'HEAD', 'DELETE']],
-  [/^\/api\/jobs\/[^/]+\/cancel$/, ['POST']],
+  [/^\/api\/jobs\/[^/]+\/(cancel|thumbnail)$/, ['POST']],
   [/^\/api\/jobs\/[^/]+\/(video|captions\.vtt|captions\.srt|thumbnail\.jpg)$/, ['GET', 'HEAD']],
   [/^\/api\/(events|templates|voices|health)$/, ['GET', 'HEAD']],
   [/^\/api\/templates\/[^/]+\/thumbnail\.jpg$/, ['GET', 'HEAD']],
@@ -33,8 +34,10 @@ const PATHS: [RegExp, string[]][] = [
   [/^\/api\/assets$/, ['GET', 'HEAD', 'POST']],
   [/^\/api\/assets\/[^/]+$/, ['GET', 'HEAD', 'DELETE']],
   [/^\/api\/assets\/[^/]+\/(content|thumbnail\.jpg)$/, ['GET', 'HEAD']],
-  [/^\/api\/presenters$/, ['GET', 'HEAD']],
-  [/^\/api\/presenters\/[^/]+\/thumbnail\.png$/, ['GET', 'HEAD']],
+  [/^\/api\/sound\/preview$/, ['POST']],
+  [/^\/api\/presenters$/, ['GET', 'HEAD', 'POST']],
+  [/^\/api\/presenters\/[^/]+$/, ['DELETE']],
+  [/^\/api\/presenters\/[^/]+\/thumbnail\.(png|jpg)$/, ['GET', 'HEAD']],
 ];
 
 const STREAM_RETRY_SECONDS = 10;
@@ -178,5 +181,6 @@ export function buildApp(ctx: ServerContext, logger: FastifyServerOptions['logge
   assetRoutes(app, ctx);
   presenterRoutes(app, ctx);
   soundRoutes(app, ctx);
+  photoPresenterRoutes(app, ctx);
   return app;
 }

@@ -1,5 +1,6 @@
 // What the routes share: stores, storage, catalog, engine, limits and the event hub.
 import type { Assets } from '../assets/assets.js';
+import type { PhotoPresenters } from '../presenters/photo-presenters.js';
 import type { RenderEngine } from '../engine/types.js';
 import type { Catalog } from '../catalog.js';
 import type { JobStore } from '../jobs/store.js';
@@ -26,6 +27,8 @@ export interface ServerContext {
   presenters: PresenterRegistry;
   /** Extension `assets`: the creator's files. */
   assets: Assets;
+  /** Extension `presenters`: the creator's photo presenters. */
+  photoPresenters: PhotoPresenters;
   engine: RenderEngine | null;
   limits: Limits;
   limiter: SlidingWindowLimiter;

@@ -155,6 +155,12 @@ export function assetRoutes(app: FastifyInstance, ctx: ServerContext): void {
         `"${asset.name}" is used by ${r.jobIds.length === 1 ? 'a job' : `${r.jobIds.length} jobs`} still queued or rendering (${r.jobIds.slice(0, 5).join(', ')}); cancel ${r.jobIds.length === 1 ? 'it' : 'them'} or wait until ${r.jobIds.length === 1 ? 'it finishes' : 'they finish'}`,
       );
     }
+    if (!r.ok && r.reason === 'presenter') {
+      throw new ApiError(
+        'asset_in_use',
+        `"${asset.name}" is the photo of ${r.presenterIds.length === 1 ? 'a presenter' : `${r.presenterIds.length} presenters`} (${r.presenterIds.slice(0, 5).join(', ')}); delete ${r.presenterIds.length === 1 ? 'that presenter' : 'those presenters'} first`,
+      );
+    }
     request.log.info({ assetId: asset.id }, 'asset deleted');
     return reply.code(204).send();
   });

@@ -5,10 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isTerminal } from '../../shared/contract/index.js';
+import { isTerminal, PHOTO_PRESENTER_ID_PATTERN as PHOTO_PRESENTER } from '../../shared/contract/index.js';
 import { SHORT_SIDES, type JobOutput, type ShortSide } from '../../shared/contract/index.js';
 import { EngineError } from '../engine/types.js';
-import type { RenderEngine } from '../engine/types.js';
+import type { PhotoPresenterSpec, RenderEngine } from '../engine/types.js';
 import type { OutputStorage } from '../storage/output-storage.js';
 import { resolveBrandMedia, resolveMusicMedia, resolveSceneMedia, type AssetAccess } from '../assets/scene-media.js';
 import type { JobStore, StoredJob } from './store.js';
@@ -21,11 +21,31 @@ export interface QueueLog {
   error(obj: object, msg: string): void;
 }
 
+/** How the queue finds a job's photo presenters (server/presenters/photo-presenters.ts). */
+export interface PhotoPresenterAccess {
+  spec(id: string, userId: string): Promise<PhotoPresenterSpec | null>;
+}
+
+/** The photo presenters a job speaks with, resolved for its owner; one that is gone fails the job. */
+async function resolvePhotoPresenters(job: StoredJob, access: PhotoPresenterAccess | null): Promise<Record<string, PhotoPresenterSpec> | undefined> {
+  const ids = new Set([job.presenterId, ...(job.scenes ?? []).map((s) => s.presenterId)].filter((id): id is string => !!id && PHOTO_PRESENTER.test(id)));
+  if (!ids.size) return undefined;
+  const out: Record<string, PhotoPresenterSpec> = {};
+  for (const id of ids) {
+    const spec = access ? await access.spec(id, job.userId) : null;
+    if (!spec) throw new EngineError('invalid_input', `the photo presenter ${id} was deleted, or its photo is gone; choose another presenter and render again`);
+    out[id] = spec;
+  }
+  return out;
+}
+
 export interface QueueOptions {
   store: JobStore;
   storage: OutputStorage;
   /** Where a scene job's backgrounds are read (null: scene jobs with backgrounds fail as invalid input). */
   assets?: AssetAccess | null;
+  /** Where photo presenters (`pht_` ids) are read (null: jobs that name one fail as invalid input). */
+  photoPresenters?: PhotoPresenterAccess | null;
   engine: RenderEngine | null;
   /** Parent of the per-attempt work directories. */
   workRoot: string;
@@ -184,6 +204,7 @@ export class WorkerQueue {
       const scenes = job.scenes ? await resolveSceneMedia(job.scenes, job.userId, this.o.assets ?? null) : undefined;
       const music = job.music ? await resolveMusicMedia(job.music, job.userId, this.o.assets ?? null) : undefined;
       const brand = job.brand ? await resolveBrandMedia(job.brand, job.userId, this.o.assets ?? null) : undefined;
+      const photoPresenters = await resolvePhotoPresenters(job, this.o.photoPresenters ?? null);
       const result = await engine.render({
         jobId: job.id,
         text: job.text,
@@ -191,6 +212,7 @@ export class WorkerQueue {
         voiceId: job.voiceId,
         params: job.params,
         ...(scenes ? { scenes } : {}),
+        ...(photoPresenters ? { photoPresenters } : {}),
         ...(job.presenterId !== undefined ? { presenterId: job.presenterId } : {}),
         ...(job.lexicon?.length ? { lexicon: job.lexicon } : {}),
         ...(music ? { music } : {}),

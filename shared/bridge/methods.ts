@@ -2,7 +2,7 @@
 // IPC and the web shell's HTTP) are generated from this table, and the privileged side
 // validates every input with it before a handler runs: no per-method glue, no generic invoke.
 import { z } from 'zod';
-import { AssetKind, Job, Lexicon, RenderRequest, SOUND_LIMITS, SoundPreviewRequest, ThumbnailAt, type Asset, type AssetList, type MusicTrack, type VoicePackStatus } from '../contract/index.js';
+import { AssetKind, Job, Lexicon, PresenterCreate, RenderRequest, SOUND_LIMITS, SoundPreviewRequest, ThumbnailAt, type Asset, type AssetList, type MusicTrack, type Presenter, type VoicePackStatus } from '../contract/index.js';
 import type {
   AppInfo,
   AppSettings,
@@ -102,6 +102,8 @@ export const bridgeInputs = {
   'music.importTrack': z.strictObject({ trackId: id }),
   /** A scene's narration with the video's music under it, mixed as the video will have it. */
   'music.preview': SoundPreviewRequest,
+  /** A photo presenter from a portrait in the media library and its Face Mesh points (extension `presenters`). */
+  'presenters.create': PresenterCreate,
 } as const;
 
 export type BridgeMethod = keyof typeof bridgeInputs;
@@ -160,6 +162,7 @@ export interface BridgeOutputs {
   'music.importTrack': Asset;
   /** MP3 bytes, base64. */
   'music.preview': { mediaType: 'audio/mpeg'; audio: string };
+  'presenters.create': Presenter;
 }
 
 export type BridgeInput<M extends BridgeMethod> = z.input<(typeof bridgeInputs)[M]>;

@@ -543,10 +543,15 @@ export const PRESENTER_LIMITS = {
   nameMaxChars: 100,
   /** Face Mesh without and with the iris points. */
   landmarkCounts: [468, 478] as readonly number[],
-  /** The face's height in the portrait, in pixels, below which it cannot be animated. */
-  minFacePixels: 120,
+  /**
+   * The face's height in the portrait, in pixels, below which it cannot be animated: the height
+   * of the mesh's points (mid-forehead to chin), which is about 0.85 of the face's own height.
+   */
+  minFacePixels: 100,
   perUser: 100,
 } as const;
+/** Ids of photo presenters (the built-ins' are their names). */
+export const PHOTO_PRESENTER_ID_PATTERN = /^pht_[0-9a-z]{1,40}$/;
 export const Presenter = z.object({
   id: z.string(),
   name: z.string(),
@@ -559,9 +564,10 @@ export const Presenter = z.object({
 export type Presenter = z.infer<typeof Presenter>;
 export const PresenterList = z.object({ presenters: z.array(Presenter) });
 export type PresenterList = z.infer<typeof PresenterList>;
-const coordinate = z.number({ error: 'must be a number' });
-/** One Face Mesh point: x and y as fractions of the image, z (depth) optional. */
-export const Landmark = z.union([z.tuple([coordinate, coordinate]), z.tuple([coordinate, coordinate, coordinate])], { error: 'must be [x, y] or [x, y, z]' });
+const inImage = z.number({ error: 'must be a number' }).min(0, 'must be within the image (0 to 1)').max(1, 'must be within the image (0 to 1)');
+const depth = z.number({ error: 'must be a number' }).min(-10, 'must be between -10 and 10').max(10, 'must be between -10 and 10');
+/** One Face Mesh point: x and y as fractions of the image, z (depth, in about the same units) optional. */
+export const Landmark = z.tuple([inImage, inImage, depth.optional()], { error: 'must be [x, y] or [x, y, z]' });
 export type Landmark = z.infer<typeof Landmark>;
 export const PresenterCreate = z.strictObject({
   name: nonBlank(PRESENTER_LIMITS.nameMaxChars),
@@ -569,6 +575,12 @@ export const PresenterCreate = z.strictObject({
   landmarks: z
     .array(Landmark, { error: 'must be an array of [x, y] points' })
     .refine((a) => PRESENTER_LIMITS.landmarkCounts.includes(a.length), `must hold ${PRESENTER_LIMITS.landmarkCounts.join(' or ')} points (MediaPipe Face Mesh)`),
+  /**
+   * Refinement of the contract: the cut-out look. An image asset of the portrait's size whose
+   * alpha (or, without alpha, brightness) is the person (the app makes it with MediaPipe Selfie
+   * Segmentation); absent: the portrait is shown in a framed card.
+   */
+  maskAssetId: AssetId.optional(),
 });
 export type PresenterCreate = z.infer<typeof PresenterCreate>;
 

@@ -64,6 +64,7 @@ const RELAXED: Record<Viseme, Viseme> = { rest: 'rest', mbp: 'etc', etc: 'e', fv
 /** Anticipation: the last part of a sound (at most this long) already moves towards the next. */
 const LEAD_SECONDS = 0.06;
 const LEAD_SHARE = 0.45;
+const BILABIAL_LEAD_SHARE = 0.2;
 
 /** Index of the phoneme sounding at time t (binary search), or -1. */
 export function phonemeAt(phonemes: readonly TimedPhoneme[], t: number): number {
@@ -256,13 +257,15 @@ export function visemeAt(phonemes: readonly TimedPhoneme[], t: number): Viseme {
   let j = i + 1;
   while (j < phonemes.length && phonemes[j]!.end <= phonemes[j]!.start) j++;
   const next = phonemes[j];
-  if (next && next.start - ph.end < 0.02 && t >= ph.end - Math.min(LEAD_SECONDS, dur * LEAD_SHARE)) {
+  // Lips close for every p, b and m: they hold through its middle, and only its last fifth moves on.
+  const lead = Math.min(LEAD_SECONDS, dur * (cur === 'mbp' ? BILABIAL_LEAD_SHARE : LEAD_SHARE));
+  if (next && next.start - ph.end < 0.02 && t >= ph.end - lead) {
     const to = visemeOf(next.phoneme);
     if (to !== cur) return betweenShape(cur, to);
   }
   const prev = i > 0 ? phonemes[i - 1] : undefined;
   if (
-    prev && cur !== 'rest' && ph.start - prev.end < 0.02 && visemeOf(prev.phoneme) === cur &&
+    prev && cur !== 'rest' && cur !== 'mbp' && ph.start - prev.end < 0.02 && visemeOf(prev.phoneme) === cur &&
     barePhoneme(prev.phoneme) !== barePhoneme(ph.phoneme) && t < ph.start + Math.min(LEAD_SECONDS, dur * LEAD_SHARE)
   ) {
     return RELAXED[cur];

@@ -6,8 +6,14 @@
 // face and a background-and-body image; over a moving background (a clip) every layer is
 // blended onto that frame's background. ffmpeg then receives frames it can hand to x264 as
 // they are, the same work as encoding from a raw file.
+//
+// A 'redraw' rig (the photo rig) has no layers: its still part (drawStill, with the moving region
+// left clear) is the body sprite, and whenever its pose changes it is drawn again inside the
+// moving region only and cut into one sprite there.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
-import { drawTorso, eyesShut, PRESENTER_PARTS, type PresenterAssets, type PresenterPart, type PresenterPose, type Rect, type SceneLayout } from '../../../shared/scene/index.js';
+import {
+  drawTorso, eyesShut, PRESENTER_PARTS, type PresenterAssets, type PresenterPart, type PresenterPose, type PresenterRig, type Rect, type SceneLayout,
+} from '../../../shared/scene/index.js';
 import type { PixelRect, RegionPlan } from './regions.js';
 import { allocSprite, blendSprite, changedBoxes, changedBoxesIn, copyClip, copyRegion, splitOffset, spriteFromRgba, updateSprite, type Sprite, type Target } from './sprites.js';
 import { rgbaToYuva, words, type Box } from './yuv.js';
@@ -75,6 +81,11 @@ export class FrameCompositor {
   private captionRgba: Int32Array | null = null;
   private readonly unders = new Map<string, Target>();
   private stillFrame: Target | null = null;
+  /** A 'redraw' rig's pose key, its moving region's sprite and that region composed over the still background. */
+  private redrawKey: string | null = null;
+  private face: Sprite | null = null;
+  private faceUnder: Target | null = null;
+  private faceFresh = false;
 
   /**
    * `regions`: where the layers reach (planRegions); `background` is the whole frame when it is
@@ -87,6 +98,8 @@ export class FrameCompositor {
     regions: RegionPlan,
     /** The brand's logo, over the presenter and under the caption (null: none). */
     private readonly logo: Sprite | null = null,
+    /** A rig drawn again in its moving region for each pose (compositing 'redraw'); `assets` is then null. */
+    private readonly redraw: PresenterRig | null = null,
   ) {
     // Whole numbers as V8 keeps them (see PixelRect): the layout's objects may hold doubles.
     const width = layout.size.width | 0;
@@ -94,14 +107,20 @@ export class FrameCompositor {
     this.width = width;
     this.height = height;
     this.bg = background ? rgbaToYuva(background.data(), width, height) : null;
-    this.head = assets ? regions.presenter : null;
-    const body = assets ? regions.body : null;
-    if (assets && body) {
+    this.head = assets || redraw ? regions.presenter : null;
+    const body = assets || redraw ? regions.body : null;
+    if (body) {
       // The body is cut from a canvas just big enough for it.
       const part = createCanvas(body.width, body.height);
       const pctx = part.getContext('2d');
       pctx.translate(-body.x, -body.y);
-      drawTorso(pctx, assets, layout);
+      if (assets) drawTorso(pctx, assets, layout);
+      else if (redraw) {
+        redraw.drawStill(pctx, layout);
+        // The moving region is the face sprite's alone.
+        const head = this.head;
+        if (head) pctx.clearRect(head.x, head.y, head.width, head.height);
+      }
       this.torso = spriteFromRgba(part.data(), body.width, body.height, body.x, body.y);
     } else this.torso = null;
     this.cutCanvas = this.head ? createCanvas(this.head.width, this.head.height) : null;
@@ -125,6 +144,7 @@ export class FrameCompositor {
    * changed (most pose changes while speaking are a new mouth shape).
    */
   setPose(pose: PresenterPose): Box | null {
+    if (this.redraw) return this.setRedrawPose(pose);
     const p = this.place(pose);
     const was = this.placementNow;
     if (p.key === was?.key) return null;
@@ -180,13 +200,38 @@ export class FrameCompositor {
     });
   }
 
+  /**
+   * A 'redraw' rig: draws the moving region again when the pose differs visibly (a 32nd of the
+   * jaw's travel, a 16th of the lids', half a pixel of head motion, a thousandth of a radian).
+   */
+  private setRedrawPose(pose: PresenterPose): Box | null {
+    const k = this.layout.presenterScale;
+    const key = [pose.viseme, Math.round(pose.open * 32), Math.round(pose.lid * 16), Math.round(pose.headDx * k * 2), Math.round(pose.headDy * k * 2), Math.round(pose.headRoll * 1000)].join(':');
+    if (key === this.redrawKey) return null;
+    this.redrawKey = key;
+    const { head, cutCtx: ctx, cutCanvas: canvas } = this;
+    if (!head || !ctx || !canvas) return null;
+    ctx.clearRect(0, 0, head.width, head.height);
+    ctx.save();
+    ctx.translate(-head.x, -head.y);
+    this.redraw!.draw(ctx, this.layout, pose);
+    ctx.restore();
+    // One sprite and one composed region, refilled for every pose (a redraw rig changes most frames).
+    this.face ??= allocSprite(head.x, head.y, head.width, head.height);
+    updateSprite(this.face, canvas.data());
+    this.faceFresh = false;
+    return toBox(head);
+  }
+
   /** Composes every layer inside `clip` of `target` (a whole frame) over the still background. */
   compose(target: Target, clip: Box = { x0: 0, y0: 0, x1: this.width, y1: this.height }): void {
     const bg = this.bg;
     if (!bg) throw new Error('compose needs a still background (composeOver for a moving one).');
     const p = this.placementNow;
     const head = this.head;
-    if (p && head && clip.x0 >= head.x && clip.y0 >= head.y && clip.x1 <= head.x + head.width && clip.y1 <= head.y + head.height) {
+    if (this.redraw && head && clip.x0 >= head.x && clip.y0 >= head.y && clip.x1 <= head.x + head.width && clip.y1 <= head.y + head.height) {
+      copyRegion(target, this.redrawUnder(head, bg), head.x, head.y, clip);
+    } else if (p && head && clip.x0 >= head.x && clip.y0 >= head.y && clip.x1 <= head.x + head.width && clip.y1 <= head.y + head.height) {
       // Inside the head's region: the layers under the face, as composed for this placement,
       // are copied; only eyes, mouth and caption are blended.
       copyRegion(target, this.under(p, head, bg), head.x, head.y, clip);
@@ -207,7 +252,10 @@ export class FrameCompositor {
     this.blendOver(target, this.placementNow, all);
   }
 
-  /** The layers under the face (hair behind the body, body, head), onto a target whose top-left is at (x, y) in the frame. */
+  /**
+   * The layers under the face (hair behind the body, body, head), onto a target whose top-left
+   * is at (x, y) in the frame; a 'redraw' rig's still part and its moving region's sprite.
+   */
   private blendUnder(target: Target, p: Placement | null, x: number, y: number, clip: Box): void {
     for (const layer of LAYERS_UNDER_FACE) {
       if (layer === 'body') {
@@ -217,6 +265,20 @@ export class FrameCompositor {
         if (s) blendSprite(target, s, p.ex - x, p.ey - y, clip);
       }
     }
+    if (this.face) blendSprite(target, this.face, -x, -y, clip);
+  }
+
+  /** A 'redraw' rig's moving region composed over the still background for the current pose. */
+  private redrawUnder(head: PixelRect, bg: Target): Target {
+    const { width, height } = head;
+    const t = (this.faceUnder ??= { width, height, y: new Uint8Array(width * height), u: new Uint8Array((width * height) >> 2), v: new Uint8Array((width * height) >> 2) });
+    if (!this.faceFresh) {
+      const all = { x0: 0, y0: 0, x1: width, y1: height };
+      copyRegion(t, bg, -head.x, -head.y, all);
+      this.blendUnder(t, null, head.x, head.y, all);
+      this.faceFresh = true;
+    }
+    return t;
   }
 
   /** The face's changing parts for this pose, the logo, then the caption (whole-frame coordinates). */
@@ -268,6 +330,7 @@ export class FrameCompositor {
    * ends up using), so the presenter's art can be let go for the rest of the render.
    */
   cutAll(): void {
+    if (this.redraw) return; // drawn again per pose: nothing to cut, the canvas stays
     for (const part of PRESENTER_PARTS) if (part !== 'body' && !this.sprites.has(`${part}:0:0`)) this.cutPart(part);
     this.allCut = true;
     this.cutCanvas = null;

@@ -1,18 +1,31 @@
 // A scene's presenter as a rig, loaded by kind. The vector rig is the layered art of
 // resources/presenters (rasterised once at the size it is drawn); each further kind of
 // presenter is one more case here.
-import { createCanvas } from '@napi-rs/canvas';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { computeLayout, NEUTRAL_POSE, TEMPLATES, vectorRig, type PresenterRig } from '../../../shared/scene/index.js';
+import { photoRig, type MakeCanvas, type PixelCtx } from '../../../shared/scene/photo-rig.js';
+import type { PhotoPresenterSpec } from '../types.js';
 import { loadPresenterNode } from './assets.js';
 
 /** Who speaks in a scene, as the worker loads it (resolved from the scene's presenterId by the queue). */
-export type ScenePresenter = { kind: 'vector'; id: string };
+export type ScenePresenter = { kind: 'vector'; id: string } | PhotoPresenterSpec;
+
+/** The photo rig's offscreen canvases in Node. */
+export const makeCanvasNode: MakeCanvas = (width, height) => {
+  const canvas = createCanvas(width, height);
+  // Skia's context has every call PixelCtx names; its ImageData adds fields the rig never reads.
+  return { canvas, ctx: canvas.getContext('2d') as unknown as PixelCtx };
+};
 
 /** `pixelHeight`: the art box's height in frame pixels (layers are rasterised at that size). */
 export async function loadRig(presenter: ScenePresenter, pixelHeight: number): Promise<PresenterRig> {
   switch (presenter.kind) {
     case 'vector':
       return vectorRig(await loadPresenterNode(presenter.id, pixelHeight));
+    case 'photo': {
+      const [portrait, mask] = await Promise.all([loadImage(presenter.portraitPath), presenter.maskPath ? loadImage(presenter.maskPath) : null]);
+      return photoRig({ id: presenter.id, portrait, width: portrait.width, height: portrait.height, landmarks: presenter.landmarks, mask }, makeCanvasNode);
+    }
   }
 }
 

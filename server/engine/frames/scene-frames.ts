@@ -18,7 +18,7 @@ import { planRegions } from './regions.js';
 import { loadRig } from './rigs.js';
 import { copyClip, framePlanes, spriteFromRgba, yuvFrameSize, type Sprite } from './sprites.js';
 import type { Box } from './yuv.js';
-import type { RenderTask } from '../types.js';
+import type { PhotoPresenterSpec, RenderTask } from '../types.js';
 
 export function headCacheNode(): HeadCache {
   return createHeadCache((w, h) => {
@@ -50,6 +50,8 @@ export interface SceneLook {
   presenterId?: string;
   /** false: no presenter. */
   presenter?: boolean;
+  /** A photo presenter in place of the vector art (its files, resolved by the queue). */
+  photo?: PhotoPresenterSpec;
   /** A still background painted at the frame size (default the template's art); null: a moving one. */
   background?: (layout: SceneLayout) => Promise<Canvas | null>;
   /** Extension `brand`: the video's brand (loadBrand). */
@@ -64,9 +66,11 @@ export async function prepareScene(
   templateId: string, task: Pick<RenderTask, 'params' | 'shortSide'>, words: TimedWord[], size = outputSize(task.params.aspectRatio, task.shortSide), look: SceneLook = {},
 ): Promise<Scene> {
   registerFonts();
-  const layout = computeLayout(templateId, task.params, size, look.presenterId, look.presenter !== false, look.brand?.scene);
+  // A photo rig's geometry comes from its portrait: it is loaded before the layout.
+  const photo = look.presenter === false || !look.photo ? null : await loadRig(look.photo, 0);
+  const layout = computeLayout(templateId, task.params, size, photo ? photo.geometry : look.presenterId, look.presenter !== false, look.brand?.scene);
   const [rig, background] = await Promise.all([
-    look.presenter === false ? null : loadRig({ kind: 'vector', id: layout.style.presenterId }, layout.presenter.height),
+    look.presenter === false ? null : photo ?? loadRig({ kind: 'vector', id: layout.style.presenterId }, layout.presenter.height),
     look.background ? look.background(layout) : paintTemplate(layout),
   ]);
   const measure = measureWith(createCanvas(2, 2).getContext('2d'), layout);
@@ -288,7 +292,8 @@ export function composedSource(scene: Scene, anim: Animation, pool: FramePool, m
   const H = layout.size.height | 0;
   const plan = planRegions(layout);
   // Sprites are cut as poses first need them until artDone, which cuts the rest.
-  const compositor = new FrameCompositor(layout, scene.rig?.layers ?? null, moving ? null : scene.background, plan, logoSprite(scene));
+  const redraw = scene.rig?.compositing === 'redraw' ? scene.rig : null;
+  const compositor = new FrameCompositor(layout, scene.rig?.layers ?? null, moving ? null : scene.background, plan, logoSprite(scene), redraw);
   const cr = scene.burnCaptions ? plan.caption : null;
   const cCanvas = cr ? createCanvas(cr.width, cr.height) : null;
   const cctx = cCanvas?.getContext('2d');

@@ -71,4 +71,22 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX assets_by_user_kind ON assets (user_id, kind, id);
     `,
   },
+  {
+    version: 5,
+    name: 'photo presenters (extension)',
+    // doc: the presenter as stored (server/presenters/photo-store.ts); the asset columns let the
+    // asset store refuse to delete a portrait or mask a presenter uses.
+    sql: `
+      CREATE TABLE presenters (
+        id text COLLATE "C" PRIMARY KEY,
+        user_id text COLLATE "C" NOT NULL,
+        asset_id text COLLATE "C" NOT NULL,
+        mask_asset_id text COLLATE "C",
+        doc text NOT NULL
+      );
+      CREATE INDEX presenters_by_user ON presenters (user_id, id);
+      CREATE INDEX presenters_by_asset ON presenters (user_id, asset_id);
+      CREATE INDEX presenters_by_mask ON presenters (user_id, mask_asset_id);
+    `,
+  },
 ];
