@@ -17,11 +17,14 @@ export interface Schema {
   maximum?: number;
   properties?: Record<string, Schema>;
   required?: string[];
-  additionalProperties?: boolean;
+  /** false, or the schema of every other property (a record) — generation leaves those out. */
+  additionalProperties?: boolean | Schema;
   anyOf?: Schema[];
   /** Exactly one alternative holds (e.g. "text or scenes, never both" as two `required` lists). */
   oneOf?: Schema[];
   items?: Schema;
+  /** A tuple's positions (the items after them follow `items`). */
+  prefixItems?: Schema[];
   minItems?: number;
   maxItems?: number;
   examples?: unknown[];
@@ -41,10 +44,11 @@ export const Schema: z.ZodType<Schema> = z.lazy(() =>
     maximum: z.number().optional(),
     properties: z.record(z.string(), Schema).optional(),
     required: z.array(z.string()).optional(),
-    additionalProperties: z.boolean().optional(),
+    additionalProperties: z.union([z.boolean(), Schema]).optional(),
     anyOf: z.array(Schema).optional(),
     oneOf: z.array(Schema).optional(),
     items: Schema.optional(),
+    prefixItems: z.array(Schema).optional(),
     minItems: z.number().optional(),
     maxItems: z.number().optional(),
     examples: z.array(z.unknown()).optional(),
@@ -71,7 +75,9 @@ export function matches(schema: Schema, value: unknown): boolean {
   if (Array.isArray(value)) {
     if (schema.minItems !== undefined && value.length < schema.minItems) return false;
     if (schema.maxItems !== undefined && value.length > schema.maxItems) return false;
-    if (schema.items && !value.every((v) => matches(schema.items!, v))) return false;
+    const prefix = schema.prefixItems ?? [];
+    if (!prefix.every((s, i) => i >= value.length || matches(s, value[i]))) return false;
+    if (schema.items && !value.slice(prefix.length).every((v) => matches(schema.items!, v))) return false;
   }
   if (schema.type !== undefined && ![schema.type].flat().some((t) => TYPE_CHECKS[t]?.(value))) return false;
   if (schema.type === 'string' || typeof value === 'string') {
@@ -104,8 +110,9 @@ function baseArbitrary(schema: Schema): fc.Arbitrary<unknown> {
   if (Array.isArray(schema.type)) return fc.oneof(...schema.type.map((type) => baseArbitrary({ ...schema, type })));
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
-  // A bare anyOf (e.g. a string or null) is one of its alternatives; next to a type, it narrows it (see arbitrary).
-  if (schema.anyOf && !schema.type) return fc.oneof(...schema.anyOf.map(arbitrary));
+  // A bare anyOf or oneOf (e.g. a string or null) is one of its alternatives; next to a type, it narrows it (see arbitrary).
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives && !schema.type) return fc.oneof(...alternatives.map(arbitrary));
   switch (schema.type) {
     case 'null':
       return fc.constant(null);
@@ -125,6 +132,12 @@ function baseArbitrary(schema: Schema): fc.Arbitrary<unknown> {
     case 'boolean':
       return fc.boolean();
     case 'array':
+      if (schema.prefixItems) {
+        // A tuple: its required positions, then each optional one present or not.
+        const need = schema.minItems ?? schema.prefixItems.length;
+        const max = Math.min(schema.maxItems ?? schema.prefixItems.length, schema.prefixItems.length);
+        return fc.integer({ min: need, max }).chain((n) => fc.tuple(...schema.prefixItems!.slice(0, n).map(arbitrary)));
+      }
       return fc.array(arbitrary(schema.items ?? {}), { minLength: schema.minItems ?? 0, maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? 5, 5)) });
     case 'object': {
       const props = schema.properties ?? {};

@@ -48,10 +48,10 @@ describe('the documented render request', () => {
     }
   });
 
-  // The brand's and the music's fields name the caller's assets (a logo, a font, a sound): a
-  // value is valid only with a stored asset behind it, so they are exercised with real uploads
-  // in brand.test.ts and music.test.ts.
-  const own = (path: string) => !path.startsWith('brand.') && !path.startsWith('music.');
+  // The brand's and the music's fields name the caller's assets (a logo, a font, a sound), and
+  // presenterId a presenter: a value is valid only with one stored behind it, so they are
+  // exercised with real ones in brand.test.ts, music.test.ts and presenters.test.ts.
+  const own = (path: string) => !path.startsWith('brand.') && !path.startsWith('music.') && path !== 'presenterId';
   const numeric = leaves(renderSchema).filter(([p, sc]) => own(p) && sc.type === 'number');
   const strings = leaves(renderSchema).filter(([p, sc]) => own(p) && sc.type === 'string' && sc.maxLength !== undefined && !sc.enum);
 

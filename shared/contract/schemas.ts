@@ -574,7 +574,10 @@ export const PresenterCreate = z.strictObject({
   assetId: AssetId,
   landmarks: z
     .array(Landmark, { error: 'must be an array of [x, y] points' })
-    .refine((a) => PRESENTER_LIMITS.landmarkCounts.includes(a.length), `must hold ${PRESENTER_LIMITS.landmarkCounts.join(' or ')} points (MediaPipe Face Mesh)`),
+    // The bounds put the count in the document; the rule is one of the two counts.
+    .min(Math.min(...PRESENTER_LIMITS.landmarkCounts), `must hold ${PRESENTER_LIMITS.landmarkCounts.join(' or ')} points (MediaPipe Face Mesh)`)
+    .max(Math.max(...PRESENTER_LIMITS.landmarkCounts), `must hold ${PRESENTER_LIMITS.landmarkCounts.join(' or ')} points (MediaPipe Face Mesh)`)
+    .refine((a) => a.length > Math.min(...PRESENTER_LIMITS.landmarkCounts) && a.length < Math.max(...PRESENTER_LIMITS.landmarkCounts) ? PRESENTER_LIMITS.landmarkCounts.includes(a.length) : true, `must hold ${PRESENTER_LIMITS.landmarkCounts.join(' or ')} points (MediaPipe Face Mesh)`),
   /**
    * Refinement of the contract: the cut-out look. An image asset of the portrait's size whose
    * alpha (or, without alpha, brightness) is the person (the app makes it with MediaPipe Selfie
