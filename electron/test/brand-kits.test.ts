@@ -89,7 +89,7 @@ describe('a kit\'s cards', () => {
     const cards = kitCards({ ...acme, intro: 'Acme update.', outro: null });
     expect(cards.outro).toBeNull();
     expect(cards.intro).toEqual({
-      id: 'card-intro', text: 'Acme update.', presenter: false, avatar: null, transition: 'fade', minSeconds: 3,
+      id: 'card-intro', text: 'Acme update.', presenter: false, presenterId: null, avatar: null, placements: {}, transition: 'fade', minSeconds: 3,
       background: { assetId: 'ast_LOGO', fit: 'contain' },
     });
   });

@@ -74,7 +74,7 @@ const request = { text: 'Hello from the browser.', templateId: 'newsroom', voice
 
 /** A one-scene draft as drafts.save takes it. */
 const document = (name: string, text: string) => ({
-  version: DOCUMENT_VERSION, name, templateId: 'newsroom', voiceId: 'en-US-Ava', params: {}, scenes: [{ ...blankScene(text), id: 's_1' }],
+  version: DOCUMENT_VERSION, name, templateId: 'newsroom', voiceId: 'en-US-Ava', params: {}, placements: {}, presenterId: null, scenes: [{ ...blankScene(text), id: 's_1' }],
 });
 
 describe('web shell host names (DNS rebinding)', () => {

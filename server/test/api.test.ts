@@ -25,7 +25,7 @@ describe('health and keys', () => {
   it('answers health without a key', async () => {
     const r = await call(`${s.url}/api/health`);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ status: 'ok', version: expect.any(String), extensions: ['title', 'assets', 'scenes', 'output', 'brand', 'sound'] });
+    expect(r.body).toEqual({ status: 'ok', version: expect.any(String), extensions: ['title', 'assets', 'scenes', 'output', 'brand', 'sound', 'presenters'] });
   });
 
   it('refuses a missing, unknown, malformed or revoked key with 401', async () => {

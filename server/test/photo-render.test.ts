@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Asset, Job, OUTPUT_FPS, outputSize, Presenter, PresenterList } from '../../shared/contract/index.js';
+import { Asset, Job, OUTPUT_FPS, outputSize, Presenter, PresenterList, VIDEO_EDGES } from '../../shared/contract/index.js';
 import { CHIN, EYES, FOREHEAD, LIP_BOTTOM, LIP_TOP, MOUTH_CORNERS } from '../../shared/scene/face-mesh.js';
 import { photoGeometry } from '../../shared/scene/photo-rig.js';
 import { computeLayout, createAnimation, eyesShut, fillParams, loudnessAt, poseAt, type Rect, type SpeechTimeline } from '../../shared/scene/index.js';
@@ -72,8 +72,8 @@ beforeAll(async () => {
   const made = await call(`${s.url}/api/presenters`, { key: alice, json: { name: 'Eileen', assetId: photo.id, landmarks } });
   expect(made.status, made.text).toBe(201);
   presenter = Presenter.parse(made.body);
-  // The narration as the engine speaks it: its phonemes and loudness, to compare the frames with.
-  const narration = new Narration(new SpeechEngines(synth), TEXT, engineVoice(VOICE)!, new AbortController().signal);
+  // The narration as the engine speaks it, after the video's lead-in: its phonemes and loudness, to compare the frames with.
+  const narration = new Narration(new SpeechEngines(synth), TEXT, engineVoice(VOICE)!, new AbortController().signal, VIDEO_EDGES.leadInSeconds);
   while (await narration.next());
   timeline = narration.timeline;
 }, 120_000);

@@ -14,7 +14,7 @@ describe('music in the video document', () => {
   });
 
   it('music goes out with the request (without the name shown in the app), one scene or several', () => {
-    const doc = VideoDocument.parse({ ...saved, music: { ...newDocumentMusic('ast_01JB00000000000000000000AA', 'Calm morning'), volume: 0.4 } });
+    const doc = VideoDocument.parse({ ...migrateDocument(structuredClone(saved)), music: { ...newDocumentMusic('ast_01JB00000000000000000000AA', 'Calm morning'), volume: 0.4 } });
     const music = { assetId: 'ast_01JB00000000000000000000AA', volume: 0.4, duck: SOUND_LIMITS.musicDuckDefault };
     expect(RenderRequest.parse(toRenderRequest(doc)).music).toEqual(music);
     const two = { ...doc, scenes: [...doc.scenes, { ...blankScene('Second.'), id: 's_2' }] };
@@ -28,6 +28,6 @@ describe('music in the video document', () => {
   });
 
   it('a volume outside 0–1 is refused in a saved document', () => {
-    expect(VideoDocument.safeParse({ ...saved, music: { ...newDocumentMusic('ast_x', 'x'), volume: 2 } }).success).toBe(false);
+    expect(VideoDocument.safeParse({ ...migrateDocument(structuredClone(saved)), music: { ...newDocumentMusic('ast_x', 'x'), volume: 2 } }).success).toBe(false);
   });
 });
