@@ -238,7 +238,7 @@ export function VoicePicker() {
         })}
         {shown.length === 0 && voices.length > 0 && <li className="muted small pad">No voice matches these filters.</li>}
       </ul>
-      <audio ref={audio} onEnded={() => setPlaying(null)} onError={() => playing && setSampleError('The sample could not be played.')} hidden />
+      <audio ref={audio} data-testid="voice-sample-audio" onEnded={() => setPlaying(null)} onError={() => playing && setSampleError('The sample could not be played.')} hidden />
     </section>
   );
 }

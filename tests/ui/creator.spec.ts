@@ -15,7 +15,7 @@ test('write, place, render, watch the job and play the video', async ({ page }) 
   await page.getByLabel('Search voices').fill('102');
   await expect(page.locator('.voice-row')).toHaveCount(1);
   await page.getByRole('button', { name: "Play Andrew's sample" }).click();
-  await expect.poll(() => page.locator('audio').evaluate((a: HTMLAudioElement) => a.duration), { timeout: 20_000 }).toBeGreaterThan(0.3);
+  await expect.poll(() => page.getByTestId('voice-sample-audio').evaluate((a: HTMLAudioElement) => a.duration), { timeout: 20_000 }).toBeGreaterThan(0.3);
   await page.getByRole('radio', { name: /^Andrew/ }).check();
   await expect(page.getByTestId('selected-voice')).toContainText('Andrew');
   // Classroom has no 9:16; 4:3 is offered.

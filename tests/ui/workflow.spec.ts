@@ -65,6 +65,10 @@ test('point 2: switching template keeps the placement and says what changed, wit
   await page.locator('#placement-x').fill('0.3');
   await page.locator('#placement-x').press('Enter');
   await page.getByRole('radiogroup', { name: 'Aspect ratio' }).getByRole('radio', { name: '9:16' }).click();
+  // Each ratio keeps a placement of its own: 9:16 starts at the template's and is moved too.
+  expect((await fieldPlacement(page)).x).not.toBe(0.3);
+  await page.locator('#placement-x').fill('0.3');
+  await page.locator('#placement-x').press('Enter');
 
   // Product Launch has 9:16: nothing to say, everything kept.
   await page.getByRole('radio', { name: /^Product Launch/ }).click();
@@ -102,7 +106,7 @@ test('point 7: downloads are named from the title and the date', async ({ page }
   const date = job.createdAt.slice(0, 10);
   const [video] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download video' }).click()]);
   expect(video.suggestedFilename()).toBe(`Quarterly update Q3 Q4 – ${date}.mp4`);
-  const [captions] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download captions' }).click()]);
+  const [captions] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download captions', exact: true }).click()]);
   expect(captions.suggestedFilename()).toBe(`Quarterly update Q3 Q4 – ${date}.vtt`);
 });
 
