@@ -29,8 +29,8 @@ export class BrandKitStore {
   }
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
-    // The previous change's failure was reported to its own caller; this one runs regardless.
-    const next = this.queue.catch(() => undefined).then(work);
+    // The previous change's failure was reported to its own caller; this one runs either way.
+    const next = this.queue.then(work, work);
     this.queue = next;
     return next;
   }

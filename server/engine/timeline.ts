@@ -10,6 +10,14 @@ import { OUTPUT_FPS, outputSize, VIDEO_EDGES, type RenderParams } from '../../sh
 import { blinkTimes, createAnimation, eyesOpenNear, spokenScript, templateEntry, type Animation, type CaptionPage, type TimedWord } from '../../shared/scene/index.js';
 import { openBackground, type BackgroundSource } from './frames/backgrounds/index.js';
 import { loadBrand, type LoadedBrand } from './frames/brand.js';
+
+/** A promise's outcome as a value, so it can wait unobserved without an unhandled rejection. */
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+const settle = <T>(p: Promise<T>): Promise<Settled<T>> => p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+const unwrap = <T>(s: Settled<T>): T => {
+  if (!s.ok) throw s.error;
+  return s.value;
+};
 import { addCaptionPages, composedSource, drawFullFrame, fullFrameSource, prepareScene, releaseArt, type FramePool, type FrameSource, type Scene } from './frames/scene-frames.js';
 import { transitionSource } from './frames/transitions.js';
 import { yuvToRgba } from './frames/yuv.js';
@@ -80,13 +88,13 @@ class Segment {
   }
 
   /** Lays out the scene and opens its background; the frame source follows. */
-  open(task: RenderTask, pool: FramePool, fullFrames: boolean, signal: AbortSignal, brand: Promise<LoadedBrand | undefined>): void {
+  open(task: RenderTask, pool: FramePool, fullFrames: boolean, signal: AbortSignal, brand: Promise<Settled<LoadedBrand | undefined>>): void {
     const spec = this.spec;
     const params: RenderParams = { ...task.params, avatar: spec.avatar ?? task.params.avatar };
     const size = outputSize(task.params.aspectRatio, task.shortSide);
     this.ready = (async () => {
       const scene = await prepareScene(spec.templateId, { params, shortSide: task.shortSide }, [], size, {
-        brand: await brand,
+        brand: unwrap(await brand),
         presenterId: spec.presenterId,
         presenter: spec.avatar !== null,
         ...(task.photoPresenters?.[spec.presenterId] ? { photo: task.photoPresenters[spec.presenterId] } : {}),
@@ -163,7 +171,7 @@ export class Timeline {
   private restSpoken = false;
   private thumb: Promise<Buffer> | null = null;
   /** Extension `brand`: its logo and font, loaded once for every scene. */
-  private readonly brand: Promise<LoadedBrand | undefined>;
+  private readonly brand: Promise<Settled<LoadedBrand | undefined>>;
 
   constructor(private readonly o: TimelineOptions, voices: EngineVoice[]) {
     const scenes = taskScenes(o.task);
@@ -171,8 +179,8 @@ export class Timeline {
     const size = outputSize(o.task.params.aspectRatio, o.task.shortSide);
     this.width = size.width | 0;
     this.height = size.height | 0;
-    this.brand = o.task.brand ? loadBrand(o.task.brand, size) : Promise.resolve(undefined);
-    this.brand.catch(() => undefined); // awaited by every segment's open; a failure must not go unhandled before
+    // Settled, not rejected: every segment's open rethrows a failure, and none waits before the first.
+    this.brand = settle(o.task.brand ? loadBrand(o.task.brand, size) : Promise.resolve(undefined));
     const first = this.segments[0]!;
     first.speak(o.speech, o.signal, o.task.lexicon);
     first.open(o.task, o.pool, o.fullFrames, o.signal, this.brand);

@@ -48,8 +48,7 @@ function jobsUsing(presenterId: string, docs: string[]): string[] {
   for (const doc of docs) {
     const job = Job.safeParse(JSON.parse(doc));
     if (!job.success) continue;
-    const top = (JSON.parse(doc) as { presenterId?: unknown }).presenterId;
-    if (top === presenterId || job.data.scenes?.some((s) => s.presenterId === presenterId)) out.push(job.data.id);
+    if (job.data.presenterId === presenterId || job.data.scenes?.some((s) => s.presenterId === presenterId)) out.push(job.data.id);
   }
   return out;
 }

@@ -74,11 +74,13 @@ class DecodePass {
   private streamEnded = false;
   private wake: (() => void) | null = null;
   ended = false;
+  private readonly failure: Promise<Error | null>;
   frames = 0;
 
   constructor(path: string, signal: AbortSignal) {
     this.run = runFfmpeg(['-i', path, '-vn', '-f', 's16le', '-ac', '2', '-ar', String(MIX_SAMPLE_RATE), 'pipe:1'], signal, 'decoding the music', 0, true);
-    this.run.done.catch(() => undefined); // awaited when the stream ends
+    // Kept as a value: read when the stream ends; a source closed before then never needs it.
+    this.failure = this.run.done.then(() => null, (e: unknown) => (e instanceof Error ? e : new Error(String(e))));
     const out = this.run.stdout as Readable;
     out.on('data', (b: Buffer) => this.take(b));
     out.once('end', () => this.notify((this.streamEnded = true)));
@@ -120,9 +122,8 @@ class DecodePass {
       return pcm;
     }
     this.ended = true;
-    await this.run.done.catch((e: unknown) => {
-      throw new EngineError('invalid_input', `The music could not be decoded (${(e as Error).message}); choose another file.`);
-    });
+    const failed = await this.failure;
+    if (failed) throw new EngineError('invalid_input', `The music could not be decoded (${failed.message}); choose another file.`);
     return null;
   }
 
