@@ -1,5 +1,6 @@
 // Files written by earlier releases (drafts and outbox items of versions 1 and 2, kept as
 // fixtures exactly as that code wrote them) open in the current document shape.
+import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,7 +38,7 @@ describe('files of the previous release', () => {
   });
 
   it('a version-2 draft opens with its scenes and placements, no placement at other ratios and the template\'s presenter', async () => {
-    const written = JSON.parse(readFileSync(join(FIXTURES, 'draft-v2.json'), 'utf8')) as Record<string, unknown>;
+    const written = z.record(z.string(), z.unknown()).parse(JSON.parse(readFileSync(join(FIXTURES, 'draft-v2.json'), 'utf8')));
     expect(written.version).toBe(2);
     const store = new DraftStore(folderWith('draft-v2.json', `${String(written.id)}.json`));
     const d = await store.get(String(written.id));
@@ -56,7 +57,7 @@ describe('files of the previous release', () => {
   });
 
   it('a version-2 outbox item of scenes is listed with its request as written', async () => {
-    const written = JSON.parse(readFileSync(join(FIXTURES, 'outbox-v2.json'), 'utf8')) as { id: string; request: unknown };
+    const written = z.object({ id: z.string(), request: z.unknown() }).parse(JSON.parse(readFileSync(join(FIXTURES, 'outbox-v2.json'), 'utf8')));
     const outbox = new Outbox({ dir: folderWith('outbox-v2.json', `${written.id}.json`), clientFor: () => Promise.reject(new Error('not sent here')), onChange: () => undefined, onSent: () => undefined, log: testLogger() });
     const [item, ...more] = await outbox.list();
     expect(more).toEqual([]);

@@ -2,6 +2,7 @@
 // vocabulary; packs are downloaded and verified like Piper's (a model another pack holds is
 // copied, not downloaded again) and speak with timings. The real model cannot be downloaded
 // here: a tiny model with Kokoro's interface, served locally, stands in for it.
+import { z } from 'zod';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { KOKORO_MAX_IDS, kokoroIds, KokoroSpeaker, styleRow } from '../speech/sp
 import { VoicePacks } from '../speech/voice-packs.js';
 import { kokoroTokenizer, serveKokoroPack } from './tiny-onnx.js';
 
-const vocab = (JSON.parse(kokoroTokenizer().toString('utf8')) as { model: { vocab: Record<string, number> } }).model.vocab;
+const vocab = z.object({ model: z.object({ vocab: z.record(z.string(), z.number()) }) }).parse(JSON.parse(kokoroTokenizer().toString('utf8'))).model.vocab;
 
 describe('Kokoro tokenizer', () => {
   it('spells espeak\'s IPA as Kokoro was trained on it: words between spaces, stress marks kept, the clause ends of the text', () => {
