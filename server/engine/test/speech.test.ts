@@ -49,6 +49,18 @@ describe('speech synthesis', () => {
     });
   });
 
+  it('says a text the same whatever the worker said before (a render sounds and moves the same each time)', async () => {
+    await withSynth(async (synth) => {
+      const ryan = espeakVoice('en-GB-Ryan')!;
+      const first = await synth.synthesize(TEXT, ryan);
+      await synth.synthesize('Something else entirely, said in between.', ryan);
+      await synth.synthesize(TEXT, espeakVoice('en-US-Ava')!);
+      const again = await synth.synthesize(TEXT, ryan);
+      expect(Buffer.from(again.samples.buffer).equals(Buffer.from(first.samples.buffer))).toBe(true);
+      expect(again.timeline).toEqual(first.timeline);
+    });
+  });
+
   /** The script's words as captions show them: a lone dash goes with the word before it. */
   const dashKept = (text: string) => text.replace(/ — /g, '\u0000— ').split(' ').map((w) => w.replace('\u0000', ' '));
 
