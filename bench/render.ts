@@ -421,7 +421,9 @@ export async function main(args: string[]): Promise<void> {
       const wav = join(root, 'audio.wav');
       for (let run = 0; run < runs; run++) {
         perRun.push(new Map());
-        for (const [label, encode, coldStart, extra] of variants) {
+        // A pair compared with each other (logo, music) runs in turns of order, so a load that rises through the command weighs on both.
+        const order = (brand || music) && run % 2 === 1 ? [...variants].reverse() : variants;
+        for (const [label, encode, coldStart, extra] of order) {
           const workDir = mkdtempSync(join(root, 'work-'));
           ff.take();
           const c = runChild({ text, aspect: ratio, resolution, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes, photoPresenters, brand: extra?.brand, ...(extra?.music ? { music: extra.music } : {}) });
