@@ -6,7 +6,7 @@
 // Screenshots of the kit editor, the output panel and the thumbnail picker go to docs/img/.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { createCanvas } from '@napi-rs/canvas';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { Job } from '../../shared/contract/index.js';
 import { bridge, goTo, openApp } from './support/app.js';
 
@@ -156,4 +156,48 @@ test('create a brand kit, apply it, render at 1080p with captions as a file only
   const imported = await bridge(page, 'brandKits.import', { text: file.text });
   expect(imported.notes).toEqual([]);
   expect(imported.kit).toMatchObject({ name: 'Acme (2)', logo: { assetId: logoId, name: 'acme-logo.png' }, accentColor: '#E0218A' });
+});
+
+test("a kit's own font file draws the preview's captions, loaded through the app's media address", async ({ page }) => {
+  await openApp(page);
+  await page.locator('#script-text').fill('Captions in the house font.');
+  const stage = page.getByTestId('stage-scene');
+  // The caption band (below the presenter's head, which moves): only the captions change there.
+  const pixels = () => stage.evaluate((c: HTMLCanvasElement) => {
+    const y = Math.round(c.height * 0.74);
+    return Array.from(c.getContext('2d')!.getImageData(0, y, c.width, c.height - y).data);
+  });
+  // The template's own font first, once the preview has settled.
+  let before: number[] = [];
+  await expect.poll(async () => {
+    const last = before;
+    before = await pixels();
+    return last.length > 0 && before.every((v, i) => v === last[i]);
+  }).toBe(true);
+  const serif = { name: 'house-serif.ttf', mimeType: 'font/ttf', buffer: readFileSync('resources/fonts/DejaVuSerif-Italic.ttf') };
+  await dropFile(page, page.locator('body'), serif);
+  await expect(page.getByTestId('media-library').getByRole('listitem', { name: 'house-serif.ttf' })).toBeVisible();
+  const fontId = (await bridge(page, 'assets.list', { kind: 'font' })).assets.find((a) => a.name === 'house-serif.ttf')!.id;
+
+  const panel = page.getByRole('region', { name: 'Brand kit' });
+  await panel.getByRole('button', { name: 'New kit' }).click();
+  const editor = panel.getByRole('form', { name: 'Brand kit editor' });
+  await editor.getByLabel('Name').fill('House');
+  await editor.getByLabel('Font').selectOption({ label: 'house-serif.ttf (your font)' });
+  await editor.getByRole('button', { name: 'Save kit' }).click();
+  await expect(editor).toBeHidden();
+  await panel.getByRole('button', { name: 'Apply to this video' }).click();
+  await expect(panel.getByTestId('brand-applied')).toHaveText('House applied');
+
+  // The page loaded the asset as a font (the CSP lets the media address serve fonts), and the
+  // preview's captions changed with it: nothing else in the kit differs from the template.
+  await expect.poll(() => page.evaluate(async (family) => {
+    await document.fonts.ready;
+    return [...document.fonts].some((f) => f.family.replace(/"/g, '') === family && f.status === 'loaded');
+  }, `PS Font ${fontId}`)).toBe(true);
+  await expect.poll(async () => {
+    const after = await pixels();
+    return after.length === before.length && after.some((v, i) => v !== before[i]);
+  }).toBe(true);
+  await stage.screenshot({ path: 'docs/img/brand-font-preview.png' });
 });
