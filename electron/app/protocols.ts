@@ -21,7 +21,8 @@ export const DESKTOP_CSP = [
   "style-src 'self' 'unsafe-inline'",
   `img-src 'self' data: blob: ${MEDIA_SCHEME}:`,
   `media-src 'self' blob: ${MEDIA_SCHEME}:`,
-  "font-src 'self' data:",
+  // A brand's font asset (the preview's captions in the creator's font) comes through the media scheme.
+  `font-src 'self' data: ${MEDIA_SCHEME}:`,
   // The page reads an asset's bytes (a PDF's pages through pdf.js) from the media scheme.
   `connect-src 'self' ${MEDIA_SCHEME}:`,
   "object-src 'none'",
@@ -34,7 +35,8 @@ export const DESKTOP_CSP = [
 export function registerSchemes(protocol: ProtocolLike): void {
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-    { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true } },
+    // corsEnabled: the page (studio-app://app) loads fonts and a PDF's bytes from here, and both are CORS-mode requests across origins.
+    { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true, corsEnabled: true } },
   ]);
 }
 
