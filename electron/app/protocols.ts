@@ -61,7 +61,7 @@ export function handleSchemes(protocol: ProtocolLike, dirs: RendererDirs, studio
       return notFound();
     }
   });
-  protocol.handle(MEDIA_SCHEME, (req) => {
+  protocol.handle(MEDIA_SCHEME, async (req) => {
     let url: URL;
     try {
       url = new URL(req.url);
@@ -69,6 +69,11 @@ export function handleSchemes(protocol: ProtocolLike, dirs: RendererDirs, studio
       return notFound();
     }
     if (url.host !== APP_HOST) return notFound();
-    return studio.openMedia(url.pathname.slice(1), { range: req.headers.get('range'), ifNoneMatch: req.headers.get('if-none-match') }, req.signal);
+    const res = await studio.openMedia(url.pathname.slice(1), { range: req.headers.get('range'), ifNoneMatch: req.headers.get('if-none-match') }, req.signal);
+    // CORS-mode loads (fonts, a PDF's bytes) are readable by the app's own page, and by no other origin.
+    const headers = new Headers(res.headers);
+    headers.set('access-control-allow-origin', APP_ORIGIN);
+    headers.append('vary', 'origin');
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   });
 }

@@ -251,6 +251,7 @@ describe('a running app (macOS: it stays open without a window)', () => {
     const ok = await app.electron.fetch('studio-media://app/env/jobs/job-1/video');
     expect(ok.status).toBe(200);
     expect(await ok.text()).toBe('video-bytes');
+    expect(ok.headers.get('access-control-allow-origin')).toBe('studio-app://app'); // the app's page alone may read it in CORS mode
     expect(upstream.find((u) => u.url === '/api/jobs/job-1/video')?.auth).toBe(`Bearer ${ENV_KEY}`);
     const before = upstream.length;
     for (const url of [
