@@ -34,7 +34,7 @@ export const DESKTOP_CSP = [
 export function registerSchemes(protocol: ProtocolLike): void {
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-    { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true } },
+    { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true, corsEnabled: true } },
   ]);
 }
 
@@ -59,7 +59,7 @@ export function handleSchemes(protocol: ProtocolLike, dirs: RendererDirs, studio
       return notFound();
     }
   });
-  protocol.handle(MEDIA_SCHEME, (req) => {
+  protocol.handle(MEDIA_SCHEME, async (req) => {
     let url: URL;
     try {
       url = new URL(req.url);
@@ -67,6 +67,9 @@ export function handleSchemes(protocol: ProtocolLike, dirs: RendererDirs, studio
       return notFound();
     }
     if (url.host !== APP_HOST) return notFound();
-    return studio.openMedia(url.pathname.slice(1), { range: req.headers.get('range'), ifNoneMatch: req.headers.get('if-none-match') }, req.signal);
+    const res = await studio.openMedia(url.pathname.slice(1), { range: req.headers.get('range'), ifNoneMatch: req.headers.get('if-none-match') }, req.signal);
+    // The app's page may read media back from its canvases (the photo presenter's portrait): CORS for its origin only.
+    res.headers.set('access-control-allow-origin', APP_ORIGIN);
+    return res;
   });
 }
