@@ -25,6 +25,7 @@ import {
   type CaptionView,
   type FrameLayer,
   type PresenterRig,
+  type RigGeometry,
   type Rect,
   type SceneLayout,
   type SceneBrand,
@@ -131,9 +132,12 @@ function previewTemplateId(templateId: string | undefined): string {
 
 /** `presenter` false: a scene without one (its captions are placed as the video places them then); `brand`: the video's; `presenterId`: who speaks (absent: the template's suggestion). */
 export function sceneLayout(template: Template | null, params: RenderParams, width: number, height: number, presenter = true, brand?: SceneBrand, presenterId?: string): SceneLayout {
-  // A photo presenter is placed by its rig's geometry; while it loads, as the template's.
-  const who = isPhotoPresenter(presenterId) ? photoPresenterRig(presenterId!)?.geometry : presenterId;
-  return computeLayout(previewTemplateId(template?.id), params, { width, height }, who, presenter, brand);
+  return computeLayout(previewTemplateId(template?.id), params, { width, height }, layoutPresenter(presenterId), presenter, brand);
+}
+
+/** Who speaks as the layout takes it: a photo presenter by its rig's geometry (while it loads, the template's). */
+export function layoutPresenter(presenterId: string | undefined): string | RigGeometry | undefined {
+  return isPhotoPresenter(presenterId) ? photoPresenterRig(presenterId!)?.geometry : presenterId;
 }
 
 /** The rig that draws the layout's presenter; null (the silhouette) while its art or photo loads. */
