@@ -60,18 +60,20 @@ function fontsFromResources(): Plugin {
  * MediaPipe Face Mesh and Selfie Segmentation as the renderer runs them: their scripts, models
  * and WebAssembly from the npm packages and our runner pages (renderer/face-mesh), copied beside
  * the built page under mediapipe/face_mesh/, where the app and the web shell serve them with the
- * runners' own CSP (FACE_MESH_CSP); the dev server answers them from their sources.
+ * runners' own CSP (FACE_MESH_CSP); the dev server answers them from their sources. Only the
+ * WebAssembly SIMD builds ship (every Chromium since 91 and Electron run them; the packages'
+ * plain builds are a fallback for older browsers and would double the models' share of the app),
+ * and only the general segmentation model the runner selects.
  */
 const MEDIAPIPE_DIR = FACE_MESH_URL_DIR;
 const RUNNER_FILES = ['runner.html', 'runner.js', 'segment.html', 'segment.js'];
 const FACE_MESH_FILES = [
   'face_mesh.js', 'face_mesh.binarypb', 'face_mesh_solution_packed_assets.data', 'face_mesh_solution_packed_assets_loader.js',
-  'face_mesh_solution_simd_wasm_bin.js', 'face_mesh_solution_simd_wasm_bin.wasm', 'face_mesh_solution_wasm_bin.js', 'face_mesh_solution_wasm_bin.wasm',
+  'face_mesh_solution_simd_wasm_bin.js', 'face_mesh_solution_simd_wasm_bin.wasm',
 ];
 const SEGMENTATION_FILES = [
-  'selfie_segmentation.js', 'selfie_segmentation.binarypb', 'selfie_segmentation.tflite', 'selfie_segmentation_landscape.tflite', 'selfie_segmentation_solution_simd_wasm_bin.data',
-  'selfie_segmentation_solution_simd_wasm_bin.js', 'selfie_segmentation_solution_simd_wasm_bin.wasm', 'selfie_segmentation_solution_wasm_bin.js',
-  'selfie_segmentation_solution_wasm_bin.wasm',
+  'selfie_segmentation.js', 'selfie_segmentation.binarypb', 'selfie_segmentation.tflite', 'selfie_segmentation_solution_simd_wasm_bin.data',
+  'selfie_segmentation_solution_simd_wasm_bin.js', 'selfie_segmentation_solution_simd_wasm_bin.wasm',
 ];
 function faceMeshModel(): Plugin {
   const runner = at('renderer/face-mesh');

@@ -104,7 +104,9 @@ export function PhotoPresenterDialog({ asset, onClose, onMade }: { asset: Asset;
         if (live) setCut({ state: 'done', png, bitmap });
       } catch (e) {
         // The one expected failure here: the person cannot be cut out. The card needs no mask.
-        if (live) setCut({ state: 'failed', reason: e instanceof Error ? e.message : String(e) });
+        const reason = e instanceof Error ? e.message : String(e);
+        console.warn(`The cut-out look is not offered: ${reason}`);
+        if (live) setCut({ state: 'failed', reason });
       }
     })().catch((e: unknown) => live && setCheck({ ok: false, message: `The photo could not be read: ${(e as Error).message}` }));
     return () => {
@@ -162,7 +164,7 @@ export function PhotoPresenterDialog({ asset, onClose, onMade }: { asset: Asset;
               </fieldset>
               {cut.state === 'failed' && (
                 <p className="small muted" data-testid="cutout-failed">
-                  The person could not be cut out of this photo ({cut.reason}), so the cut-out look is not offered. The framed card works with any photo.
+                  The person could not be cut out of this photo ({cut.reason}), so only the framed card is offered. It works with any photo.
                 </p>
               )}
               <label className="field">

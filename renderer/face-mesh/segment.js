@@ -3,12 +3,20 @@
 // the person) or { id, error }. Messages from anywhere but the parent page of this origin are ignored.
 (() => {
   let mask = null;
-  const seg = new SelfieSegmentation({ locateFile: (file) => file });
-  seg.setOptions({ modelSelection: 0 });
-  seg.onResults((r) => {
-    mask = r.segmentationMask;
-  });
-  const ready = seg.initialize();
+  let seg = null;
+  let ready = null;
+  // Where the model cannot start, the frame still answers: each request gets the reason.
+  try {
+    seg = new SelfieSegmentation({ locateFile: (file) => file });
+    seg.setOptions({ modelSelection: 0 });
+    seg.onResults((r) => {
+      mask = r.segmentationMask;
+    });
+    ready = seg.initialize();
+  } catch (err) {
+    ready = Promise.reject(err);
+  }
+  ready.catch((err) => console.warn('Selfie Segmentation did not start:', err));
   addEventListener('message', async (e) => {
     if (e.origin !== location.origin || e.source !== parent) return;
     const { id, image } = e.data || {};

@@ -40,7 +40,11 @@ const Failure = z.object({ id: z.number(), error: z.string() });
 
 /** Sends an image to a runner page and parses its answer with `schema` (which must carry `id`). */
 export async function askRunner<T extends { id: number }>(page: string, title: string, image: ImageBitmapSource, schema: z.ZodType<T>): Promise<T> {
-  const f = await frame(page, title);
+  let waiting: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, fail) => {
+    waiting = setTimeout(() => fail(new Error(`the ${title.toLowerCase()} did not start`)), ANSWER_MS);
+  });
+  const f = await Promise.race([frame(page, title), late]).finally(() => clearTimeout(waiting));
   const bitmap = await createImageBitmap(image);
   const id = nextId++;
   const Answer = z.union([schema, Failure]);

@@ -169,3 +169,25 @@ test('a photo without a face: a plain message, nothing made', async ({ page }) =
   await expect(dialog.getByRole('button', { name: /Accept/ })).toHaveCount(0);
   await dialog.screenshot({ path: 'docs/img/photo-presenter-no-face.png' });
 });
+
+test('when the person cannot be cut out, the framed card is still offered and made', async ({ page }) => {
+  test.setTimeout(180_000);
+  await openApp(page);
+  // Selfie Segmentation's script does not arrive: its frame answers each request with the reason.
+  await page.route('**/mediapipe/face_mesh/selfie_segmentation.js', (route) => route.abort());
+  await upload(page, 'astronaut-nocut.jpg', readFileSync('tests/fixtures/astronaut.jpg'), 'image/jpeg');
+  await cardOf(page, 'astronaut-nocut.jpg').getByRole('button', { name: 'Make presenter' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New presenter from a photo' });
+  await expect(dialog.getByRole('status')).toContainText('The face was found', { timeout: 90_000 });
+  await expect(dialog.getByTestId('cutout-failed')).toContainText('The person could not be cut out of this photo', { timeout: 90_000 });
+  await expect(dialog.getByRole('radio', { name: 'Cut out' })).toHaveCount(0);
+  await expect(dialog.getByRole('radio', { name: 'Framed card' })).toBeChecked();
+  await dialog.screenshot({ path: 'docs/img/photo-presenter-no-cutout.png' });
+  await dialog.getByLabel('Name').fill('Card only');
+  await dialog.getByRole('button', { name: 'Accept and make presenter' }).click();
+  await expect(dialog.getByRole('status')).toContainText('“Card only” is ready');
+  const id = await dialog.getByRole('status').getAttribute('data-presenter-id');
+  const made = (await bridge(page, 'catalogs.get', undefined)).presenters.find((p) => p.id === id);
+  expect(made?.portrait?.landmarks.length).toBe(478);
+  expect(made?.portrait).not.toHaveProperty('maskAssetId');
+});
