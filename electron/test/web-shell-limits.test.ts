@@ -204,6 +204,20 @@ describe('web shell limits on what a CSV or drafts can make', () => {
     expect(listed.value.jobs).toHaveLength(0);
   });
 
+  it('says a batch larger than a limit can never pass as one, rather than "try again in 30 s"', async () => {
+    const s = await shell({ limits: { activeJobs: 5, createsPerMinute: 100 } });
+    const csv = ['text,template,voice', ...Array.from({ length: 19 }, (_, i) => `Row ${i},newsroom,en-US-Ava`)].join('\n');
+    const a = await bridge(s.url, 'jobs.importCsv', { csv, mode: 'jobs' });
+    expect(a.status, a.body).toBe(429);
+    expect(a.headers['retry-after']).toBeUndefined();
+    const { error } = JSON.parse(a.body);
+    expect(error.retryAfterSeconds).toBeUndefined();
+    expect(error.message).toMatch(/19 renders at once.*at most 5 .*at a time/);
+    const perMinute = await shell({ limits: { activeJobs: 100, createsPerMinute: 5 } });
+    const b = JSON.parse((await bridge(perMinute.url, 'jobs.importCsv', { csv, mode: 'jobs' })).body);
+    expect(b.error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/19 renders at once.*at most 5 a minute/) });
+  });
+
   it('holds each user and the whole shell to a number of drafts; changing a draft is never refused', async () => {
     const s = await shell({ limits: { draftsPerUser: 3, drafts: 5 } });
     const draft = (n: number, text = 'Hi') => document(`Draft ${n}`, text);

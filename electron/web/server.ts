@@ -70,6 +70,7 @@ const MAX_BODY = 6 * 1024 * 1024; // CSV imports carry up to 5 MB of text
 /** Where the browser sends a file for the media library (`studio.upload` in web-client). */
 export const UPLOAD_PATH = '/bridge/upload';
 
+const retryAfter = (r: Refusal): Record<string, string> => (r.retryAfterSeconds === undefined ? {} : { 'retry-after': String(r.retryAfterSeconds) });
 const formatBytes = (n: number) => (n >= 1024 ** 3 ? `${+(n / 1024 ** 3).toFixed(1)} GiB` : n >= 1024 ** 2 ? `${Math.round(n / 1024 ** 2)} MiB` : `${Math.round(n / 1024)} KiB`);
 
 async function cookieSecret(dataDir: string): Promise<Buffer> {
@@ -222,7 +223,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
     send(res, status, JSON.stringify(value), 'application/json; charset=utf-8', { 'cache-control': 'no-store', ...extra });
 
   const refuse = (res: ServerResponse, r: Refusal, extra: Record<string, string> = {}) =>
-    sendJson(res, 429, { ok: false, error: { code: r.code, message: r.message, retryAfterSeconds: r.retryAfterSeconds } }, { ...extra, 'retry-after': String(r.retryAfterSeconds) });
+    sendJson(res, 429, { ok: false, error: { code: r.code, message: r.message, retryAfterSeconds: r.retryAfterSeconds } }, { ...extra, ...retryAfter(r) });
 
   /** The client's address: the socket's, or the one our proxy appended to X-Forwarded-For. */
   function clientAddress(req: IncomingMessage): string {
@@ -257,7 +258,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
     const max = guard.limits.uploadMaxBytes;
     if (length > max) return answer(413, { ok: false, error: { code: 'payload_too_large', message: `"${name.slice(0, 100)}" is over the ${formatBytes(max)} limit of this studio` } });
     const slot = guard.openUpload(userId);
-    if ('code' in slot) return answer(429, { ok: false, error: slot }, { 'retry-after': String(slot.retryAfterSeconds) });
+    if ('code' in slot) return answer(429, { ok: false, error: slot }, retryAfter(slot));
     uploading.set(userId, (uploading.get(userId) ?? 0) + 1);
     try {
       const studio = studioFor(userId);
