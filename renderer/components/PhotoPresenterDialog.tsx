@@ -24,7 +24,8 @@ const LOOK_SIDE = 150;
 const LOOK_SCENE = 512;
 const LOOK_PARAMS = { aspectRatio: '1:1' as const, avatar: { scale: 0.95, x: 0.5, y: 0.56 } };
 
-type Cut = { state: 'working' } | { state: 'done'; png: Blob; bitmap: ImageBitmap } | { state: 'failed'; reason: string };
+/** The cut-out's state; a failure's reason goes to the console, the creator reads a plain sentence. */
+type Cut = { state: 'working' } | { state: 'done'; png: Blob; bitmap: ImageBitmap } | { state: 'failed' };
 
 function drawMesh(canvas: HTMLCanvasElement, image: ImageBitmap, landmarks: readonly (readonly number[])[] | null): void {
   const k = Math.min(PREVIEW_SIDE / image.width, PREVIEW_SIDE / image.height);
@@ -106,7 +107,7 @@ export function PhotoPresenterDialog({ asset, onClose, onMade }: { asset: Asset;
         // The one expected failure here: the person cannot be cut out. The card needs no mask.
         const reason = e instanceof Error ? e.message : String(e);
         console.warn(`The cut-out look is not offered: ${reason}`);
-        if (live) setCut({ state: 'failed', reason });
+        if (live) setCut({ state: 'failed' });
       }
     })().catch((e: unknown) => live && setCheck({ ok: false, message: `The photo could not be read: ${(e as Error).message}` }));
     return () => {
@@ -164,7 +165,7 @@ export function PhotoPresenterDialog({ asset, onClose, onMade }: { asset: Asset;
               </fieldset>
               {cut.state === 'failed' && (
                 <p className="small muted" data-testid="cutout-failed">
-                  The person could not be cut out of this photo ({cut.reason}), so only the framed card is offered. It works with any photo.
+                  The person could not be cut out of this photo, so only the framed card is offered. It works with any photo.
                 </p>
               )}
               <label className="field">
