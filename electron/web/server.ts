@@ -59,10 +59,14 @@ export interface WebShellOptions {
   limits?: Partial<ShellLimits>;
   /** Event stream heartbeat period (15 s; tests shorten it). */
   heartbeatMs?: number;
+  /** The clock of idle services and of the age-out (default Date.now; tests move it). */
+  now?: () => number;
 }
 
 export interface WebShell {
   url: string;
+  /** Closes idle users' services and removes old users' data now (also done every few minutes). */
+  sweep(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -162,32 +166,36 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
   // Anonymous users come and go: close the services of one idle for 30 minutes (its drafts and
   // outbox stay on disk and come back with its cookie), and remove the data of one who has not
   // come back for 30 days.
-  let ageing = false;
-  const sweep = setInterval(() => {
-    const cutoff = Date.now() - (o.idleMs ?? 30 * 60_000);
+  const now = o.now ?? Date.now;
+  let ageing: Promise<void> | null = null;
+  const sweepNow = (): Promise<void> => {
+    const cutoff = now() - (o.idleMs ?? 30 * 60_000);
+    const recorded: Promise<void>[] = [];
     for (const [id, s] of studios) {
-      if ((listeners.get(id) ?? 0) > 0 || (uploading.get(id) ?? 0) > 0 || (lastUsed.get(id) ?? 0) > cutoff) continue;
+      const last = lastUsed.get(id) ?? 0;
+      if ((listeners.get(id) ?? 0) > 0 || (uploading.get(id) ?? 0) > 0 || last > cutoff) continue;
       studios.delete(id);
       lastUsed.delete(id);
       listeners.delete(id);
       void s.close();
-      void userData.touch(id).catch(logFailure(`last use of user ${id} not recorded`));
+      recorded.push(userData.touch(id, last).catch(logFailure(`last use of user ${id} not recorded`)));
     }
     guard.sweep();
-    if (ageing) return;
-    ageing = true;
-    void userData
-      .ageOut(o.anonymousDataMs ?? 30 * 24 * 60 * 60_000, (id) => studios.has(id))
-      .catch(logFailure('old users’ data not removed'))
-      .finally(() => (ageing = false));
-  }, Math.min(o.idleMs ?? 5 * 60_000, 5 * 60_000));
+    // One age-out at a time (a sweep during one waits for it), after the last uses just recorded.
+    ageing ??= Promise.all(recorded)
+      .then(() => userData.ageOut(o.anonymousDataMs ?? 30 * 24 * 60 * 60_000, (id) => studios.has(id), now()))
+      .then(() => undefined, logFailure('old users’ data not removed'))
+      .finally(() => (ageing = null));
+    return ageing;
+  };
+  const sweep = setInterval(() => void sweepNow(), Math.min(o.idleMs ?? 5 * 60_000, 5 * 60_000));
   sweep.unref();
   // Browsers cannot change profiles or keys here; this store is never written.
   const noSecrets = new MemorySecretStore();
   const studioLog = lineLogger(o.log);
 
   function studioFor(userId: string): Studio {
-    lastUsed.set(userId, Date.now());
+    lastUsed.set(userId, now());
     let s = studios.get(userId);
     if (!s) {
       const userDir = join(o.dataDir, 'users', userId);
@@ -210,7 +218,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
         else if (e.type === 'job-removed') guard.jobGone(e.jobId);
       });
       studios.set(userId, s);
-      void userData.touch(userId).catch(logFailure(`last use of user ${userId} not recorded`));
+      void userData.touch(userId, now()).catch(logFailure(`last use of user ${userId} not recorded`));
     }
     return s;
   }
@@ -441,6 +449,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return {
     url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${addr.port}`,
+    sweep: sweepNow,
     async close() {
       clearInterval(sweep);
       await Promise.all([...studios.values()].map((s) => s.close()));

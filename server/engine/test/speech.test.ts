@@ -49,6 +49,23 @@ describe('speech synthesis', () => {
     });
   });
 
+  it('says a text the same whatever its worker said before, in espeak, SVOX Pico and Flite (a render sounds and moves the same each time)', async () => {
+    const engines = new SpeechEngines(new SpeechSynth());
+    try {
+      for (const id of ['en-GB-Ryan', 'en-US-Lisa', 'en-US-Richard']) {
+        const voice = engines.voice(id);
+        const first = await engines.speak(TEXT, voice);
+        await engines.speak('Something else entirely, said in between.', voice);
+        await engines.speak(TEXT, engines.voice(id === 'en-GB-Ryan' ? 'en-US-Ava' : 'en-GB-Ryan'));
+        const again = await engines.speak(TEXT, voice);
+        expect(Buffer.from(again.samples.buffer).equals(Buffer.from(first.samples.buffer)), id).toBe(true);
+        expect(again.timeline, id).toEqual(first.timeline);
+      }
+    } finally {
+      await engines.close();
+    }
+  });
+
   /** The script's words as captions show them: a lone dash goes with the word before it. */
   const dashKept = (text: string) => text.replace(/ — /g, '\u0000— ').split(' ').map((w) => w.replace('\u0000', ' '));
 
