@@ -57,26 +57,33 @@ function fontsFromResources(): Plugin {
 }
 
 /**
- * MediaPipe Face Mesh as the renderer runs it: its script, model and WebAssembly from the npm
- * package and our runner page (renderer/face-mesh), copied beside the built page under
- * mediapipe/face_mesh/, where the app and the web shell serve them with the runner's own CSP
- * (FACE_MESH_CSP); the dev server answers them from their sources.
+ * MediaPipe Face Mesh and Selfie Segmentation as the renderer runs them: their scripts, models
+ * and WebAssembly from the npm packages and our runner pages (renderer/face-mesh), copied beside
+ * the built page under mediapipe/face_mesh/, where the app and the web shell serve them with the
+ * runners' own CSP (FACE_MESH_CSP); the dev server answers them from their sources. Only the
+ * WebAssembly SIMD builds ship (every Chromium since 91 and Electron run them; the packages'
+ * plain builds are a fallback for older browsers and would double the models' share of the app),
+ * and only the general segmentation model the runner selects.
  */
 const MEDIAPIPE_DIR = FACE_MESH_URL_DIR;
-const RUNNER_FILES = ['runner.html', 'runner.js'];
+const RUNNER_FILES = ['runner.html', 'runner.js', 'segment.html', 'segment.js'];
 const FACE_MESH_FILES = [
   'face_mesh.js', 'face_mesh.binarypb', 'face_mesh_solution_packed_assets.data', 'face_mesh_solution_packed_assets_loader.js',
-  'face_mesh_solution_simd_wasm_bin.js', 'face_mesh_solution_simd_wasm_bin.wasm', 'face_mesh_solution_wasm_bin.js', 'face_mesh_solution_wasm_bin.wasm',
+  'face_mesh_solution_simd_wasm_bin.js', 'face_mesh_solution_simd_wasm_bin.wasm',
+];
+const SEGMENTATION_FILES = [
+  'selfie_segmentation.js', 'selfie_segmentation.binarypb', 'selfie_segmentation.tflite', 'selfie_segmentation_solution_simd_wasm_bin.data',
+  'selfie_segmentation_solution_simd_wasm_bin.js', 'selfie_segmentation_solution_simd_wasm_bin.wasm',
 ];
 function faceMeshModel(): Plugin {
-  const source = at('node_modules/@mediapipe/face_mesh');
   const runner = at('renderer/face-mesh');
-  const from = (name: string) => `${RUNNER_FILES.includes(name) ? runner : source}/${name}`;
+  const from = (name: string) =>
+    `${RUNNER_FILES.includes(name) ? runner : SEGMENTATION_FILES.includes(name) ? at('node_modules/@mediapipe/selfie_segmentation') : at('node_modules/@mediapipe/face_mesh')}/${name}`;
   const serve: Connect.NextHandleFunction = (req, res, next) => {
     const path = (req.url ?? '').split('?')[0]!;
     const name = path.startsWith(`/${MEDIAPIPE_DIR}/`) ? path.slice(MEDIAPIPE_DIR.length + 2) : null;
     if (name === null) return next();
-    if (!FACE_MESH_FILES.includes(name) && !RUNNER_FILES.includes(name)) return void res.writeHead(404).end();
+    if (![...FACE_MESH_FILES, ...SEGMENTATION_FILES, ...RUNNER_FILES].includes(name)) return void res.writeHead(404).end();
     const type = name.endsWith('.js') ? 'text/javascript' : name.endsWith('.wasm') ? 'application/wasm' : name.endsWith('.html') ? 'text/html' : 'application/octet-stream';
     readFile(from(name)).then((body) => res.writeHead(200, { 'content-type': type, 'content-security-policy': FACE_MESH_CSP }).end(body), next);
   };
@@ -87,7 +94,7 @@ function faceMeshModel(): Plugin {
     async writeBundle(options) {
       const out = `${options.dir}/${MEDIAPIPE_DIR}`;
       await mkdir(out, { recursive: true });
-      await Promise.all([...FACE_MESH_FILES, ...RUNNER_FILES].map((f) => copyFile(from(f), `${out}/${f}`)));
+      await Promise.all([...FACE_MESH_FILES, ...SEGMENTATION_FILES, ...RUNNER_FILES].map((f) => copyFile(from(f), `${out}/${f}`)));
     },
   };
 }

@@ -35,7 +35,7 @@ export const DESKTOP_CSP = [
 export function registerSchemes(protocol: ProtocolLike): void {
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-    // corsEnabled: the page (studio-app://app) loads fonts and a PDF's bytes from here, and both are CORS-mode requests across origins.
+    // corsEnabled: the page (studio-app://app) loads fonts, a PDF's bytes and photo presenters' portraits from here, all CORS-mode requests across origins.
     { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true, corsEnabled: true } },
   ]);
 }
@@ -70,7 +70,7 @@ export function handleSchemes(protocol: ProtocolLike, dirs: RendererDirs, studio
     }
     if (url.host !== APP_HOST) return notFound();
     const res = await studio.openMedia(url.pathname.slice(1), { range: req.headers.get('range'), ifNoneMatch: req.headers.get('if-none-match') }, req.signal);
-    // CORS-mode loads (fonts, a PDF's bytes) are readable by the app's own page, and by no other origin.
+    // CORS-mode loads (fonts, a PDF's bytes, a photo presenter's portrait) are readable by the app's own page, and by no other origin.
     const headers = new Headers(res.headers);
     headers.set('access-control-allow-origin', APP_ORIGIN);
     headers.append('vary', 'origin');

@@ -1,8 +1,8 @@
 // Routes the app's media URLs (`<mediaBase>/<profileId>/<kind>/<id>/<file>`, see media.ts) to
-// the render API's files: a job's output or an asset where the API said it is, a template thumbnail
-// or voice sample where its catalog said, else the API's default path. Remembers those addresses from
+// the render API's files: a job's output or an asset where the API said it is, a template or
+// presenter thumbnail or voice sample where its catalog said, else the API's default path. Remembers those addresses from
 // the jobs and catalogs it rewrites on their way to the renderer.
-import type { Asset, Job } from '../../shared/contract/index.js';
+import type { Asset, Job, Presenter } from '../../shared/contract/index.js';
 import type { RawCatalogs } from './catalogs.js';
 import type { Connections } from './connections.js';
 import { toBridgeError } from './errors.js';
@@ -46,8 +46,15 @@ export class MediaRouter {
     return {
       templates: raw.templates.map((t) => this.urls.rewriteTemplate(profileId, t)),
       voices: raw.voices.map((v) => this.urls.rewriteVoice(profileId, v)),
-      presenters: raw.presenters,
+      presenters: raw.presenters.map((p) => this.urls.rewritePresenter(profileId, p)),
     };
+  }
+
+  /** A presenter made since the catalog was read (presenters.create), as the renderer sees it. */
+  presenter(profileId: string, p: Presenter): Presenter {
+    const c = this.catalogs.get(profileId);
+    if (c && !c.presenters.some((x) => x.id === p.id)) this.catalogs.set(profileId, { ...c, presenters: [...c.presenters, p] });
+    return this.urls.rewritePresenter(profileId, p);
   }
 
   /** The API path or URL a media target is fetched from. */
@@ -64,7 +71,10 @@ export class MediaRouter {
       if (u) return u;
     } else {
       const c = this.catalogs.get(t.profileId);
-      const u = t.kind === 'voice' ? c?.voices.find((v) => v.id === t.id)?.sampleUrl : c?.templates.find((x) => x.id === t.id)?.thumbnailUrl;
+      const u =
+        t.kind === 'voice' ? c?.voices.find((v) => v.id === t.id)?.sampleUrl
+        : t.kind === 'presenter' ? c?.presenters.find((p) => p.id === t.id)?.thumbnailUrl
+        : c?.templates.find((x) => x.id === t.id)?.thumbnailUrl;
       if (u) return u;
     }
     return defaultUpstreamPath(t);

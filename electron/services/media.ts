@@ -1,8 +1,8 @@
 // App-local media URLs. The renderer never sees a URL that needs the key: job outputs, template
-// thumbnails, voice samples and the creator's assets are addressed as `<mediaBase>/<profileId>/<kind>/<id>/<file>`
+// and presenter thumbnails, voice samples and the creator's assets are addressed as `<mediaBase>/<profileId>/<kind>/<id>/<file>`
 // (`studio-media://app` in Electron, `/media` in the web shell) and streamed by the privileged
 // side, which adds the key and passes byte ranges through.
-import type { Asset, Job, Template, Voice } from '../../shared/contract/index.js';
+import { PHOTO_PRESENTER_ID_PATTERN, type Asset, type Job, type Presenter, type Template, type Voice } from '../../shared/contract/index.js';
 import type { MediaKind } from '../../shared/bridge/index.js';
 import type { RenderApiClient } from './api-client.js';
 import { BridgeFailure, toBridgeError } from './errors.js';
@@ -28,6 +28,9 @@ export class MediaUrls {
   template(profileId: string, templateId: string): string {
     return `${this.base}/${encodeURIComponent(profileId)}/templates/${encodeURIComponent(templateId)}/thumbnail`;
   }
+  presenter(profileId: string, presenterId: string): string {
+    return `${this.base}/${encodeURIComponent(profileId)}/presenters/${encodeURIComponent(presenterId)}/thumbnail`;
+  }
   asset(profileId: string, assetId: string, file: AssetFile): string {
     return `${this.base}/${encodeURIComponent(profileId)}/assets/${encodeURIComponent(assetId)}/${file}`;
   }
@@ -52,6 +55,9 @@ export class MediaUrls {
   rewriteTemplate(profileId: string, t: Template): Template {
     return { ...t, thumbnailUrl: t.thumbnailUrl ? this.template(profileId, t.id) : '' };
   }
+  rewritePresenter(profileId: string, p: Presenter): Presenter {
+    return { ...p, thumbnailUrl: p.thumbnailUrl ? this.presenter(profileId, p.id) : '' };
+  }
   rewriteVoice(profileId: string, v: Voice): Voice {
     return { ...v, sampleUrl: v.sampleUrl ? this.voice(profileId, v.id) : '' };
   }
@@ -61,6 +67,7 @@ export type MediaTarget =
   | { profileId: string; kind: 'job'; id: string; file: MediaKind }
   | { profileId: string; kind: 'voice'; id: string }
   | { profileId: string; kind: 'template'; id: string }
+  | { profileId: string; kind: 'presenter'; id: string }
   | { profileId: string; kind: 'asset'; id: string; file: AssetFile };
 
 /** Parses the part of a media URL after the base (`<profileId>/jobs/<id>/video`). */
@@ -78,6 +85,7 @@ export function parseMediaPath(path: string): MediaTarget | null {
   if (kind === 'jobs' && (file === 'video' || file === 'captions' || file === 'srt' || file === 'thumbnail')) return { profileId, kind: 'job', id, file };
   if (kind === 'voices' && file === 'sample') return { profileId, kind: 'voice', id };
   if (kind === 'templates' && file === 'thumbnail') return { profileId, kind: 'template', id };
+  if (kind === 'presenters' && file === 'thumbnail') return { profileId, kind: 'presenter', id };
   if (kind === 'assets' && (file === 'content' || file === 'thumbnail')) return { profileId, kind: 'asset', id, file };
   return null;
 }
@@ -86,6 +94,8 @@ export function defaultUpstreamPath(t: MediaTarget): string {
   if (t.kind === 'job') return `/api/jobs/${encodeURIComponent(t.id)}/${JOB_FILES[t.file]}`;
   if (t.kind === 'voice') return `/api/voices/${encodeURIComponent(t.id)}/sample`;
   if (t.kind === 'asset') return `/api/assets/${encodeURIComponent(t.id)}/${ASSET_FILES[t.file]}`;
+  // The contract's paths: a photo presenter's face is a JPEG, a built-in's figure a PNG.
+  if (t.kind === 'presenter') return `/api/presenters/${encodeURIComponent(t.id)}/thumbnail.${PHOTO_PRESENTER_ID_PATTERN.test(t.id) ? 'jpg' : 'png'}`;
   return `/api/templates/${encodeURIComponent(t.id)}/thumbnail.jpg`;
 }
 

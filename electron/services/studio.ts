@@ -26,7 +26,7 @@ import { importMusicTrack, readMusicTracks } from './music-tracks.js';
 import { Outbox } from './outbox.js';
 import { ENV_PROFILE_ID, LOCAL_PROFILE_ID, type EnvProfileConfig, type ProfileStore } from './profiles.js';
 import { Uploads } from './uploads.js';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 
 export interface StudioDeps {
   shell: 'electron' | 'web';
@@ -446,9 +446,16 @@ export function createStudio(deps: StudioDeps): Studio {
       const { client } = await assetsClient();
       return { mediaType: 'audio/mpeg' as const, audio: (await client.soundPreview(input)).toString('base64') };
     },
-    'presenters.create': async (input) => {
-      const { client } = await assetsClient();
-      return client.createPresenter(input);
+    'presenters.create': async ({ maskPng, ...input }) => {
+      const { profileId, client } = await assetsClient();
+      if (maskPng !== undefined) {
+        const bytes = Buffer.from(maskPng, 'base64');
+        const mask = await client.uploadAsset({
+          name: `${input.name} (cut-out mask).png`, mediaType: 'image/png', sizeBytes: bytes.length, body: Readable.from([bytes]), signal: AbortSignal.timeout(120_000),
+        });
+        input = { ...input, maskAssetId: mask.id };
+      }
+      return media.presenter(profileId, await client.createPresenter(input));
     },
   };
 

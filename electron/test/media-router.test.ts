@@ -47,6 +47,22 @@ describe('media router', () => {
 
   });
 
+  it('rewrites presenter thumbnails to app URLs and streams them with the key', async () => {
+    const client = await connections.client(profileId);
+    const raw = { templates: [], voices: [], presenters: await client.presenters() };
+    const shown = router.catalog(profileId, raw);
+    const p = shown.presenters[0]!;
+    expect(p.thumbnailUrl).toBe(`studio-media://app/${profileId}/presenters/${p.id}/thumbnail`);
+    expect(JSON.stringify(shown.presenters)).not.toContain('/api/');
+    const res = await router.open(p.thumbnailUrl.slice('studio-media://app/'.length), {});
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    // A photo presenter made after the catalog was read: its face is a JPEG at the contract's path.
+    expect(router.upstream({ profileId, kind: 'presenter', id: 'pht_abc' })).toBe('/api/presenters/pht_abc/thumbnail.jpg');
+    const made = router.presenter(profileId, { id: 'pht_new', name: 'New', kind: 'photo', builtIn: false, thumbnailUrl: '/api/presenters/pht_new/thumbnail.jpg' });
+    expect(made.thumbnailUrl).toBe(`studio-media://app/${profileId}/presenters/pht_new/thumbnail`);
+  });
+
   it('fetches a job file from where the API said it is', () => {
     const job = { id: 'j1', output: { videoUrl: 'https://cdn.example/v.mp4', captionsUrl: '', thumbnailUrl: '/api/jobs/j1/thumbnail.jpg' } } as unknown as Job;
     const shown = router.job(profileId, job);

@@ -2,7 +2,7 @@
 // pixels scaled to the element), then the interactive layer (box, handles, snap guides).
 import type { RenderParams, Template } from '../../shared/contract/index.js';
 import { outputSize } from '../../shared/contract/index.js';
-import type { BackgroundPicture, ImageLike, SceneBrand } from '../../shared/scene/index.js';
+import type { BackgroundPicture, ImageLike, RigKind, SceneBrand } from '../../shared/scene/index.js';
 import { SNAP_LINES } from '../lib/placement.js';
 import { HANDLE_PX } from './gesture.js';
 import { drawScene, presenterBox } from './scene.js';
@@ -26,7 +26,8 @@ export interface PreviewState {
   logo?: ImageLike;
 }
 
-export function drawPreview(scene: HTMLCanvasElement, overlay: HTMLCanvasElement, cssW: number, cssH: number, s: PreviewState, accent: string): void {
+/** Answers the kind of presenter drawn ('photo' once a photo presenter's rig has loaded), null when the canvas cannot draw. */
+export function drawPreview(scene: HTMLCanvasElement, overlay: HTMLCanvasElement, cssW: number, cssH: number, s: PreviewState, accent: string): RigKind | null {
   const dpr = window.devicePixelRatio || 1;
   const out = outputSize(s.params.aspectRatio);
   for (const c of [scene, overlay]) {
@@ -38,18 +39,19 @@ export function drawPreview(scene: HTMLCanvasElement, overlay: HTMLCanvasElement
     }
   }
   const ctx = scene.getContext('2d');
+  let drawn: RigKind | null = null;
   if (ctx) {
     ctx.setTransform((cssW * dpr) / out.width, 0, 0, (cssH * dpr) / out.height, 0, 0);
-    drawScene(ctx, {
+    drawn = drawScene(ctx, {
       template: s.template, params: s.params, width: out.width, height: out.height, caption: s.caption, picture: s.picture, presenter: s.presenter, presenterId: s.presenterId,
       ...(s.brand ? { brand: s.brand } : {}), ...(s.logo ? { logo: s.logo } : {}),
-    });
+    }).rig.kind;
   }
   const o = overlay.getContext('2d');
-  if (!o) return;
+  if (!o) return drawn;
   o.setTransform(dpr, 0, 0, dpr, 0, 0);
   o.clearRect(0, 0, cssW, cssH);
-  if (!s.presenter) return;
+  if (!s.presenter) return drawn;
   if (s.active) {
     o.strokeStyle = 'rgba(255,255,255,0.28)';
     o.lineWidth = 1;
@@ -99,4 +101,5 @@ export function drawPreview(scene: HTMLCanvasElement, overlay: HTMLCanvasElement
     o.fill();
     o.stroke();
   }
+  return drawn;
 }

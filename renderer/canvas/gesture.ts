@@ -4,7 +4,7 @@
 // only turns DOM events into these and applies the output, so every gesture is unit-tested
 // without a browser. Hit-testing and the placement maths are shared/scene's and lib/placement's.
 import { outputSize, type Avatar, type RenderParams } from '../../shared/contract/index.js';
-import { avatarCentreAt, computeLayout, hitPresenter, presenterCornerAt, presenterCornerOffset, type PresenterCorner } from '../../shared/scene/index.js';
+import { avatarCentreAt, computeLayout, hitPresenter, presenterCornerAt, presenterCornerOffset, type PresenterCorner, type RigGeometry } from '../../shared/scene/index.js';
 import { clampAvatar, nudge, sameAvatar, scaleFromCorner, snapCentre, wheelScale, type CornerOffset, type NudgeKey } from '../lib/placement.js';
 
 /** Corner handles' size on screen (CSS px); also how close a pointer must be to grab one. */
@@ -22,8 +22,8 @@ export type GestureState = Drag | null;
 /** What the canvas shows and how big it is on screen. */
 export interface GestureView {
   templateId: string;
-  /** Who speaks (absent: the template's suggestion): the presenter's painted box differs. */
-  presenterId?: string;
+  /** Who speaks (absent: the template's suggestion), as a built-in's id or a rig's geometry (scene.ts `layoutPresenter`): the painted box differs. */
+  presenterId?: string | RigGeometry;
   /** The params drawn now: the editor's, with the live placement (if any) in place of its avatar. */
   params: RenderParams;
   /** The editor's (saved) placement: what a cancelled gesture goes back to. */

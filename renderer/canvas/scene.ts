@@ -2,7 +2,8 @@
 // The renderer's view of shared/scene: the preview draws exactly what the video frame shows
 // (same layout, same art, same fonts). Presenter art is bundled by Vite; the fonts are the
 // engine's own files, served beside the page under fonts/ (fontUrl), not copied into the build.
-// Both load once; until a presenter's art has loaded its box is shown as a silhouette.
+// Both load once; until a presenter's art has loaded its box is shown as a silhouette. A photo
+// presenter is the engine's photo rig (photo-rigs.ts), placed by its own geometry once loaded.
 import type { RenderParams, Template } from '../../shared/contract/index.js';
 import {
   captionTokens,
@@ -24,11 +25,13 @@ import {
   type CaptionView,
   type FrameLayer,
   type PresenterRig,
+  type RigGeometry,
   type Rect,
   type SceneLayout,
   type SceneBrand,
   type ImageLike,
 } from '../../shared/scene/index.js';
+import { isPhotoPresenter, onPhotoRig, photoPresenterRig } from './photo-rigs.js';
 
 const svgUrls = import.meta.glob('../../resources/presenters/*/*.svg', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
 
@@ -43,6 +46,7 @@ export function onSceneAssets(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 const ready = () => listeners.forEach((l) => l());
+onPhotoRig(ready);
 
 function loadImage(url: string): Promise<HTMLImageElement> {
   return new Promise((ok, fail) => {
@@ -128,7 +132,18 @@ function previewTemplateId(templateId: string | undefined): string {
 
 /** `presenter` false: a scene without one (its captions are placed as the video places them then); `brand`: the video's; `presenterId`: who speaks (absent: the template's suggestion). */
 export function sceneLayout(template: Template | null, params: RenderParams, width: number, height: number, presenter = true, brand?: SceneBrand, presenterId?: string): SceneLayout {
-  return computeLayout(previewTemplateId(template?.id), params, { width, height }, presenterId, presenter, brand);
+  return computeLayout(previewTemplateId(template?.id), params, { width, height }, layoutPresenter(presenterId), presenter, brand);
+}
+
+/** Who speaks as the layout takes it: a photo presenter by its rig's geometry (while it loads, the template's). */
+export function layoutPresenter(presenterId: string | undefined): string | RigGeometry | undefined {
+  return isPhotoPresenter(presenterId) ? photoPresenterRig(presenterId!)?.geometry : presenterId;
+}
+
+/** The rig that draws the layout's presenter; null (the silhouette) while its art or photo loads. */
+function layoutRig(layout: SceneLayout, presenterId: string | undefined): PresenterRig | null {
+  if (layout.rig.kind === 'photo') return photoPresenterRig(layout.rig.id);
+  return isPhotoPresenter(presenterId) ? null : presenterRig(layout.style.presenterId);
 }
 
 /** The presenter's painted box in frame pixels: what the handles frame and the pointer grabs. */
@@ -152,10 +167,14 @@ export interface SceneOptions {
   /** Extension `brand`: the video's brand, and its logo image once loaded. */
   brand?: SceneBrand;
   logo?: ImageLike;
+  /** A rig not in the catalog (a photo presenter's looks before it is made), in place of `presenterId`'s. */
+  rig?: PresenterRig;
 }
 
 export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): SceneLayout {
-  const layout = sceneLayout(o.template, o.params, o.width, o.height, o.presenter !== false, o.brand, o.presenterId);
+  const layout = o.rig
+    ? computeLayout(previewTemplateId(o.template?.id), o.params, { width: o.width, height: o.height }, o.rig.geometry, o.presenter !== false, o.brand)
+    : sceneLayout(o.template, o.params, o.width, o.height, o.presenter !== false, o.brand, o.presenterId);
   // Captions given as a file only (or none) are not drawn in the video, nor here.
   const words = o.caption && (o.params.captions ?? 'burned') === 'burned' ? captionTokens(o.caption).slice(0, 40) : [];
   let caption: CaptionView | null = null;
@@ -168,6 +187,6 @@ export function drawScene(ctx: CanvasRenderingContext2D, o: SceneOptions): Scene
   // The scene's own picture goes down through the same routine the engine uses; the rest of the frame is drawFrame's.
   if (o.picture) drawBackground(ctx, layout, o.picture);
   const layers: FrameLayer[] = [...(o.picture ? [] : ['background' as const]), ...(presenter ? ['presenter' as const] : []), 'logo', 'caption'];
-  drawFrame(ctx, presenter ? presenterRig(layout.style.presenterId) : null, layout, { pose: NEUTRAL_POSE, caption }, { layers, ...(o.logo ? { logo: o.logo } : {}) });
+  drawFrame(ctx, presenter ? (o.rig ?? layoutRig(layout, o.presenterId)) : null, layout, { pose: NEUTRAL_POSE, caption }, { layers, ...(o.logo ? { logo: o.logo } : {}) });
   return layout;
 }

@@ -9,7 +9,7 @@ import { ASPECT_RATIOS, type AspectRatio, type Brand, outputSize } from '../../s
 import { brandFont, sceneBrand, type ImageLike, type SceneBrand } from '../../shared/scene/index.js';
 import { drawPreview } from '../canvas/drawPreview.js';
 import { reduceGesture, type GestureEvent, type GestureState } from '../canvas/gesture.js';
-import { onSceneAssets } from '../canvas/scene.js';
+import { layoutPresenter, onSceneAssets } from '../canvas/scene.js';
 import { media } from '../canvas/pictures.js';
 import { sceneParams } from '../lib/scenes.js';
 import { selectedScene } from '../store/document.js';
@@ -66,10 +66,12 @@ export function PresenterCanvas() {
       const picture = bg && loaded?.value ? { ...loaded.value, fit: bg.fit } : null;
       const accent = getComputedStyle(box).getPropertyValue('--accent').trim() || '#6c5ce7';
       const branded = previewBrand(useStudio.getState().document.brand);
-      drawPreview(scene, overlay, cssW, cssH, {
+      const drawn = drawPreview(scene, overlay, cssW, cssH, {
         template, params, caption: sc.text, picture, presenter: sc.presenter, presenterId, guidesX: live.guidesX, guidesY: live.guidesY, active: gesture !== null, focused, ...branded,
       }, accent);
       scene.dataset.presenter = String(sc.presenter);
+      // Which kind of presenter the canvas drew ('photo' once a photo presenter's picture is in).
+      scene.dataset.rig = sc.presenter && drawn ? drawn : '';
       scene.dataset.background = bg ? (picture ? 'asset' : loaded?.error ? 'failed' : 'loading') : 'template';
       // What the canvas shows, for people using assistive tech and for tests.
       scene.dataset.x = String(params.avatar.x);
@@ -86,7 +88,7 @@ export function PresenterCanvas() {
       const { scene: sc, committed, params, presenterId, template } = current();
       if (!sc.presenter) return; // nothing to place in a scene without the presenter
       const was = gesture;
-      const out = reduceGesture(gesture, event, { templateId: template?.id ?? '', presenterId, params, committed: committed.avatar, width: r.width, height: r.height });
+      const out = reduceGesture(gesture, event, { templateId: template?.id ?? '', presenterId: layoutPresenter(presenterId), params, committed: committed.avatar, width: r.width, height: r.height });
       gesture = out.state;
       if (out.handled) e.preventDefault();
       if (out.focus) overlay.focus();

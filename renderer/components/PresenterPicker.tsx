@@ -23,6 +23,10 @@ export function PresenterPicker() {
   // null first: the template's suggestion.
   const options: (string | null)[] = [null, ...presenters.map((p) => p.id)];
   const selected = Math.max(0, options.indexOf(chosen));
+  const photoThumbnail = (id: string) => {
+    const p = presenters.find((x) => x.id === id);
+    return p?.kind === 'photo' && p.thumbnailUrl ? p.thumbnailUrl : undefined;
+  };
   const choose = (id: string | null) => useStudio.getState().update({ presenterId: id });
   const onKey = (e: React.KeyboardEvent, i: number) => {
     const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
@@ -64,7 +68,7 @@ export function PresenterPicker() {
                 } else onKey(e, i);
               }}
             >
-              {facts && <PresenterThumb presenterId={facts.id} template={template} />}
+              {facts && <PresenterThumb presenterId={facts.id} template={template} photoUrl={photoThumbnail(facts.id)} />}
               <span className="small">{id ? facts!.name : 'Template’s'}</span>
             </div>
           );

@@ -1,6 +1,7 @@
 // Templates and voices from the active render API (or its last cache when offline).
 import { VoiceQuality, type Presenter, type Template, type Voice } from '../../shared/contract/index.js';
 import { call, describeError } from '../lib/bridge.js';
+import { knowPresenters } from '../canvas/photo-rigs.js';
 import type { SliceApi } from './slice.js';
 
 /** Voices may carry their other id form(s), e.g. the numeric "101" for "en-US-Ava". */
@@ -15,9 +16,11 @@ export interface CatalogsState {
   loaded: boolean;
   error: string | null;
   load(): Promise<void>;
+  /** A presenter made in the app (a photo presenter), listed until the next load brings it. */
+  addPresenter(p: Presenter): void;
 }
 
-export const createCatalogsSlice = ({ set }: SliceApi<CatalogsState>): CatalogsState => ({
+export const createCatalogsSlice = ({ set, get }: SliceApi<CatalogsState>): CatalogsState => ({
   templates: [],
   voices: [],
   presenters: [],
@@ -27,10 +30,15 @@ export const createCatalogsSlice = ({ set }: SliceApi<CatalogsState>): CatalogsS
   async load() {
     try {
       const c = await call('catalogs.get', undefined);
+      knowPresenters(c.presenters);
       set({ templates: c.templates, voices: c.voices, presenters: c.presenters, fromCache: c.fromCache, loaded: true, error: null });
     } catch (e) {
       set({ loaded: true, error: describeError(e) });
     }
+  },
+  addPresenter(p) {
+    knowPresenters([p]);
+    set({ presenters: [...get().presenters.filter((x) => x.id !== p.id), p] });
   },
 });
 

@@ -42,7 +42,10 @@ export class PhotoPresenters {
   ) {}
 
   static toPresenter(p: PhotoPresenterRecord): Presenter {
-    return { id: p.id, name: p.name, kind: 'photo', builtIn: false, thumbnailUrl: photoThumbnailUrl(p.id) };
+    return {
+      id: p.id, name: p.name, kind: 'photo', builtIn: false, thumbnailUrl: photoThumbnailUrl(p.id),
+      portrait: { assetId: p.assetId, ...(p.maskAssetId ? { maskAssetId: p.maskAssetId } : {}), landmarks: p.landmarks },
+    };
   }
 
   /** The user's photo presenters (the registry's hook for GET /api/presenters). */

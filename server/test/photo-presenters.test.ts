@@ -4,7 +4,7 @@
 // field; another user sees 404; the portrait cannot be deleted while the presenter exists.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Asset, Presenter, PRESENTER_LIMITS } from '../../shared/contract/index.js';
+import { Asset, Presenter, PresenterList, PRESENTER_LIMITS } from '../../shared/contract/index.js';
 import { call, errorCode, testServer, type TestServer } from './helpers.js';
 import { freshSchema, testDatabaseUrl } from './postgres-db.js';
 import { pdf, picture } from './fixtures/media.js';
@@ -54,6 +54,11 @@ describe.each(stores)('photo presenters on $store', ({ database }) => {
     const p = Presenter.parse(res.body);
     expect(p).toMatchObject({ name: 'Eileen', kind: 'photo', builtIn: false });
     expect(res.headers.get('location')).toBe(`/api/presenters/${p.id}`);
+    // Its own parts, so a client draws it as the video does; the list carries them too.
+    expect(p.portrait?.assetId).toBe(photo.id);
+    expect(p.portrait?.landmarks).toEqual(landmarks.map(([x, y]) => [x, y]));
+    const listed = await call(`${server.url}/api/presenters`, { key: alice });
+    expect(PresenterList.parse(listed.body).presenters.find((x) => x.id === p.id)?.portrait).toEqual(p.portrait);
     const thumb = await fetch(`${server.url}${p.thumbnailUrl}`, { headers: { authorization: `Bearer ${alice}` } });
     expect(thumb.status).toBe(200);
     expect(thumb.headers.get('content-type')).toBe('image/jpeg');

@@ -27,6 +27,8 @@ import { BrandKitId, BrandKitInput, type BrandKit, type BrandKitImport } from '.
 
 const id = z.string().min(1).max(128);
 const none = z.strictObject({}).optional();
+/** A cut-out mask is a flat PNG (white, its alpha the person): far under this even for large photos; within the web shell's body limit. */
+const MASK_PNG_MAX_CHARS = 5_000_000;
 
 export const bridgeInputs = {
   'app.info': none,
@@ -102,8 +104,13 @@ export const bridgeInputs = {
   'music.importTrack': z.strictObject({ trackId: id }),
   /** A scene's narration with the video's music under it, mixed as the video will have it. */
   'music.preview': SoundPreviewRequest,
-  /** A photo presenter from a portrait in the media library and its Face Mesh points (extension `presenters`). */
-  'presenters.create': PresenterCreate,
+  /**
+   * A photo presenter from a portrait in the media library and its Face Mesh points (extension
+   * `presenters`). `maskPng`: the cut-out look's mask the page made (base64 PNG), uploaded by the
+   * privileged side as an asset and sent as `maskAssetId` (the desktop's upload takes only files
+   * of the computer, and the mask is made in the page).
+   */
+  'presenters.create': PresenterCreate.extend({ maskPng: z.base64().max(MASK_PNG_MAX_CHARS, 'the cut-out mask is too large').optional() }),
 } as const;
 
 export type BridgeMethod = keyof typeof bridgeInputs;

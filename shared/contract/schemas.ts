@@ -560,6 +560,14 @@ export const Presenter = z.object({
   thumbnailUrl: z.string(),
   /** Refinement of the contract: how the presenter reads, so a client can suggest voices that suit. */
   gender: Gender.optional(),
+  /**
+   * Refinement of the contract: a photo presenter's own parts, so a client draws it as the video
+   * does (the app's preview): the portrait and cut-out mask assets and the Face Mesh points
+   * (x, y as fractions of the portrait). Absent on the built-ins.
+   */
+  portrait: z
+    .object({ assetId: z.string(), maskAssetId: z.string().optional(), landmarks: z.array(z.tuple([z.number(), z.number()])) })
+    .optional(),
 });
 export type Presenter = z.infer<typeof Presenter>;
 export const PresenterList = z.object({ presenters: z.array(Presenter) });
