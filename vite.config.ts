@@ -66,7 +66,8 @@ const MEDIAPIPE_DIR = FACE_MESH_URL_DIR;
 const RUNNER_FILES = ['runner.html', 'runner.js'];
 const FACE_MESH_FILES = [
   'face_mesh.js', 'face_mesh.binarypb', 'face_mesh_solution_packed_assets.data', 'face_mesh_solution_packed_assets_loader.js',
-  'face_mesh_solution_simd_wasm_bin.js', 'face_mesh_solution_simd_wasm_bin.wasm', 'face_mesh_solution_wasm_bin.js', 'face_mesh_solution_wasm_bin.wasm',
+  // The SIMD build only: every browser the page supports (Electron's Chromium included) runs it.
+  'face_mesh_solution_simd_wasm_bin.js', 'face_mesh_solution_simd_wasm_bin.wasm',
 ];
 function faceMeshModel(): Plugin {
   const source = at('node_modules/@mediapipe/face_mesh');
