@@ -421,7 +421,9 @@ export async function main(args: string[]): Promise<void> {
       const wav = join(root, 'audio.wav');
       for (let run = 0; run < runs; run++) {
         perRun.push(new Map());
-        for (const [label, encode, coldStart, extra] of variants) {
+        // A pair compared with each other (logo, music) runs in turns of order, so a load that rises through the command weighs on both.
+        const order = (brand || music) && run % 2 === 1 ? [...variants].reverse() : variants;
+        for (const [label, encode, coldStart, extra] of order) {
           const workDir = mkdtempSync(join(root, 'work-'));
           ff.take();
           const c = runChild({ text, aspect: ratio, resolution, encode, workDir, cacheDir: join(root, 'cache'), cold: coldStart, voiceId, catalogDir, scenes, photoPresenters, brand: extra?.brand, ...(extra?.music ? { music: extra.music } : {}) });
@@ -466,13 +468,18 @@ export async function main(args: string[]): Promise<void> {
         const costs = perRun.map((m) => m.get(logo!)!.wall / m.get(plain!)!.wall).sort((x, y) => x - y);
         const cpu = perRun.map((m) => m.get(logo!)!.cpu / m.get(plain!)!.cpu).sort((x, y) => x - y);
         const median = (xs: number[]) => xs[Math.floor((xs.length - 1) / 2)]!;
-        notes.push(`${aspect} logo: wall with / without ${median(costs).toFixed(3)} (each run: ${costs.map((c) => c.toFixed(3)).join(' ')}), CPU ${median(cpu).toFixed(3)}; goal <= 1.03`);
+        notes.push(`${aspect} logo: wall with / without ${median(costs).toFixed(3)} (each run: ${costs.map((c) => c.toFixed(3)).join(' ')}), CPU ${median(cpu).toFixed(3)} (each run: ${cpu.map((c) => c.toFixed(3)).join(' ')}); goal <= 1.03`);
       }
       if (music) {
         // Music's cost: each run's render with music against the same job without it, in that run.
         const [without, withMusic] = variants.map(([label]) => label);
         const costs = perRun.map((m) => m.get(withMusic!)!.wall / m.get(without!)!.wall).sort((x, y) => x - y);
-        notes.push(`${aspect} ${name}: with music / without, wall: ${costs[Math.floor((costs.length - 1) / 2)]!.toFixed(3)} (each run: ${costs.map((c) => c.toFixed(3)).join(' ')}); goal <= 1.05`);
+        const cpu = perRun.map((m) => m.get(withMusic!)!.cpu / m.get(without!)!.cpu).sort((x, y) => x - y);
+        const median = (xs: number[]) => xs[Math.floor((xs.length - 1) / 2)]!;
+        notes.push(
+          `${aspect} ${name}: with music / without, wall: ${median(costs).toFixed(3)} (each run: ${costs.map((c) => c.toFixed(3)).join(' ')}), ` +
+            `CPU (engine + its ffmpeg): ${median(cpu).toFixed(3)} (each run: ${cpu.map((c) => c.toFixed(3)).join(' ')}); goal <= 1.05`,
+        );
       }
       const floor = best.get('floor')!;
       rows.push([aspect, `floor: ffmpeg alone, ${decode ? 'clip decoded + ' : ''}raw → mp4, ${name}, ${voiceId}`, floor.wall.toFixed(2), (duration / floor.wall).toFixed(1), floor.cpu.toFixed(1), floor.peakMb.toFixed(0), '1.00', '1.00']);

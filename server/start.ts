@@ -15,7 +15,7 @@ import type { Limits } from './http/context.js';
 import { EVENT_STREAM_LIMITS, EventHub } from './http/events.js';
 import { ListCache } from './http/list-cache.js';
 import { SlidingWindowLimiter } from '../shared/sliding-window.js';
-import { Backoff } from './jobs/backoff.js';
+import { Backoff, type BackoffBounds } from './jobs/backoff.js';
 import { WorkerQueue } from './jobs/queue.js';
 import { openDatabase, SqliteJobStore } from './jobs/sqlite-store.js';
 import type { JobStore } from './jobs/store.js';
@@ -58,6 +58,12 @@ export interface ServerOptions {
   eventStreams?: Partial<typeof EVENT_STREAM_LIMITS>;
   /** A render's lease, renewed at a third of it; a job whose lease lapsed is recovered (default 30 s; tests shorten it). */
   leaseMs?: number;
+  /**
+   * Background retries: how often renders with a lapsed lease are looked for (default the lease
+   * or 5 s, whichever is shorter), and the pause bounds of a claim or recovery that keeps failing
+   * (a full disk; DEFAULT_BACKOFF). Tests shorten them.
+   */
+  recovery?: { intervalMs?: number; retry?: Partial<BackoffBounds> };
   /** How long SIGTERM waits for running renders before requeueing them. */
   shutdownGraceMs?: number;
   /** Extension `output`: the resolution of a job whose request names none (default 720p). */
@@ -158,19 +164,26 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   // always with a shared store, those whose lease lapsed: a render whose outcome could not be
   // written (a full disk) stops renewing its lease, and is taken up again once writes succeed.
   const leaseMs = options.leaseMs ?? 30_000;
-  const recovery = new Backoff(5000);
+  const recovery = new Backoff(options.recovery?.retry);
   const recover = async (all: boolean) => {
     const recovered = await store.recoverAbandoned({ all });
     if (recovered.requeued.length || recovered.failed.length) app.log.warn(recovered, 'recovered abandoned renders');
   };
   await recover(!shared);
+  let recovering = false; // one sweep at a time: a slow store must not stack them up
   const leases = setInterval(() => {
-    if (!recovery.ready()) return;
-    recover(false).then(
-      () => recovery.succeed(),
-      (err: unknown) => app.log.error({ err, ...recovery.fail() }, 'lease recovery failed'),
-    );
-  }, Math.min(5000, leaseMs));
+    if (recovering || !recovery.ready()) return;
+    recovering = true;
+    recover(false)
+      .then(
+        () => recovery.succeed(),
+        (err: unknown) => {
+          const { log, ...retry } = recovery.fail();
+          if (log) app.log.error({ err, ...retry }, 'lease recovery failed');
+        },
+      )
+      .finally(() => (recovering = false));
+  }, options.recovery?.intervalMs ?? Math.min(5000, leaseMs));
   leases.unref();
 
   const queue = new WorkerQueue({
@@ -184,6 +197,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     leaseMs,
     shortSide: SHORT_SIDES[options.resolution ?? OUTPUT_DEFAULTS.resolution],
     log: app.log,
+    ...(options.recovery?.retry ? { claimRetry: options.recovery.retry } : {}),
   });
 
   const maintenance = setInterval(() => {

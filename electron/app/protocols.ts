@@ -21,7 +21,8 @@ export const DESKTOP_CSP = [
   "style-src 'self' 'unsafe-inline'",
   `img-src 'self' data: blob: ${MEDIA_SCHEME}:`,
   `media-src 'self' blob: ${MEDIA_SCHEME}:`,
-  "font-src 'self' data:",
+  // A brand's font asset (the preview's captions in the creator's font) comes through the media scheme.
+  `font-src 'self' data: ${MEDIA_SCHEME}:`,
   // The page reads an asset's bytes (a PDF's pages through pdf.js) from the media scheme.
   `connect-src 'self' ${MEDIA_SCHEME}:`,
   "object-src 'none'",
@@ -34,7 +35,8 @@ export const DESKTOP_CSP = [
 export function registerSchemes(protocol: ProtocolLike): void {
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-    { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true } },
+    // corsEnabled: the page (studio-app://app) loads fonts and a PDF's bytes from here, and both are CORS-mode requests across origins.
+    { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true, corsEnabled: true } },
   ]);
 }
 
@@ -60,7 +62,7 @@ export function handleSchemes(protocol: ProtocolLike, dirs: RendererDirs, studio
       return notFound();
     }
   });
-  protocol.handle(MEDIA_SCHEME, (req) => {
+  protocol.handle(MEDIA_SCHEME, async (req) => {
     let url: URL;
     try {
       url = new URL(req.url);
@@ -68,6 +70,11 @@ export function handleSchemes(protocol: ProtocolLike, dirs: RendererDirs, studio
       return notFound();
     }
     if (url.host !== APP_HOST) return notFound();
-    return studio.openMedia(url.pathname.slice(1), { range: req.headers.get('range'), ifNoneMatch: req.headers.get('if-none-match') }, req.signal);
+    const res = await studio.openMedia(url.pathname.slice(1), { range: req.headers.get('range'), ifNoneMatch: req.headers.get('if-none-match') }, req.signal);
+    // CORS-mode loads (fonts, a PDF's bytes) are readable by the app's own page, and by no other origin.
+    const headers = new Headers(res.headers);
+    headers.set('access-control-allow-origin', APP_ORIGIN);
+    headers.append('vary', 'origin');
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   });
 }

@@ -75,6 +75,9 @@ describe('startup', () => {
     expect(electron.app.events()).toEqual(expect.arrayContaining(['second-instance', 'activate', 'window-all-closed', 'before-quit', 'child-process-gone', 'web-contents-created']));
     expect(host.events()).toEqual(expect.arrayContaining(['uncaughtException', 'unhandledRejection']));
     expect(electron.schemes.map((s) => s.scheme)).toEqual(['studio-app', 'studio-media']);
+    // The page's font and PDF loads from the media scheme are CORS-mode requests from another origin.
+    expect(electron.schemes.find((s) => s.scheme === 'studio-media')!.privileges).toMatchObject({ corsEnabled: true, secure: true, standard: true });
+    expect(electron.schemes.find((s) => s.scheme === 'studio-app')!.privileges!.corsEnabled).toBeUndefined();
     expect(electron.windows).toHaveLength(0);
     // Native crashes are kept as minidumps next to the log, never uploaded.
     expect(electron.crashReports).toEqual([{ uploadToServer: false, compress: true }]);
@@ -210,7 +213,13 @@ describe('a running app (macOS: it stays open without a window)', () => {
     const index = await app.electron.fetch('studio-app://app/index.html');
     expect(index.status).toBe(200);
     expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(index.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // Scripts from the app alone; media, pictures and a brand's font asset through the app's own
+    // media scheme, never from a remote host.
+    expect(index.headers.get('content-security-policy')).toBe([
+      "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob: studio-media:",
+      "media-src 'self' blob: studio-media:", "font-src 'self' data: studio-media:", "connect-src 'self' studio-media:",
+      "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+    ].join('; '));
     expect((await app.electron.fetch('studio-app://app/assets/app.js')).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     // The preview's fonts: the engine's own files in resources/fonts, not a copy in the build.
     for (const f of SCENE_FONTS) {
@@ -242,6 +251,7 @@ describe('a running app (macOS: it stays open without a window)', () => {
     const ok = await app.electron.fetch('studio-media://app/env/jobs/job-1/video');
     expect(ok.status).toBe(200);
     expect(await ok.text()).toBe('video-bytes');
+    expect(ok.headers.get('access-control-allow-origin')).toBe('studio-app://app'); // the app's page alone may read it in CORS mode
     expect(upstream.find((u) => u.url === '/api/jobs/job-1/video')?.auth).toBe(`Bearer ${ENV_KEY}`);
     const before = upstream.length;
     for (const url of [

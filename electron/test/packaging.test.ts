@@ -11,6 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
 import type { Job } from '../../shared/contract/index.js';
 import { SCENE_FONTS } from '../../shared/scene/fonts.js';
 import { serveOnnxRuntime } from '../../server/engine/test/onnx-runtime-source.js';
@@ -226,7 +227,7 @@ describe('npm run dist -- --linux dir (stand-in Electron)', () => {
         });
       const first = await run();
       expect(first.status, first.stderr).toBe(0);
-      const result = JSON.parse(first.stdout) as { samples: number; natives: string[] };
+      const result = z.object({ samples: z.number(), natives: z.array(z.string()) }).parse(JSON.parse(first.stdout));
       expect(result.samples).toBe(3 * 256);
       expect(served.requests).toEqual(['/onnxruntime-node.tgz', '/onnxruntime-common.tgz']);
       expect(result.natives.filter((n) => n.includes('onnxruntime'))).toEqual([join(cache, `onnxruntime-${served.source.version}-linux-x64/node_modules/onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node`)]);

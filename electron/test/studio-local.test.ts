@@ -293,7 +293,8 @@ describe('the studio never outlives the app', () => {
 });
 
 describe('keys of a keychain that only lives in memory', () => {
-  it('are revoked at the next start, so they never pile up', async () => {
+  // Three studio starts and stops in a row: on a loaded 2-core machine each takes up to ~20 s.
+  it('are revoked at the next start, so they never pile up', { timeout: 150_000 }, async () => {
     const dir = tempDir('ps-memkeys-');
     const keys: string[] = [];
     for (let run = 0; run < 3; run++) {

@@ -204,6 +204,20 @@ describe('web shell limits on what a CSV or drafts can make', () => {
     expect(listed.value.jobs).toHaveLength(0);
   });
 
+  it('says a batch larger than a limit can never pass as one, rather than "try again in 30 s"', async () => {
+    const s = await shell({ limits: { activeJobs: 5, createsPerMinute: 100 } });
+    const csv = ['text,template,voice', ...Array.from({ length: 19 }, (_, i) => `Row ${i},newsroom,en-US-Ava`)].join('\n');
+    const a = await bridge(s.url, 'jobs.importCsv', { csv, mode: 'jobs' });
+    expect(a.status, a.body).toBe(429);
+    expect(a.headers['retry-after']).toBeUndefined();
+    const { error } = JSON.parse(a.body);
+    expect(error.retryAfterSeconds).toBeUndefined();
+    expect(error.message).toMatch(/19 renders at once.*at most 5 .*at a time/);
+    const perMinute = await shell({ limits: { activeJobs: 100, createsPerMinute: 5 } });
+    const b = JSON.parse((await bridge(perMinute.url, 'jobs.importCsv', { csv, mode: 'jobs' })).body);
+    expect(b.error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/19 renders at once.*at most 5 a minute/) });
+  });
+
   it('holds each user and the whole shell to a number of drafts; changing a draft is never refused', async () => {
     const s = await shell({ limits: { draftsPerUser: 3, drafts: 5 } });
     const draft = (n: number, text = 'Hi') => document(`Draft ${n}`, text);
@@ -229,23 +243,27 @@ describe('web shell limits on what a CSV or drafts can make', () => {
     expect(JSON.parse((await bridge(s.url, 'drafts.save', draft(12), { cookie: cookieOf(bob) })).body).ok).toBe(true);
   });
 
-  // Skipped: timing-bound (a 100 ms idle sweep against a 1 s age) and it failed in whole-suite
-  // runs on a fresh machine; it needs a clock the test controls.
-  it.skip('removes the data of an anonymous user who has not come back for a while', async () => {
-    const o = webShellOptions(api.url, serviceKey, { idleMs: 100, anonymousDataMs: 1000 });
+  it('removes the data of an anonymous user who has not come back for a while', async () => {
+    const day = 24 * 60 * 60_000;
+    let clock = Date.parse('2026-01-01T00:00:00Z');
+    // The default ages (30 minutes idle, 30 days of absence) on a clock the test moves.
+    const o = webShellOptions(api.url, serviceKey, { now: () => clock });
     const s = await startWebShell(o);
     shells.push(s);
     const a = await bridge(s.url, 'drafts.save', document('Left behind', 'Hi'));
     expect(JSON.parse(a.body).ok).toBe(true);
     const users = join(o.dataDir, 'users');
-    expect(readdirSync(users)).toHaveLength(1);
     const kept = await bridge(s.url, 'drafts.save', document('Still here', 'Hi'));
     const keeper = cookieOf(kept);
-    const until = Date.now() + 3500;
-    while (Date.now() < until) {
-      await bridge(s.url, 'drafts.list', {}, { cookie: keeper }); // this one keeps coming back
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    expect(readdirSync(users)).toHaveLength(2);
+
+    clock += 20 * day;
+    await bridge(s.url, 'drafts.list', {}, { cookie: keeper }); // this one comes back
+    await s.sweep(); // the first one's services close as idle: its data stays
+    expect(readdirSync(users)).toHaveLength(2);
+
+    clock += 11 * day; // 31 days since the first one was there, 11 since the keeper was
+    await s.sweep();
     expect(readdirSync(users)).toHaveLength(1);
     expect(JSON.parse((await bridge(s.url, 'drafts.list', {}, { cookie: keeper })).body).value).toHaveLength(1);
     expect(JSON.parse((await bridge(s.url, 'drafts.list', {}, { cookie: cookieOf(a) })).body).value).toHaveLength(0);

@@ -59,10 +59,14 @@ export interface WebShellOptions {
   limits?: Partial<ShellLimits>;
   /** Event stream heartbeat period (15 s; tests shorten it). */
   heartbeatMs?: number;
+  /** The clock of idle services and of the age-out (default Date.now; tests move it). */
+  now?: () => number;
 }
 
 export interface WebShell {
   url: string;
+  /** Closes idle users' services and removes old users' data now (also done every few minutes). */
+  sweep(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -70,6 +74,7 @@ const MAX_BODY = 6 * 1024 * 1024; // CSV imports carry up to 5 MB of text
 /** Where the browser sends a file for the media library (`studio.upload` in web-client). */
 export const UPLOAD_PATH = '/bridge/upload';
 
+const retryAfter = (r: Refusal): Record<string, string> => (r.retryAfterSeconds === undefined ? {} : { 'retry-after': String(r.retryAfterSeconds) });
 const formatBytes = (n: number) => (n >= 1024 ** 3 ? `${+(n / 1024 ** 3).toFixed(1)} GiB` : n >= 1024 ** 2 ? `${Math.round(n / 1024 ** 2)} MiB` : `${Math.round(n / 1024)} KiB`);
 
 async function cookieSecret(dataDir: string): Promise<Buffer> {
@@ -161,32 +166,36 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
   // Anonymous users come and go: close the services of one idle for 30 minutes (its drafts and
   // outbox stay on disk and come back with its cookie), and remove the data of one who has not
   // come back for 30 days.
-  let ageing = false;
-  const sweep = setInterval(() => {
-    const cutoff = Date.now() - (o.idleMs ?? 30 * 60_000);
+  const now = o.now ?? Date.now;
+  let ageing: Promise<void> | null = null;
+  const sweepNow = (): Promise<void> => {
+    const cutoff = now() - (o.idleMs ?? 30 * 60_000);
+    const recorded: Promise<void>[] = [];
     for (const [id, s] of studios) {
-      if ((listeners.get(id) ?? 0) > 0 || (uploading.get(id) ?? 0) > 0 || (lastUsed.get(id) ?? 0) > cutoff) continue;
+      const last = lastUsed.get(id) ?? 0;
+      if ((listeners.get(id) ?? 0) > 0 || (uploading.get(id) ?? 0) > 0 || last > cutoff) continue;
       studios.delete(id);
       lastUsed.delete(id);
       listeners.delete(id);
       void s.close();
-      void userData.touch(id).catch(logFailure(`last use of user ${id} not recorded`));
+      recorded.push(userData.touch(id, last).catch(logFailure(`last use of user ${id} not recorded`)));
     }
     guard.sweep();
-    if (ageing) return;
-    ageing = true;
-    void userData
-      .ageOut(o.anonymousDataMs ?? 30 * 24 * 60 * 60_000, (id) => studios.has(id))
-      .catch(logFailure('old users’ data not removed'))
-      .finally(() => (ageing = false));
-  }, Math.min(o.idleMs ?? 5 * 60_000, 5 * 60_000));
+    // One age-out at a time (a sweep during one waits for it), after the last uses just recorded.
+    ageing ??= Promise.all(recorded)
+      .then(() => userData.ageOut(o.anonymousDataMs ?? 30 * 24 * 60 * 60_000, (id) => studios.has(id), now()))
+      .then(() => undefined, logFailure('old users’ data not removed'))
+      .finally(() => (ageing = null));
+    return ageing;
+  };
+  const sweep = setInterval(() => void sweepNow(), Math.min(o.idleMs ?? 5 * 60_000, 5 * 60_000));
   sweep.unref();
   // Browsers cannot change profiles or keys here; this store is never written.
   const noSecrets = new MemorySecretStore();
   const studioLog = lineLogger(o.log);
 
   function studioFor(userId: string): Studio {
-    lastUsed.set(userId, Date.now());
+    lastUsed.set(userId, now());
     let s = studios.get(userId);
     if (!s) {
       const userDir = join(o.dataDir, 'users', userId);
@@ -209,7 +218,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
         else if (e.type === 'job-removed') guard.jobGone(e.jobId);
       });
       studios.set(userId, s);
-      void userData.touch(userId).catch(logFailure(`last use of user ${userId} not recorded`));
+      void userData.touch(userId, now()).catch(logFailure(`last use of user ${userId} not recorded`));
     }
     return s;
   }
@@ -222,7 +231,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
     send(res, status, JSON.stringify(value), 'application/json; charset=utf-8', { 'cache-control': 'no-store', ...extra });
 
   const refuse = (res: ServerResponse, r: Refusal, extra: Record<string, string> = {}) =>
-    sendJson(res, 429, { ok: false, error: { code: r.code, message: r.message, retryAfterSeconds: r.retryAfterSeconds } }, { ...extra, 'retry-after': String(r.retryAfterSeconds) });
+    sendJson(res, 429, { ok: false, error: { code: r.code, message: r.message, retryAfterSeconds: r.retryAfterSeconds } }, { ...extra, ...retryAfter(r) });
 
   /** The client's address: the socket's, or the one our proxy appended to X-Forwarded-For. */
   function clientAddress(req: IncomingMessage): string {
@@ -257,7 +266,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
     const max = guard.limits.uploadMaxBytes;
     if (length > max) return answer(413, { ok: false, error: { code: 'payload_too_large', message: `"${name.slice(0, 100)}" is over the ${formatBytes(max)} limit of this studio` } });
     const slot = guard.openUpload(userId);
-    if ('code' in slot) return answer(429, { ok: false, error: slot }, { 'retry-after': String(slot.retryAfterSeconds) });
+    if ('code' in slot) return answer(429, { ok: false, error: slot }, retryAfter(slot));
     uploading.set(userId, (uploading.get(userId) ?? 0) + 1);
     try {
       const studio = studioFor(userId);
@@ -440,6 +449,7 @@ export async function startWebShell(o: WebShellOptions): Promise<WebShell> {
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return {
     url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${addr.port}`,
+    sweep: sweepNow,
     async close() {
       clearInterval(sweep);
       await Promise.all([...studios.values()].map((s) => s.close()));

@@ -47,7 +47,8 @@ const ACTIVE_TTL_MS = 2 * 60 * 60_000;
 const ACTIVE_RETRY_SECONDS = 30;
 const STREAM_RETRY_SECONDS = 10;
 
-export type Refusal = { code: 'rate_limited' | 'quota_exceeded'; message: string; retryAfterSeconds: number };
+/** No `retryAfterSeconds` when waiting cannot help (a batch larger than a limit). */
+export type Refusal = { code: 'rate_limited' | 'quota_exceeded'; message: string; retryAfterSeconds?: number };
 
 export class ShellGuard {
   readonly limits: ShellLimits;
@@ -99,7 +100,11 @@ export class ShellGuard {
   /** Takes `count` creates from the shell-wide budget, or says why not (nothing taken then). */
   admitCreates(count: number, now = Date.now()): Refusal | null {
     this.expire(now);
-    if (this.active.size + count > this.limits.activeJobs) {
+    const { activeJobs, createsPerMinute } = this.limits;
+    const batch = `this makes ${count} renders at once`;
+    if (count > activeJobs) return { code: 'quota_exceeded', message: `${batch} and the studio takes at most ${activeJobs} queued or running; send at most ${activeJobs} at a time` };
+    if (count > createsPerMinute) return { code: 'rate_limited', message: `${batch} and the studio takes at most ${createsPerMinute} a minute; send at most ${createsPerMinute} at a time` };
+    if (this.active.size + count > activeJobs) {
       return {
         code: 'quota_exceeded',
         message: `the studio has ${this.active.size} renders queued or running (at most ${this.limits.activeJobs}); try again when some have finished`,

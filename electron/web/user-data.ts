@@ -60,19 +60,21 @@ export class UserData {
     return n;
   }
 
-  /** Marks the user as here now. */
-  async touch(userId: string): Promise<void> {
+  /** Records when the user was last here (`at`, ms since the epoch). */
+  async touch(userId: string, at: number): Promise<void> {
     const dir = join(this.usersDir, userId);
     await mkdir(dir, { recursive: true });
-    const now = new Date();
-    await utimes(join(dir, LAST_USED), now, now).catch(async (e: unknown) => {
-      if (!isMissing(e)) throw e;
-      await writeFile(join(dir, LAST_USED), '');
+    const when = new Date(at);
+    const marker = join(dir, LAST_USED);
+    await utimes(marker, when, when).catch(async (e: unknown) => {
+      if (!isMissing(e)) throw e; // the user's first visit: the marker is made below
+      await writeFile(marker, '');
+      await utimes(marker, when, when);
     });
   }
 
   /** Removes the data of users not seen for `maxAgeMs` (except those `inUse`); returns their ids. */
-  async ageOut(maxAgeMs: number, inUse: (userId: string) => boolean, now = Date.now()): Promise<string[]> {
+  async ageOut(maxAgeMs: number, inUse: (userId: string) => boolean, now: number): Promise<string[]> {
     const gone: string[] = [];
     for (const id of await this.users()) {
       if (inUse(id)) continue;

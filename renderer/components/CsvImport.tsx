@@ -20,6 +20,7 @@ export function CsvImport({ onClose }: { onClose(): void }) {
   const run = async () => {
     setBusy(true);
     setError(null);
+    setRows(null); // a report of an earlier import would read as this one's
     try {
       const r = await call('jobs.importCsv', { csv, mode });
       setRows(r.rows);

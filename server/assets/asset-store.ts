@@ -5,6 +5,7 @@
 // a photo presenter made from it (table `presenters`, server/presenters/photo-store.ts).
 import type pg from 'pg';
 import { Asset, ASSET_ID_PATTERN, Job, type AssetKind } from '../../shared/contract/index.js';
+import { pgTransaction } from '../jobs/pg-transaction.js';
 import type { SqliteDatabase } from '../jobs/sqlite-db.js';
 
 /** An asset as stored: the contract's Asset plus its owner. */
@@ -146,7 +147,7 @@ export class PgAssetStore implements AssetStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async insert(asset: StoredAsset, quotaBytes: number): Promise<InsertResult> {
-    return this.inTransaction(async (c) => {
+    return pgTransaction(this.pool, async (c) => {
       // One user's inserts take turns, so two uploads cannot both pass the quota.
       await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`ps-assets:${asset.userId}`]);
       const used = Number((await c.query<{ n: string }>('SELECT coalesce(sum(size_bytes), 0) AS n FROM assets WHERE user_id = $1', [asset.userId])).rows[0]!.n);
@@ -189,7 +190,7 @@ export class PgAssetStore implements AssetStore {
   }
 
   async remove(id: string, userId: string): Promise<RemoveResult> {
-    return this.inTransaction(async (c): Promise<RemoveResult> => {
+    return pgTransaction(this.pool, async (c): Promise<RemoveResult> => {
       const { rows } = await c.query<AssetRow>('SELECT user_id, doc FROM assets WHERE id = $1 AND user_id = $2 FOR UPDATE', [id, userId]);
       if (!rows[0]) return { ok: false, reason: 'not_found' };
       const docs = await c.query<{ doc: string }>(`SELECT doc FROM jobs WHERE user_id = $1 AND ${ACTIVE} AND strpos(doc, $2) > 0`, [userId, id]);
@@ -200,21 +201,5 @@ export class PgAssetStore implements AssetStore {
       await c.query('DELETE FROM assets WHERE id = $1 AND user_id = $2', [id, userId]);
       return { ok: true, asset: fromRow(rows[0]) };
     });
-  }
-
-  private async inTransaction<T>(body: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const c = await this.pool.connect();
-    try {
-      await c.query('BEGIN');
-      const out = await body(c);
-      await c.query('COMMIT');
-      c.release();
-      return out;
-    } catch (err) {
-      // Released with its error, the connection is closed, which ends its transaction on the server:
-      // nothing of it is kept, and the transaction's own error is the one reported.
-      c.release(err as Error);
-      throw err;
-    }
   }
 }

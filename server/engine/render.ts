@@ -8,6 +8,7 @@ import { OUTPUT_FPS } from '../../shared/contract/index.js';
 import { templateEntry } from '../../shared/scene/index.js';
 import { DEFAULT_ENCODE, Encoder, type EncodeSettings } from './encode/encoder.js';
 import { toWebVtt } from './encode/vtt.js';
+import { writeError } from './encode/ffmpeg-errors.js';
 import { FramePool } from './frames/scene-frames.js';
 import { MusicMix } from './mix/music-mix.js';
 import { MIX_SAMPLE_RATE } from './mix/music-source.js';
@@ -176,7 +177,7 @@ export async function renderVideo(
     await rm(tmpVideo, { force: true });
     if (task.signal.aborted) throw canceled();
     if (err instanceof EngineError) throw err;
-    throw new EngineError('internal_error', `The render failed unexpectedly: ${(err as Error).message ?? String(err)}`);
+    throw writeError(err) ?? new EngineError('internal_error', `The render failed unexpectedly: ${(err as Error).message ?? String(err)}`);
   } finally {
     music?.close();
     timeline?.close();

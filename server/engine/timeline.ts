@@ -335,7 +335,7 @@ export class Timeline {
     } else if (this.shown && (now || t >= (at ?? 0))) {
       this.thumb = this.frameAsStill(this.shown).encode('jpeg', 86);
     }
-    this.thumb?.catch(() => undefined);
+    this.thumb?.catch(() => undefined); // thumbnail() hands it, failure and all, to the render, which awaits it later
   }
 
   private settleThumbnail(s: Segment): void {

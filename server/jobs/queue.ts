@@ -12,7 +12,7 @@ import type { PhotoPresenterSpec, RenderEngine } from '../engine/types.js';
 import type { OutputStorage } from '../storage/output-storage.js';
 import { resolveBrandMedia, resolveMusicMedia, resolveSceneMedia, type AssetAccess } from '../assets/scene-media.js';
 import type { JobStore, StoredJob } from './store.js';
-import { Backoff } from './backoff.js';
+import { Backoff, type BackoffBounds } from './backoff.js';
 import { voicePackFailure } from '../voice-pack-errors.js';
 
 export interface QueueLog {
@@ -58,6 +58,8 @@ export interface QueueOptions {
   pollMs?: number;
   /** Minimum time between two progress writes of one job. */
   progressIntervalMs?: number;
+  /** Pause bounds of a claim that keeps failing (a full disk); DEFAULT_BACKOFF by default. */
+  claimRetry?: Partial<BackoffBounds>;
 }
 
 type AbortReason = 'canceled' | 'shutdown';
@@ -78,11 +80,12 @@ export class WorkerQueue {
   private pumpAgain = false;
   private poll: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
-  /** A claim that fails (a full disk) is tried again, and logged, ever more rarely. */
-  private readonly claims = new Backoff();
+  /** A claim that fails (a full disk) is tried again within a bounded pause, and logged ever more rarely. */
+  private readonly claims: Backoff;
 
   constructor(private readonly o: QueueOptions) {
     this.leaseMs = o.leaseMs ?? 30_000;
+    this.claims = new Backoff(o.claimRetry);
   }
 
   start(): void {
@@ -157,7 +160,8 @@ export class WorkerQueue {
         } while (this.pumpAgain && !this.stopping);
         this.claims.succeed();
       } catch (err) {
-        this.o.log.error({ err, ...this.claims.fail() }, 'claiming a job failed');
+        const { log, ...retry } = this.claims.fail();
+        if (log) this.o.log.error({ err, ...retry }, 'claiming a job failed');
       } finally {
         this.pumping = false;
       }

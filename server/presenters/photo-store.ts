@@ -6,6 +6,7 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import { Job, PHOTO_PRESENTER_ID_PATTERN as PRESENTER_ID_PATTERN } from '../../shared/contract/index.js';
+import { pgTransaction } from '../jobs/pg-transaction.js';
 import type { SqliteDatabase } from '../jobs/sqlite-db.js';
 
 /** A photo presenter as stored. */
@@ -104,7 +105,7 @@ export class PgPhotoPresenterStore implements PhotoPresenterStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async insert(p: PhotoPresenterRecord, limit: number): Promise<InsertPresenterResult> {
-    return this.inTransaction(async (c): Promise<InsertPresenterResult> => {
+    return pgTransaction(this.pool, async (c): Promise<InsertPresenterResult> => {
       // One user's inserts take turns, so two cannot both pass the limit.
       await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`ps-presenters:${p.userId}`]);
       const count = Number((await c.query<{ n: string }>('SELECT count(*) AS n FROM presenters WHERE user_id = $1', [p.userId])).rows[0]!.n);
@@ -128,7 +129,7 @@ export class PgPhotoPresenterStore implements PhotoPresenterStore {
 
   async remove(id: string, userId: string): Promise<RemovePresenterResult> {
     if (!PRESENTER_ID_PATTERN.test(id)) return { ok: false, reason: 'not_found' };
-    return this.inTransaction(async (c): Promise<RemovePresenterResult> => {
+    return pgTransaction(this.pool, async (c): Promise<RemovePresenterResult> => {
       const { rows } = await c.query<Row>('SELECT doc FROM presenters WHERE id = $1 AND user_id = $2 FOR UPDATE', [id, userId]);
       if (!rows[0]) return { ok: false, reason: 'not_found' };
       const docs = await c.query<Row>(`SELECT doc FROM jobs WHERE user_id = $1 AND ${ACTIVE} AND strpos(doc, $2) > 0`, [userId, id]);
@@ -137,20 +138,5 @@ export class PgPhotoPresenterStore implements PhotoPresenterStore {
       await c.query('DELETE FROM presenters WHERE id = $1 AND user_id = $2', [id, userId]);
       return { ok: true };
     });
-  }
-
-  private async inTransaction<T>(body: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const c = await this.pool.connect();
-    try {
-      await c.query('BEGIN');
-      const out = await body(c);
-      await c.query('COMMIT');
-      c.release();
-      return out;
-    } catch (err) {
-      // Released with its error, the connection is closed, which ends its transaction on the server.
-      c.release(err as Error);
-      throw err;
-    }
   }
 }

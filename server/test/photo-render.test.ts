@@ -24,9 +24,12 @@ import { call, errorCode, testServer, waitFor, type TestServer } from './helpers
 const FIXTURES = new URL('../../tests/fixtures/', import.meta.url);
 const portrait = readFileSync(new URL('astronaut.jpg', FIXTURES));
 const landmarks = (JSON.parse(readFileSync(new URL('astronaut.landmarks.json', FIXTURES), 'utf8')) as { landmarks: number[][] }).landmarks;
+/** About twenty seconds of speech, rich in p, b and m. */
 const TEXT =
   'Maybe people make better plans by meeting in the morning. Bob bought big paper maps, but most members simply printed them. ' +
-  'My mother made a map of the bay, and we paddled past the pier at sunrise.';
+  'My mother made a map of the bay, and we paddled past the pier at sunrise. ' +
+  'First, rendering is now much faster, so a one minute video is ready in a few seconds on an ordinary laptop. ' +
+  'Our team tested every template in every aspect ratio, from wide screens to tall phone videos.';
 const TEMPLATE = 'corporate-briefing';
 const VOICE = 'en-US-Ava';
 const FPS = OUTPUT_FPS;

@@ -284,7 +284,7 @@ export function poseAt(anim: Animation, t: number): PresenterPose {
   let open = SHAPE[viseme][0];
   if (loud !== null) {
     if (loud < QUIET) viseme = QUIETER[viseme] ?? viseme;
-    open = SHAPE[viseme][0] * Math.min(1, 0.35 + loud);
+    open = SHAPE[viseme][0] * Math.min(1, 0.2 + loud);
   }
   return { viseme, open, lid: lidAt(anim.blinks, t), ...headMotion(anim.cues, t) };
 }

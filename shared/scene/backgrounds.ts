@@ -84,7 +84,8 @@ const chalkboard: Painter = (ctx, W, H) => {
     ctx.fill();
   }
   ctx.lineCap = 'round';
-  ctx.fillStyle = 'rgba(245,245,230,0.5)';
+  // Chalk writing solid enough to read on the board (the doodles' lines may stay faint).
+  ctx.fillStyle = 'rgba(245,245,230,0.9)';
   ctx.font = `italic ${Math.round(u * 0.07)}px "DejaVu Serif"`;
   ctx.textAlign = 'left';
   ctx.textBaseline = 'alphabetic';
@@ -215,14 +216,15 @@ const studio: Painter = (ctx, W, H) => {
   ctx.beginPath();
   ctx.roundRect(sx, sy, sw, sh, sh * 0.2);
   ctx.fill();
-  ctx.shadowBlur = u * 0.02;
-  ctx.fillStyle = '#ff5a3c';
+  // The sign glows; its letters do not (a glow round them would bring what is behind them up to their own colour).
+  ctx.shadowBlur = 0;
+  ctx.shadowColor = 'rgba(0,0,0,0)';
+  // Light enough to keep its contrast under the vignette's darkening of the corner.
+  ctx.fillStyle = '#ff9f85';
   ctx.font = `bold ${Math.round(sh * 0.55)}px "DejaVu Sans"`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.fillText('ON AIR', sx + sw / 2, sy + sh / 2);
-  ctx.shadowBlur = 0;
-  ctx.shadowColor = 'rgba(0,0,0,0)';
   vignette(ctx, W, H, 0.55);
 };
 

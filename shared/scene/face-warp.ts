@@ -39,6 +39,8 @@ export const MOUTH_PATH: readonly number[] = [...UPPER_INNER, ...[...LOWER_INNER
 
 /** How wide the lips are drawn per mouth shape, as a share of the mouth's half-width (+ wider). */
 const LIP_WIDTH: Record<Viseme, number> = { rest: 0, mbp: 0.02, etc: 0.04, fv: 0.02, e: 0.13, ai: 0.05, o: -0.13, u: -0.2 };
+/** Bytes 0 and 2 of a pixel's word (and, shifted by 8, bytes 1 and 3): two channels per multiply. */
+const LANES = 0x00ff00ff;
 /** How far below zero an edge function may be for a pixel centre on the edge to count as inside. */
 const EDGE_EPS = 1e-7;
 /** The widest opening between the lips, as a share of the mouth's width. */
@@ -366,28 +368,28 @@ export function warpRegion(rig: FaceRig, moved: Float64Array, src: Uint8ClampedA
       let o = py * R.width + lo;
       for (let px = lo; px <= hi; px++, sx += ax, sy += ay, o++) {
         // Bilinear at the source point (pixel centres at +0.5), clamped to the picture, in
-        // fixed point: 8-bit weights, all four channels of a pixel read as one word.
+        // fixed point: 8-bit weights, across then down, two channels at a time (bytes 0 and 2,
+        // then 1 and 3, each in a 16-bit lane of one word: 255 · 256 fits a lane).
         const cx = sx < 0 ? 0 : sx > maxX ? maxX : sx;
         const cyy = sy < 0 ? 0 : sy > maxY ? maxY : sy;
         const ix = cx | 0;
         const iy = cyy | 0;
         const fx = ((cx - ix) * 256) | 0;
         const fy = ((cyy - iy) * 256) | 0;
+        const gx = 256 - fx;
+        const gy = 256 - fy;
         const p = iy * srcWidth + ix;
         const q = ix < maxX ? p + 1 : p;
         const r = iy < maxY ? p + srcWidth : p;
         const rq = iy < maxY ? q + srcWidth : q;
-        const w00 = (256 - fx) * (256 - fy);
-        const w10 = fx * (256 - fy);
-        const w01 = (256 - fx) * fy;
-        const w11 = fx * fy;
         const a = src32[p]!, b = src32[q]!, c = src32[r]!, d = src32[rq]!;
-        // Each channel: a weighted sum of at most 255 · 65536 (the weights add up to 65536), rounded.
-        const c0 = ((a & 255) * w00 + (b & 255) * w10 + (c & 255) * w01 + (d & 255) * w11 + 32768) >>> 16;
-        const c1 = (((a >>> 8) & 255) * w00 + ((b >>> 8) & 255) * w10 + ((c >>> 8) & 255) * w01 + ((d >>> 8) & 255) * w11 + 32768) >>> 16;
-        const c2 = (((a >>> 16) & 255) * w00 + ((b >>> 16) & 255) * w10 + ((c >>> 16) & 255) * w01 + ((d >>> 16) & 255) * w11 + 32768) >>> 16;
-        const c3 = ((a >>> 24) * w00 + (b >>> 24) * w10 + (c >>> 24) * w01 + (d >>> 24) * w11 + 32768) >>> 16;
-        out32[o] = (c0 | (c1 << 8) | (c2 << 16) | (c3 << 24)) >>> 0;
+        const topE = (((a & LANES) * gx + (b & LANES) * fx) >>> 8) & LANES;
+        const botE = (((c & LANES) * gx + (d & LANES) * fx) >>> 8) & LANES;
+        const topO = ((((a >>> 8) & LANES) * gx + ((b >>> 8) & LANES) * fx) >>> 8) & LANES;
+        const botO = ((((c >>> 8) & LANES) * gx + ((d >>> 8) & LANES) * fx) >>> 8) & LANES;
+        const even = ((topE * gy + botE * fy) >>> 8) & LANES;
+        const odd = ((topO * gy + botO * fy) >>> 8) & LANES;
+        out32[o] = (even | (odd << 8)) >>> 0;
       }
     }
   }

@@ -23,6 +23,16 @@ test('CSV import into drafts reports the bad row by its line, imports nothing, t
   await expect(dialog.getByTestId('csv-row-2')).toContainText('No problems');
   expect(await bridge(page, 'drafts.list', {})).toHaveLength(0);
 
+  // More rows than the shell ever takes at once: said in words, and the earlier report is gone.
+  await dialog.getByLabel('CSV text').fill([lines[0], ...Array.from({ length: 1001 }, () => lines[1])].join('\r'));
+  await dialog.getByLabel(/Jobs/).check();
+  await dialog.getByRole('button', { name: 'Import' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('This makes 1001 renders at once');
+  await expect(dialog.getByRole('alert')).not.toContainText('Try again in');
+  await expect(dialog.getByTestId('csv-report')).toHaveCount(0);
+  expect((await bridge(page, 'jobs.list', {})).jobs).toHaveLength(0);
+  await dialog.getByLabel(/Drafts/).check();
+
   await dialog.getByLabel('CSV text').fill([lines[0], lines[1], lines[3]].join('\n'));
   await dialog.getByRole('button', { name: 'Import' }).click();
   await expect(dialog.getByTestId('csv-report')).toContainText('2 rows imported');

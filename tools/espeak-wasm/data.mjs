@@ -31,16 +31,16 @@ copyFileSync(join(out, 'espeak-ng.wasm'), join(full, 'espeak-ng.wasm'));
 
 const opened = new Set();
 let listing = false;
-const espeak = await loadEspeak({ dir: full, onOpen: (p) => listing || opened.add(p) });
+const espeak = await loadEspeak({ dir: full, onOpen: (p) => listing || opened.add(p), oneInstance: true });
 listing = true; // the first voice change lists every voice espeak has
-espeak.setVoice('en', 175, 50);
+await espeak.setVoice('en', 175, 50);
 listing = false;
 const Voices = z.object({ voices: z.array(z.object({ id: z.string(), espeak: z.object({ voice: z.string(), variant: z.string().optional() }) })) });
 const catalog = Voices.parse(JSON.parse(readFileSync(new URL('../../resources/voices.json', import.meta.url), 'utf8')));
 for (const v of catalog.voices) {
-  espeak.setVoice(v.espeak.variant ? `${v.espeak.voice}+${v.espeak.variant}` : v.espeak.voice, 175, 50);
-  espeak.synthesize('Hello, 12 people. 你好。こんにちは。');
-  espeak.ipa('Hello, 12 people.');
+  await espeak.setVoice(v.espeak.variant ? `${v.espeak.voice}+${v.espeak.variant}` : v.espeak.voice, 175, 50);
+  await espeak.synthesize('Hello, 12 people. 你好。こんにちは。');
+  await espeak.ipa('Hello, 12 people.');
 }
 rmSync(join(out, 'espeak-ng-data'), { recursive: true, force: true });
 for (const rel of opened) {

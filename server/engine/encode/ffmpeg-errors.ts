@@ -26,6 +26,14 @@ export function encoderExitError(what: string, exit: string, stderr: string): En
   return withDetail(message, stderr.trim().slice(-2000));
 }
 
+/** The engine's own write of a render file failed for a cause the creator can act on (a full
+ *  disk); any other error is not for this. */
+export function writeError(err: unknown): EncoderError | undefined {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  const cause = typeof code === 'string' ? causeOf(code) : undefined;
+  return cause ? withDetail(`The video could not be written: ${cause}.`, (err as Error).message) : undefined;
+}
+
 /** ffmpeg could not be started at all. */
 export function encoderStartError(bin: string, err: NodeJS.ErrnoException): EncoderError {
   const message =

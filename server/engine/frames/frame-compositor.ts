@@ -57,6 +57,10 @@ function paintedBox(px: Int32Array, width: number, height: number): Box | null {
 const toBox = (r: Rect): Box => ({ x0: r.x, y0: r.y, x1: r.x + r.width, y1: r.y + r.height });
 const union = (a: Box | null, b: Box): Box =>
   a ? { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) } : b;
+/** True when a sprite's box and a rectangle share a pixel. */
+function overlaps(s: Sprite, r: Rect | null): boolean {
+  return !!r && s.x < r.x + r.width && r.x < s.x + s.width && s.y < r.y + r.height && r.y < s.y + s.height;
+}
 /** Inside the frame (sprite boxes and offsets are even, so the result is too), or null when outside. */
 function clipTo(b: Box, width: number, height: number): Box | null {
   const c = { x0: Math.max(0, b.x0), y0: Math.max(0, b.y0), x1: Math.min(width, b.x1), y1: Math.min(height, b.y1) };
@@ -86,6 +90,8 @@ export class FrameCompositor {
   private face: Sprite | null = null;
   private faceUnder: Target | null = null;
   private faceFresh = false;
+  /** The logo when it must be blended with every composed frame (it overlaps the presenter, or the background moves). */
+  private readonly logo: Sprite | null;
 
   /**
    * `regions`: where the layers reach (planRegions); `background` is the whole frame when it is
@@ -97,7 +103,7 @@ export class FrameCompositor {
     background: Canvas | null,
     regions: RegionPlan,
     /** The brand's logo, over the presenter and under the caption (null: none). */
-    private readonly logo: Sprite | null = null,
+    logo: Sprite | null = null,
     /** A rig drawn again in its moving region for each pose (compositing 'redraw'); `assets` is then null. */
     private readonly redraw: PresenterRig | null = null,
   ) {
@@ -125,6 +131,12 @@ export class FrameCompositor {
     } else this.torso = null;
     this.cutCanvas = this.head ? createCanvas(this.head.width, this.head.height) : null;
     this.cutCtx = this.cutCanvas?.getContext('2d') ?? null;
+    // A logo clear of the presenter's regions never has anything drawn over it but the caption:
+    // it becomes part of the still background once, and a frame composes it no more.
+    if (logo && this.bg && !overlaps(logo, this.head) && !overlaps(logo, body)) {
+      blendSprite(this.bg, logo, 0, 0);
+      this.logo = null;
+    } else this.logo = logo;
   }
 
   /** Where a pose puts the moving layers (even offsets and one-pixel phases) and which parts show. */

@@ -100,10 +100,10 @@ const WITH_PRESENTER: readonly FrameLayer[] = ['background', 'presenter', 'logo'
 const WITHOUT_PRESENTER: readonly FrameLayer[] = ['background', 'logo', 'caption'];
 
 /** The logo as a sprite at its place in the frame (drawn by shared/scene on an even-edged canvas around it), or null. */
-function logoSprite(scene: Scene): Sprite | null {
-  const r = scene.layout.logo;
-  if (!r || !scene.logo) return null;
-  const { width: W, height: H } = scene.layout.size;
+export function logoSprite(layout: SceneLayout, logo: Canvas | null): Sprite | null {
+  const r = layout.logo;
+  if (!r || !logo) return null;
+  const { width: W, height: H } = layout.size;
   const x0 = Math.max(0, Math.floor(r.x / 2) * 2);
   const y0 = Math.max(0, Math.floor(r.y / 2) * 2);
   const x1 = Math.min(W, Math.ceil((r.x + r.width) / 2) * 2);
@@ -112,7 +112,7 @@ function logoSprite(scene: Scene): Sprite | null {
   const c = createCanvas(x1 - x0, y1 - y0);
   const ctx = c.getContext('2d');
   ctx.translate(-x0, -y0);
-  drawLogo(ctx, scene.layout, scene.logo);
+  drawLogo(ctx, layout, logo);
   return spriteFromRgba(c.data(), x1 - x0, y1 - y0, x0, y0);
 }
 
@@ -293,7 +293,7 @@ export function composedSource(scene: Scene, anim: Animation, pool: FramePool, m
   const plan = planRegions(layout);
   // Sprites are cut as poses first need them until artDone, which cuts the rest.
   const redraw = scene.rig?.compositing === 'redraw' ? scene.rig : null;
-  const compositor = new FrameCompositor(layout, scene.rig?.layers ?? null, moving ? null : scene.background, plan, logoSprite(scene), redraw);
+  const compositor = new FrameCompositor(layout, scene.rig?.layers ?? null, moving ? null : scene.background, plan, logoSprite(layout, scene.logo), redraw);
   const cr = scene.burnCaptions ? plan.caption : null;
   const cCanvas = cr ? createCanvas(cr.width, cr.height) : null;
   const cctx = cCanvas?.getContext('2d');

@@ -47,10 +47,13 @@ export class StreamLimiter {
       const start = b * block;
       const end = Math.min(all.length, start + block);
       const slope = (next - edge) / LIMITER_BLOCK;
-      for (let i = start; i < end; i++) {
-        const frame = ((i - start) / this.channels) | 0;
-        const v = all[i]! * (edge + slope * frame);
-        out[i] = v < 0 ? Math.max(-32768, (v - 0.5) | 0) : Math.min(32767, (v + 0.5) | 0);
+      const channels = this.channels;
+      for (let i = start, frame = 0; i < end; frame++) {
+        const g = edge + slope * frame;
+        for (let c = 0; c < channels && i < end; c++, i++) {
+          const v = all[i]! * g;
+          out[i] = v < 0 ? (v <= -32768.5 ? -32768 : (v - 0.5) | 0) : v >= 32766.5 ? 32767 : (v + 0.5) | 0;
+        }
       }
       edge = next;
     }

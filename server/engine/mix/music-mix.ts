@@ -75,16 +75,23 @@ export class MusicMix {
     const fadeOut = Math.round(MUSIC_FADES.outSeconds * MIX_SAMPLE_RATE);
     const out = new Float32Array(count * 2);
     let duck = this.lastDuck;
+    const mixed = this.mixed;
+    const gain = this.musicGain;
+    // Samples (of this piece) from which the fade-out applies; the fades only where they fall.
+    const outFrom = final ? total - fadeOut - mixed : Infinity;
     for (let f = 0; f < frames; f++) {
       const target = 10 ** (gains[f]! / 20);
       const start = f * frameSamples;
       const end = Math.min(count, start + frameSamples);
       const step = (target - duck) / frameSamples;
+      const fades = mixed + start < fadeIn || end > outFrom;
       for (let s = start; s < end; s++) {
-        const at = this.mixed + s;
-        let g = this.musicGain * (duck + step * (s - start));
-        if (at < fadeIn) g *= Math.sin((((at + 0.5) / fadeIn) * Math.PI) / 2) ** 2;
-        if (final && at >= total - fadeOut) g *= Math.sin((((total - at - 0.5) / fadeOut) * Math.PI) / 2) ** 2;
+        let g = gain * (duck + step * (s - start));
+        if (fades) {
+          const at = mixed + s;
+          if (at < fadeIn) g *= Math.sin((((at + 0.5) / fadeIn) * Math.PI) / 2) ** 2;
+          if (s >= outFrom) g *= Math.sin((((total - at - 0.5) / fadeOut) * Math.PI) / 2) ** 2;
+        }
         const n = narration[s]! * CENTRE;
         out[2 * s] = n + music[2 * s]! * g;
         out[2 * s + 1] = n + music[2 * s + 1]! * g;
@@ -105,15 +112,9 @@ export class MusicMix {
    */
   private master(out: Float32Array, whole: boolean): void {
     const frames = out.length / 2;
-    const left = new Int16Array(frames);
-    const right = new Int16Array(frames);
-    for (let f = 0; f < frames; f++) {
-      left[f] = Math.max(-32768, Math.min(32767, out[2 * f]!));
-      right[f] = Math.max(-32768, Math.min(32767, out[2 * f + 1]!));
-    }
-    const l = blockPowers(left, MIX_SAMPLE_RATE);
-    const r = blockPowers(right, MIX_SAMPLE_RATE);
-    this.powers.push(...l.map((p, i) => p + r[i]!));
+    const l = blockPowers(out, MIX_SAMPLE_RATE, 2, 0);
+    const r = blockPowers(out, MIX_SAMPLE_RATE, 2, 1);
+    for (let i = 0; i < l.length; i++) this.powers.push(l[i]! + r[i]!);
     const soFar = gatedLoudness(this.powers);
     const want = Number.isFinite(soFar) ? Math.max(-MASTER_RANGE_DB, Math.min(MASTER_RANGE_DB, SOUND_LIMITS.loudnessLufs - soFar)) : this.masterDb;
     const from = whole ? want : this.masterDb;

@@ -155,19 +155,12 @@ export class MusicSource {
   async loudness(): Promise<number> {
     const want = MEASURE_SECONDS * MIX_SAMPLE_RATE;
     while (this.ready.frames + this.held.frames < want && !this.pass.ended) await this.fill();
-    const both = [this.ready.peekAll(), this.held.peekAll()];
-    const frames = (both[0]!.length + both[1]!.length) / 2;
-    const left = new Int16Array(frames);
-    const right = new Int16Array(frames);
-    let f = 0;
-    for (const part of both) {
-      for (let i = 0; i < part.length; i += 2, f++) {
-        left[f] = part[i]!;
-        right[f] = part[i + 1]!;
-      }
-    }
-    const l = blockPowers(left, MIX_SAMPLE_RATE);
-    const r = blockPowers(right, MIX_SAMPLE_RATE);
+    const ready = this.ready.peekAll();
+    const both = new Int16Array(ready.length + this.held.frames * 2);
+    both.set(ready);
+    both.set(this.held.peekAll(), ready.length);
+    const l = blockPowers(both, MIX_SAMPLE_RATE, 2, 0);
+    const r = blockPowers(both, MIX_SAMPLE_RATE, 2, 1);
     return gatedLoudness(l.map((p, i) => p + r[i]!));
   }
 

@@ -45,8 +45,9 @@ function kWeighting(rate: number): [Biquad, Biquad] {
 /**
  * Mean squares of the K-weighted signal in BS.1770's 400 ms blocks, 100 ms apart (one block if
  * shorter). One pass: the filters run sample by sample and blocks are sums of four 100 ms steps.
+ * Of interleaved audio, one channel: every `stride`-th sample from `offset` (16-bit scale).
  */
-export function blockPowers(samples: Int16Array, rate: number): number[] {
+export function blockPowers(samples: Int16Array | Float32Array, rate: number, stride = 1, offset = 0): number[] {
   const step = Math.round(STEP_SECONDS * rate);
   const perBlock = Math.round(BLOCK_SECONDS / STEP_SECONDS);
   const [[s0, s1, s2, s3, s4], [h0, h1, h2, h3, h4]] = kWeighting(rate);
@@ -54,7 +55,9 @@ export function blockPowers(samples: Int16Array, rate: number): number[] {
   let x1 = 0, x2 = 0, y1 = 0, y2 = 0, z1 = 0, z2 = 0;
   let sum = 0;
   let total = 0;
-  for (let i = 0; i < samples.length; i++) {
+  let inStep = 0;
+  const frames = Math.ceil((samples.length - offset) / stride);
+  for (let i = offset; i < samples.length; i += stride) {
     const x = samples[i]! / 32768;
     const y = s0 * x + s1 * x1 + s2 * x2 - s3 * y1 - s4 * y2;
     x2 = x1; x1 = x;
@@ -62,13 +65,14 @@ export function blockPowers(samples: Int16Array, rate: number): number[] {
     y2 = y1; y1 = y;
     z2 = z1; z1 = z;
     sum += z * z;
-    if ((i + 1) % step === 0) {
+    if (++inStep === step) {
       steps.push(sum);
       total += sum;
       sum = 0;
+      inStep = 0;
     }
   }
-  if (steps.length < perBlock) return samples.length ? [(total + sum) / samples.length] : [];
+  if (steps.length < perBlock) return frames > 0 ? [(total + sum) / frames] : [];
   const powers: number[] = [];
   for (let k = 0; k + perBlock <= steps.length; k++) {
     let block = 0;

@@ -67,7 +67,7 @@ function load(m, voice) {
   const engine = m._malloc(4);
   rc = m._pico_newEngine(system, voiceName.ptr, engine);
   if (rc !== 0) fail(m, system, rc, 'Pico could not start its engine');
-  current = { key, mem, out, system, resources, names, voiceName, engine };
+  current = { key, mem, out, system, resources, names, voiceName, engine, saved: m.HEAPU8.slice() };
   return current;
 }
 
@@ -84,6 +84,12 @@ function unload(m) {
 
 function speak(m, voice, text) {
   const c = load(m, voice);
+  // Pico carries state from one text to the next (neither a reset nor a new engine clears it):
+  // the same text would sound slightly different each time, and so would a render's mouth (it
+  // follows the loudness). Every text starts from the memory saved once the voice was loaded;
+  // memory grown since is zeroed, as it was when new (the allocator's break, restored, is below it).
+  m.HEAPU8.set(c.saved);
+  m.HEAPU8.fill(0, c.saved.length);
   const engine = m.HEAP32[c.engine >> 2];
   const t = cString(m, text);
   const sent = m._malloc(4);

@@ -5,13 +5,13 @@
 const LOBES = 8;
 const PHASES = 512;
 
-export function resample(samples: Int16Array, from: number, to: number): Int16Array {
-  if (from === to) return samples;
-  const out = new Int16Array(Math.round((samples.length * to) / from));
-  const step = from / to;
-  // Downsampling widens the kernel so it also filters what the lower rate cannot hold.
-  const scale = Math.min(1, to / from);
-  const reach = Math.ceil(LOBES / scale);
+/** Kernel tables by rate pair: a narration is resampled piece by piece. */
+const tables = new Map<string, Float32Array>();
+
+function kernel(scale: number, reach: number): Float32Array {
+  const key = `${scale}:${reach}`;
+  const known = tables.get(key);
+  if (known) return known;
   const taps = 2 * reach;
   const sinc = (x: number) => (x === 0 ? 1 : Math.sin(Math.PI * x) / (Math.PI * x));
   // table[p * taps + t]: weight of input sample c - reach + 1 + t at fractional position p / PHASES, normalised.
@@ -26,6 +26,22 @@ export function resample(samples: Int16Array, from: number, to: number): Int16Ar
     }
     for (let t = 0; t < taps; t++) table[p * taps + t]! /= norm || 1;
   }
+  tables.set(key, table);
+  return table;
+}
+
+const clip = (acc: number) => (acc > 32767 ? 32767 : acc < -32768 ? -32768 : Math.round(acc));
+
+export function resample(samples: Int16Array, from: number, to: number): Int16Array {
+  if (from === to) return samples;
+  if (to === 2 * from) return double(samples);
+  const out = new Int16Array(Math.round((samples.length * to) / from));
+  const step = from / to;
+  // Downsampling widens the kernel so it also filters what the lower rate cannot hold.
+  const scale = Math.min(1, to / from);
+  const reach = Math.ceil(LOBES / scale);
+  const taps = 2 * reach;
+  const table = kernel(scale, reach);
   for (let n = 0; n < out.length; n++) {
     const x = n * step;
     const c = Math.floor(x);
@@ -40,7 +56,35 @@ export function resample(samples: Int16Array, from: number, to: number): Int16Ar
         if (k >= 0 && k < samples.length) acc += samples[k]! * table[row + t]!;
       }
     }
-    out[n] = acc > 32767 ? 32767 : acc < -32768 ? -32768 : Math.round(acc);
+    out[n] = clip(acc);
+  }
+  return out;
+}
+
+/**
+ * Twice the rate (the narration into the music's mix): the same kernel, but every other output
+ * falls on an input sample (weight 1 there, 0 on the others) and the rest all on the half phase.
+ */
+function double(samples: Int16Array): Int16Array {
+  const taps = 2 * LOBES;
+  const table = kernel(1, LOBES);
+  const row = (PHASES / 2) * taps;
+  const half = table.slice(row, row + taps);
+  const len = samples.length;
+  const out = new Int16Array(2 * len);
+  for (let c = 0; c < len; c++) {
+    out[2 * c] = samples[c]!;
+    const first = c - LOBES + 1;
+    let acc = 0;
+    if (first >= 0 && first + taps <= len) {
+      for (let t = 0; t < taps; t++) acc += samples[first + t]! * half[t]!;
+    } else {
+      for (let t = 0; t < taps; t++) {
+        const k = first + t;
+        if (k >= 0 && k < len) acc += samples[k]! * half[t]!;
+      }
+    }
+    out[2 * c + 1] = clip(acc);
   }
   return out;
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
 import type { RawSpeech, SpeechSynth } from './speech.js';
 import { EngineError } from '../types.js';
-import { loadOnnxRuntime } from './onnx-runtime.js';
+import { PackModels, type SpeakerStats } from './pack-models.js';
 import { spelledPhonemes } from './speech-piper.js';
 import type { VoicePacks } from './voice-packs.js';
 import type { EngineVoice } from './voices.js';
@@ -80,51 +80,38 @@ interface Loaded {
 }
 
 export class KokoroSpeaker {
-  private readonly loaded = new Map<string, Promise<Loaded>>();
-  /** Seconds spent in the model and in the whole of raw(), and audio seconds made. */
-  readonly stats = { modelSeconds: 0, totalSeconds: 0, audioSeconds: 0 };
+  private readonly models: PackModels<Loaded>;
+  readonly stats: SpeakerStats = { modelSeconds: 0, totalSeconds: 0, audioSeconds: 0 };
 
   constructor(
-    private readonly packs: VoicePacks,
+    packs: VoicePacks,
     private readonly espeak: SpeechSynth,
-  ) {}
-
-  async prepare(voice: EngineVoice): Promise<void> {
-    await this.load(voice);
+  ) {
+    this.models = new PackModels(packs, async (voice, dir, session) => {
+      let vocab: Record<string, number>;
+      try {
+        vocab = KokoroTokenizer.parse(JSON.parse(await readFile(join(dir, 'tokenizer.json'), 'utf8'))).model.vocab;
+      } catch (e) {
+        throw new EngineError('speech_failed', `The voice pack of ${voice.name} has no readable Kokoro tokenizer (${e instanceof Error ? e.message : String(e)}).`);
+      }
+      const bin = await readFile(join(dir, 'voice.bin'));
+      if (bin.length < STYLE_DIM * 4 || bin.length % (STYLE_DIM * 4) !== 0) throw new EngineError('speech_failed', `The voice pack of ${voice.name} has no Kokoro style vectors.`);
+      const styles = new Float32Array(bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.length));
+      return { session: await session(), vocab, styles };
+    });
   }
 
-  private load(voice: EngineVoice): Promise<Loaded> {
-    let p = this.loaded.get(voice.id);
-    if (!p) {
-      p = (async () => {
-        const dir = await this.packs.ensure(voice);
-        let vocab: Record<string, number>;
-        try {
-          vocab = KokoroTokenizer.parse(JSON.parse(await readFile(join(dir, 'tokenizer.json'), 'utf8'))).model.vocab;
-        } catch (e) {
-          throw new EngineError('speech_failed', `The voice pack of ${voice.name} has no readable Kokoro tokenizer (${e instanceof Error ? e.message : String(e)}).`);
-        }
-        const bin = await readFile(join(dir, 'voice.bin'));
-        if (bin.length < STYLE_DIM * 4 || bin.length % (STYLE_DIM * 4) !== 0) throw new EngineError('speech_failed', `The voice pack of ${voice.name} has no Kokoro style vectors.`);
-        const styles = new Float32Array(bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.length));
-        const ort = await loadOnnxRuntime(this.packs.root);
-        // One thread: the encoder needs the other core while the narration is spoken.
-        const session = await ort.InferenceSession.create(join(dir, 'model.onnx'), { intraOpNumThreads: 1, interOpNumThreads: 1 });
-        return { session, vocab, styles };
-      })();
-      this.loaded.set(voice.id, p);
-      p.catch(() => this.loaded.delete(voice.id)); // a failed download or load is tried again next time
-    }
-    return p;
+  async prepare(voice: EngineVoice): Promise<void> {
+    await this.models.get(voice);
   }
 
   async raw(text: string, voice: EngineVoice, signal?: AbortSignal, lexicon?: readonly LexiconEntry[]): Promise<RawSpeech> {
     const t0 = performance.now();
-    const [{ session, vocab, styles }, ipa] = await Promise.all([this.load(voice), this.espeak.ipa(text, voice.espeak, signal, lexicon)]);
+    const [{ session, vocab, styles }, ipa] = await Promise.all([this.models.get(voice), this.espeak.ipa(text, voice.espeak, signal, lexicon)]);
     const lang = voice.espeak.voice;
     const pieces = kokoroIds(ipa, vocab, text, lang === 'en-us' ? 'us' : lang.startsWith('en') ? 'gb' : undefined);
     if (!pieces.length) throw new EngineError('speech_failed', 'Speech synthesis produced no phonemes for this script.');
-    const { Tensor } = await loadOnnxRuntime(this.packs.root);
+    const Tensor = await this.models.tensor();
     const pad = BigInt(vocab.$!);
     const parts: Float32Array[] = [];
     for (const ids of pieces) {
@@ -148,11 +135,8 @@ export class KokoroSpeaker {
     return { samples, sampleRate: KOKORO_SAMPLE_RATE, events: [] };
   }
 
-  async close(): Promise<void> {
-    const all = [...this.loaded.values()];
-    this.loaded.clear();
-    // A pack that failed to load was reported to the request that loaded it; only loaded ones are released.
-    const settled = await Promise.allSettled(all);
-    await Promise.all(settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value.session.release()] : [])));
+  close(): Promise<void> {
+    return this.models.close();
   }
+
 }

@@ -10,7 +10,7 @@ import type { InferenceSession } from 'onnxruntime-node';
 import type { LexiconEntry } from '../../../shared/contract/index.js';
 import type { RawSpeech, SpeechSynth } from './speech.js';
 import { EngineError } from '../types.js';
-import { loadOnnxRuntime } from './onnx-runtime.js';
+import { PackModels, type SpeakerStats } from './pack-models.js';
 import type { VoicePacks } from './voice-packs.js';
 import type { EngineVoice } from './voices.js';
 
@@ -74,49 +74,36 @@ export function phonemeIds(ipa: string, map: Record<string, number[]>, text = ''
 }
 
 export class PiperSpeaker {
-  private readonly loaded = new Map<string, Promise<Loaded>>();
-  /** Seconds spent in the model (onnxruntime) and in the whole of raw(), and audio seconds made. */
-  readonly stats = { modelSeconds: 0, totalSeconds: 0, audioSeconds: 0 };
+  private readonly models: PackModels<Loaded>;
+  readonly stats: SpeakerStats = { modelSeconds: 0, totalSeconds: 0, audioSeconds: 0 };
 
   constructor(
-    private readonly packs: VoicePacks,
+    packs: VoicePacks,
     private readonly espeak: SpeechSynth,
-  ) {}
+  ) {
+    this.models = new PackModels(packs, async (voice, dir, session) => {
+      let config: PiperConfig;
+      try {
+        config = PiperConfig.parse(JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')));
+      } catch {
+        throw new EngineError('speech_failed', `The voice pack of ${voice.name} has no readable Piper config.`);
+      }
+      return { session: await session(), config };
+    });
+  }
 
   /** Downloads (when missing) and loads the voice's model. */
   async prepare(voice: EngineVoice): Promise<void> {
-    await this.load(voice);
-  }
-
-  private load(voice: EngineVoice): Promise<Loaded> {
-    let p = this.loaded.get(voice.id);
-    if (!p) {
-      p = (async () => {
-        const dir = await this.packs.ensure(voice);
-        let config: PiperConfig;
-        try {
-          config = PiperConfig.parse(JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')));
-        } catch {
-          throw new EngineError('speech_failed', `The voice pack of ${voice.name} has no readable Piper config.`);
-        }
-        const ort = await loadOnnxRuntime(this.packs.root);
-        // One thread: the encoder needs the other core while the narration is spoken.
-        const session = await ort.InferenceSession.create(join(dir, 'model.onnx'), { intraOpNumThreads: 1, interOpNumThreads: 1 });
-        return { session, config };
-      })();
-      this.loaded.set(voice.id, p);
-      p.catch(() => this.loaded.delete(voice.id)); // a failed download or load is tried again next time
-    }
-    return p;
+    await this.models.get(voice);
   }
 
   async raw(text: string, voice: EngineVoice, signal?: AbortSignal, lexicon?: readonly LexiconEntry[]): Promise<RawSpeech> {
     const t0 = performance.now();
-    const [{ session, config }, ipa] = await Promise.all([this.load(voice), this.espeak.ipa(text, voice.espeak, signal, lexicon)]);
+    const [{ session, config }, ipa] = await Promise.all([this.models.get(voice), this.espeak.ipa(text, voice.espeak, signal, lexicon)]);
     if (signal?.aborted) throw new EngineError('canceled', 'The render was canceled.');
     const ids = phonemeIds(ipa, config.phoneme_id_map, text);
     if (ids.length < 4) throw new EngineError('speech_failed', 'Speech synthesis produced no phonemes for this script.');
-    const { Tensor } = await loadOnnxRuntime(this.packs.root);
+    const Tensor = await this.models.tensor();
     const inf = config.inference ?? {};
     const feeds: Record<string, InstanceType<typeof Tensor>> = {
       input: new Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]),
@@ -138,11 +125,8 @@ export class PiperSpeaker {
     return { samples, sampleRate: config.audio.sample_rate, events: [] };
   }
 
-  async close(): Promise<void> {
-    const all = [...this.loaded.values()];
-    this.loaded.clear();
-    // A pack that failed to load was reported to the request that loaded it; only loaded ones are released.
-    const settled = await Promise.allSettled(all);
-    await Promise.all(settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value.session.release()] : [])));
+  close(): Promise<void> {
+    return this.models.close();
   }
+
 }

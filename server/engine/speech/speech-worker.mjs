@@ -11,12 +11,12 @@ parentPort.on('message', async (req) => {
   try {
     const espeak = await espeakPromise;
     const v = req.voice;
-    espeak.setVoice(v.variant ? `${v.voice}+${v.variant}` : v.voice, v.rate, v.pitch);
+    await espeak.setVoice(v.variant ? `${v.voice}+${v.variant}` : v.voice, v.rate, v.pitch);
     if (req.op === 'ipa') {
-      parentPort.postMessage({ id: req.id, ipa: espeak.ipa(req.text) });
+      parentPort.postMessage({ id: req.id, ipa: await espeak.ipa(req.text) });
       return;
     }
-    const { samples, sampleRate, events } = espeak.synthesize(req.text);
+    const { samples, sampleRate, events } = await espeak.synthesize(req.text);
     const kept = events.filter((e) => e.type !== 'play' && e.type !== 'samplerate');
     parentPort.postMessage({ id: req.id, samples, sampleRate, events: kept }, [samples.buffer]);
   } catch (err) {

@@ -33,6 +33,7 @@ export function readOnlyWasi(root, mountAs, { onOpen, args = [], keepCreated = f
   const view = () => new DataView(memory.buffer);
   const bytes = () => new Uint8Array(memory.buffer);
   const files = new Map(); // relative path -> Buffer
+  let seed = 0x2545f491; // random_get's xorshift state
   /** fd -> { dir: true, path } | { data: Buffer, pos: number } | { out: string[] } */
   const fds = new Map([
     [0, { out: [] }],
@@ -110,10 +111,17 @@ export function readOnlyWasi(root, mountAs, { onOpen, args = [], keepCreated = f
     args_sizes_get: (argc, bufSize) => (view().setUint32(argc, argv.length, true), view().setUint32(bufSize, argv.reduce((n, a) => n + a.length, 0), true), E.SUCCESS),
     environ_get: () => E.SUCCESS,
     environ_sizes_get: (count, bufSize) => (view().setUint32(count, 0, true), view().setUint32(bufSize, 0, true), E.SUCCESS),
-    clock_time_get: (_id, _precision, out) => (view().setBigUint64(out, BigInt(Date.now()) * 1_000_000n, true), E.SUCCESS),
+    // A voice's samples must follow from its text alone (a render is the same each time): the
+    // clock stands still at the epoch and "random" bytes are one fixed sequence per instance.
+    clock_time_get: (_id, _precision, out) => (view().setBigUint64(out, 0n, true), E.SUCCESS),
     random_get: (ptr, len) => {
       const b = bytes();
-      for (let i = 0; i < len; i++) b[ptr + i] = (Math.random() * 256) | 0;
+      for (let i = 0; i < len; i++) {
+        seed ^= seed << 13;
+        seed ^= seed >>> 17;
+        seed ^= seed << 5;
+        b[ptr + i] = seed & 0xff;
+      }
       return E.SUCCESS;
     },
     proc_exit: (code) => {

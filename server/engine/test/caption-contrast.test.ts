@@ -1,3 +1,6 @@
+// Text stays readable. The text a template's art draws (a sign, a formula on the board), in
+// every aspect ratio: its letters reach 4.5:1 against the pixels right around them, measured as
+// below on the background drawn with and without its letters.
 // Captions stay readable under any brand: for every template × brand caption style × accent
 // colour (white, yellow, a brand blue) over the template's own background and over a creator's
 // white, black and mid-grey pictures, each word's letters reach 4.5:1 against the pixels right
@@ -7,7 +10,7 @@
 // what is directly behind them are known exactly.
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { CAPTION_STYLES, outputSize, type CaptionStyle } from '../../../shared/contract/index.js';
+import { ASPECT_RATIOS, CAPTION_STYLES, outputSize, type CaptionStyle } from '../../../shared/contract/index.js';
 import {
   captionWordReach, computeLayout, contrastRatio, drawBackground, drawFrame, MIN_CONTRAST, NEUTRAL_POSE, sceneBrand, TEMPLATES,
   type CaptionView, type Ctx2D, type Rect,
@@ -20,11 +23,12 @@ const VIEW: CaptionView = { lines: [['Quarterly', 'numbers', 'are', 'in'], ['and
 /** Words measured together: a checkerboard of the lines, so no measured word has a measured neighbour beside or above it. */
 const GROUP = VIEW.lines.flatMap((line, l) => line.map((_, i) => (i + l) % 2));
 
-/** The same context with fillText drawing only the words of `only`: the frame without the other letters. */
-function lettersOf(ctx: SKRSContext2D, only: ReadonlySet<string>): Ctx2D {
+/** The same context with fillText drawing only the texts `draws` keeps: the frame without the other letters. */
+function lettersOf(ctx: SKRSContext2D, only: ReadonlySet<string> | ((text: string) => boolean)): Ctx2D {
+  const draws = typeof only === 'function' ? only : (text: string) => only.has(text.toLowerCase());
   return new Proxy(ctx, {
     get(target, prop) {
-      if (prop === 'fillText') return (text: string, x: number, y: number) => (only.has(text.toLowerCase()) ? target.fillText(text, x, y) : undefined);
+      if (prop === 'fillText') return (text: string, x: number, y: number) => (draws(text) ? target.fillText(text, x, y) : undefined);
       const v = Reflect.get(target, prop, target) as unknown;
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
@@ -118,5 +122,31 @@ describe.each(TEMPLATES.map((t) => [t.id, t] as const))('captions of %s under a 
         });
       }
     }
+  });
+});
+
+describe('text the templates draw', () => {
+  const drawn: string[] = [];
+  const cases = TEMPLATES.flatMap((t) => ASPECT_RATIOS.map((aspect) => ({ id: t.id, aspect })));
+  it.each(cases)('$id at $aspect: its letters ≥ 4.5:1 on what is behind them', ({ id, aspect }) => {
+    registerFonts();
+    const at720 = outputSize(aspect, 720);
+    const size = { width: Math.round(at720.width * 0.75), height: Math.round(at720.height * 0.75) };
+    const layout = computeLayout(id, { ...TEMPLATES.find((t) => t.id === id)!.defaults, aspectRatio: aspect }, size, undefined, true);
+    const texts: string[] = [];
+    const paint = (withText: boolean) => {
+      const canvas = createCanvas(size.width, size.height);
+      drawBackground(lettersOf(canvas.getContext('2d'), (text) => (texts.push(text), withText)), layout);
+      return canvas.data();
+    };
+    const without = paint(false);
+    const withText = paint(true);
+    if (!texts.length) return; // this template's art has no text
+    drawn.push(`${id} ${aspect}`);
+    const c = wordContrast(withText, without, size.width, size.height, { x: 0, y: 0, ...size });
+    expect(c, `${id} ${aspect}: ${[...new Set(texts)].join(', ')}`).toBeGreaterThanOrEqual(MIN_CONTRAST);
+  });
+  it('measured some template text (the art of at least two templates writes something)', () => {
+    expect(new Set(drawn.map((d) => d.split(' ')[0])).size).toBeGreaterThanOrEqual(2);
   });
 });

@@ -1,7 +1,7 @@
 // The real engine end to end at engine level: real espeak-ng, real @napi-rs/canvas drawing,
 // real ffmpeg; the outputs are checked the way a viewer would notice (ffprobe, decoded pixels,
 // measured pitch). Scripts are a sentence or two so the suite stays fast.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
@@ -318,4 +318,14 @@ it('draws a template thumbnail as JPEG at the aspect ratio', async () => {
   const jpg = await engine.templateThumbnail('classroom', '4:3');
   expect(jpg.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
   await expect(engine.templateThumbnail('nope', '4:3')).rejects.toMatchObject({ code: 'invalid_input' });
+});
+
+it('names a full disk when the engine\'s own write fails, not "failed unexpectedly"', async () => {
+  // Every write to /dev/full fails with ENOSPC, as the captions' write does on a full disk.
+  const t = task({ text: 'Hi.', params: { aspectRatio: '16:9', avatar: { scale: 0.6, x: 0.7, y: 0.58 } } });
+  symlinkSync('/dev/full', join(t.workDir, 'captions.vtt'));
+  const failure = engine.render(t);
+  await expect(failure).rejects.toMatchObject({ code: 'encode_failed', message: 'The video could not be written: no space left on the render disk.' });
+  await expect(failure).rejects.toMatchObject({ message: expect.not.stringContaining(t.workDir) });
+  expect(childFfmpegPids()).toEqual([]);
 });

@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { OnnxRuntimeSource } from '../speech/onnx-runtime.js';
 
 const MODULES = join(import.meta.dirname, '../../../node_modules');
@@ -45,7 +46,7 @@ export async function serveOnnxRuntime(): Promise<{ source: OnnxRuntimeSource; r
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  const version = (JSON.parse(readFileSync(join(MODULES, 'onnxruntime-node/package.json'), 'utf8')) as { version: string }).version;
+  const { version } = z.object({ version: z.string() }).parse(JSON.parse(readFileSync(join(MODULES, 'onnxruntime-node/package.json'), 'utf8')));
   const served = {
     source: { version, packages: [] } as OnnxRuntimeSource,
     requests: [] as string[],

@@ -49,6 +49,23 @@ describe('speech synthesis', () => {
     });
   });
 
+  it('says a text the same whatever its worker said before, in espeak, SVOX Pico and Flite (a render sounds and moves the same each time)', async () => {
+    const engines = new SpeechEngines(new SpeechSynth());
+    try {
+      for (const id of ['en-GB-Ryan', 'en-US-Lisa', 'en-US-Richard']) {
+        const voice = engines.voice(id);
+        const first = await engines.speak(TEXT, voice);
+        await engines.speak('Something else entirely, said in between.', voice);
+        await engines.speak(TEXT, engines.voice(id === 'en-GB-Ryan' ? 'en-US-Ava' : 'en-GB-Ryan'));
+        const again = await engines.speak(TEXT, voice);
+        expect(Buffer.from(again.samples.buffer).equals(Buffer.from(first.samples.buffer)), id).toBe(true);
+        expect(again.timeline, id).toEqual(first.timeline);
+      }
+    } finally {
+      await engines.close();
+    }
+  });
+
   /** The script's words as captions show them: a lone dash goes with the word before it. */
   const dashKept = (text: string) => text.replace(/ — /g, '\u0000— ').split(' ').map((w) => w.replace('\u0000', ' '));
 
@@ -293,6 +310,30 @@ describe('speech synthesis', () => {
         expect(spoken).toBe(3);
       } finally {
         await synth.close();
+      }
+    });
+
+    it('of a warm studio warms Flite only when asked, after the rest: its first request finds the worker that compiled it', async () => {
+      const espeak = new SpeechSynth(Infinity, { texts: texts.slice(0, 1), voice: espeakVoice('en-US-Ava')! });
+      const engines = new SpeechEngines(espeak, { warm: true });
+      try {
+        await engines.warmUp();
+        const flite = engines.flite as unknown as { worker: Worker | null };
+        expect(flite.worker).toBeNull(); // the studio's own warm-up starts no Flite worker
+        await engines.warmFlite();
+        const worker = flite.worker;
+        expect(worker).not.toBeNull();
+        expect(await engines.flite.warmUp()).toBe(0); // already warm
+        const awb = engines.voice(catalogVoices().find((v) => v.engine === 'flite')!.id);
+        const spoken = await engines.speak(TEXT, awb);
+        expect(spoken.timeline.words.map((w) => w.text).join(' ')).toBe(TEXT);
+        expect(flite.worker).toBe(worker);
+        // A studio not kept warm starts no Flite worker.
+        const cold = new SpeechEngines(espeak);
+        await cold.warmFlite();
+        expect((cold.flite as unknown as { worker: Worker | null }).worker).toBeNull();
+      } finally {
+        await engines.close();
       }
     });
 

@@ -3,18 +3,33 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { outputSize } from '../../../shared/contract/index.js';
-import { computeLayout, drawBackground, drawFrame, NEUTRAL_POSE, vectorRig, VISEMES, type CaptionView, type PresenterPose } from '../../../shared/scene/index.js';
+import { computeLayout, drawBackground, drawFrame, NEUTRAL_POSE, sceneBrand, vectorRig, VISEMES, type CaptionView, type PresenterPose } from '../../../shared/scene/index.js';
 import { loadPresenterNode } from '../frames/assets.js';
 import { FrameCompositor } from '../frames/frame-compositor.js';
 import { planRegions } from '../frames/regions.js';
+import { logoSprite } from '../frames/scene-frames.js';
 import { changedBoxes, framePlanes, splitOffset, yuvFrameSize } from '../frames/sprites.js';
 import { rgbaToYuva } from '../frames/yuv.js';
 
+// A brand logo clear of the presenter (part of the still background) and one over the presenter (blended per frame).
 const CASES = [
-  { template: 'newsroom', aspect: '16:9', avatar: { scale: 0.8, x: 0.72, y: 0.62 } },
-  { template: 'social-short', aspect: '9:16', avatar: { scale: 0.45, x: 0.5, y: 0.4 } },
-  { template: 'classroom', aspect: '1:1', avatar: { scale: 0.7, x: 0.1, y: 0.5 } }, // partly off the frame
+  { template: 'newsroom', aspect: '16:9', avatar: { scale: 0.8, x: 0.72, y: 0.62 }, logo: 'top-left' },
+  { template: 'social-short', aspect: '9:16', avatar: { scale: 0.45, x: 0.5, y: 0.4 }, logo: null },
+  { template: 'classroom', aspect: '1:1', avatar: { scale: 0.7, x: 0.1, y: 0.5 }, logo: 'bottom-left' }, // partly off the frame
 ] as const;
+
+/** A logo image: a blue plate with a translucent edge. */
+function logoImage() {
+  const c = createCanvas(200, 80);
+  const g = c.getContext('2d');
+  g.fillStyle = 'rgba(11,111,184,0.6)';
+  g.fillRect(0, 0, 200, 80);
+  g.fillStyle = '#0b6fb8';
+  g.beginPath();
+  g.roundRect(6, 6, 188, 68, 20);
+  g.fill();
+  return c;
+}
 
 const POSES: PresenterPose[] = [
   { ...NEUTRAL_POSE, viseme: 'rest', lid: 0, headDx: 0, headDy: 0 },
@@ -59,12 +74,20 @@ describe('frames composed from sprites', () => {
     it(`compose ${c.template} ${c.aspect} frames as Skia draws them, in every pose and caption`, async () => {
       const size = outputSize(c.aspect, 720);
       const { width: W, height: H } = size;
-      const layout = computeLayout(c.template, { aspectRatio: c.aspect, avatar: c.avatar }, size);
+      const logo = c.logo ? logoImage() : null;
+      const brand = c.logo ? sceneBrand({ logo: { assetId: 'logo', position: c.logo, size: 0.3 } }, 200 / 80) : undefined;
+      const layout = computeLayout(c.template, { aspectRatio: c.aspect, avatar: c.avatar }, size, undefined, true, brand);
       const assets = await loadPresenterNode(layout.style.presenterId, layout.presenter.height);
       const bg = createCanvas(W, H);
       drawBackground(bg.getContext('2d'), layout);
       const plan = planRegions(layout);
-      const compositor = new FrameCompositor(layout, assets, bg, plan);
+      if (c.logo) {
+        const r = layout.logo!;
+        const body = plan.body!;
+        const overPresenter = r.x < body.x + body.width && body.x < r.x + r.width && r.y < body.y + body.height && body.y < r.y + r.height;
+        expect(overPresenter, 'the logo case covers the presenter or keeps clear of it as meant').toBe(c.logo === 'bottom-left');
+      }
+      const compositor = new FrameCompositor(layout, assets, bg, plan, logoSprite(layout, logo));
       const frame = new Uint8Array(yuvFrameSize(W, H));
       const out = framePlanes(frame, W, H);
       const cr = plan.caption!;
@@ -89,7 +112,7 @@ describe('frames composed from sprites', () => {
         first = false;
         // Skia draws the same frame, the head moved by the same whole-pixel offset.
         const snap = (v: number) => Math.round(v * k) / k;
-        drawFrame(rctx, vectorRig(assets), layout, { pose: { ...pose, headDx: snap(pose.headDx), headDy: snap(pose.headDy) }, caption: view }, { background: bg });
+        drawFrame(rctx, vectorRig(assets), layout, { pose: { ...pose, headDx: snap(pose.headDx), headDy: snap(pose.headDy) }, caption: view }, { background: bg, logo: logo ?? undefined });
         const want = rgbaToYuva(ref.data(), W, H);
         const diffs = (a: Uint8Array, b: Uint8Array) => Array.from(a, (v, j) => Math.abs(v - b[j]!)).sort((x, y) => x - y);
         for (const [plane, got, exp] of [['y', out.y, want.y], ['u', out.u, want.u], ['v', out.v, want.v]] as const) {

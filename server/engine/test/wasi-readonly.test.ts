@@ -68,8 +68,8 @@ describe('the read-only WASI file system', () => {
   it('lets espeak-ng speak an <audio src> that points outside its data without opening it', async () => {
     const opened: string[] = [];
     const espeak = await loadEspeak({ onOpen: (p: string) => opened.push(p) });
-    espeak.setVoice('en-us+f3', 175, 50);
-    const r = espeak.synthesize('Tickets <audio src="../../../../../../etc/hostname">cost ten dollars</audio> today.');
+    await espeak.setVoice('en-us+f3', 175, 50);
+    const r = await espeak.synthesize('Tickets <audio src="../../../../../../etc/hostname">cost ten dollars</audio> today.');
     expect(r.samples.length / r.sampleRate).toBeGreaterThan(1.5); // the content is spoken instead
     expect(opened.length).toBeGreaterThan(0);
     for (const p of opened) expect(p).toMatch(/^espeak-ng-data\//u);
