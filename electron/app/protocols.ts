@@ -1,13 +1,13 @@
 // Two app-local schemes. `studio-app://app/` serves the built renderer and, under fonts/, the
 // engine's fonts from resources/fonts (so the page has a real origin and a CSP header); `studio-media://app/…` streams job media, template thumbnails and
 // voice samples from the render API with the key added here and byte ranges passed through.
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { resolveAppFile } from './app-files.js';
 import { CRASH_PAGE_PATH, crashPage } from './crash-page.js';
 import type { ProtocolLike } from './electron-api.js';
 import { FACE_MESH_CSP, isFaceMeshPath, type RendererDirs } from '../services/renderer-files.js';
 import type { Studio } from '../services/studio.js';
+import { readPackedFile } from '../../server/packed-file.mjs';
 
 export const APP_SCHEME = 'studio-app';
 export const MEDIA_SCHEME = 'studio-media';
@@ -55,7 +55,8 @@ export function handleSchemes(protocol: ProtocolLike, dirs: RendererDirs, studio
     const full = resolveAppFile(dirs, req.url, APP_HOST);
     if (!full) return notFound();
     try {
-      const body = await readFile(full);
+      // Face Mesh's WebAssembly is stored compressed in the package (server/packed-file.mjs).
+      const body = await readPackedFile(full);
       return new Response(body, { headers: { ...headers, 'content-type': TYPES[extname(full)] ?? 'application/octet-stream' } });
     } catch {
       return notFound();

