@@ -131,7 +131,7 @@ describe('npm run dist -- --linux dir (stand-in Electron)', () => {
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     });
     expect(flite.status, flite.stderr).toBe(0);
-    const spoken = JSON.parse(flite.stdout) as { seconds: number; peak: number };
+    const spoken = z.object({ seconds: z.number(), peak: z.number() }).parse(JSON.parse(flite.stdout));
     expect(spoken.seconds).toBeGreaterThan(1);
     expect(spoken.peak).toBeGreaterThan(1000);
     // The app's own studio-app:// handler, given the installed renderer, answers the module whole.

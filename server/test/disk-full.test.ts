@@ -5,6 +5,7 @@
 // long the disk stayed full: the recovery keeps sweeping with a bounded pause.
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { Job } from '../../shared/contract/index.js';
 import type { SqliteDatabase } from '../jobs/sqlite-db.js';
 import { createTestEngine } from './fixtures/test-engine.js';
@@ -17,10 +18,11 @@ let s: TestServer;
 let key: string;
 let db: SqliteDatabase;
 // The server's log lines, to see its recovery fail while the disk is full (instead of a sleep).
-const logs: { msg: string; failures?: number }[] = [];
+const LogLine = z.object({ msg: z.string().optional(), failures: z.number().optional() });
+const logs: z.infer<typeof LogLine>[] = [];
 const logStream = new PassThrough();
 logStream.on('data', (chunk: Buffer) => {
-  for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line) as { msg: string; failures?: number });
+  for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(LogLine.parse(JSON.parse(line)));
 });
 
 beforeAll(async () => {
