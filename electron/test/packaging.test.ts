@@ -31,9 +31,10 @@ import { ROOT, tempDir, waitFor } from './helpers.js';
  * The Linux x64 app folder's ceiling, in MB: ffmpeg is the distribution's there and onnxruntime
  * is downloaded with the first neural voice, so Skia is the largest part left, then the offline
  * voices that need no download (Flite's module, stored compressed), the Japanese dictionary and
- * Face Mesh's model in the renderer. The goal is 90 MB (see docs/desktop.md).
+ * MediaPipe's Face Mesh and Selfie Segmentation in the renderer. The goal is 90 MB (see
+ * docs/desktop.md).
  */
-const PAYLOAD_LIMIT_MB = 115;
+const PAYLOAD_LIMIT_MB = 117;
 
 const ELECTRON_VERSION = readPackageInfo(join(ROOT, 'node_modules/electron')).version;
 
