@@ -22,7 +22,8 @@ export interface Schema {
   anyOf?: Schema[];
   /** Exactly one alternative holds (e.g. "text or scenes, never both" as two `required` lists). */
   oneOf?: Schema[];
-  items?: Schema;
+  /** false: nothing past a tuple's positions. */
+  items?: Schema | false;
   /** A tuple's positions (the items after them follow `items`). */
   prefixItems?: Schema[];
   minItems?: number;
@@ -47,7 +48,7 @@ export const Schema: z.ZodType<Schema> = z.lazy(() =>
     additionalProperties: z.union([z.boolean(), Schema]).optional(),
     anyOf: z.array(Schema).optional(),
     oneOf: z.array(Schema).optional(),
-    items: Schema.optional(),
+    items: z.union([Schema, z.literal(false)]).optional(),
     prefixItems: z.array(Schema).optional(),
     minItems: z.number().optional(),
     maxItems: z.number().optional(),
@@ -77,7 +78,9 @@ export function matches(schema: Schema, value: unknown): boolean {
     if (schema.maxItems !== undefined && value.length > schema.maxItems) return false;
     const prefix = schema.prefixItems ?? [];
     if (!prefix.every((s, i) => i >= value.length || matches(s, value[i]))) return false;
-    if (schema.items && !value.slice(prefix.length).every((v) => matches(schema.items!, v))) return false;
+    const rest = value.slice(prefix.length);
+    if (schema.items === false && rest.length) return false;
+    if (schema.items && !rest.every((v) => matches(schema.items as Schema, v))) return false;
   }
   if (schema.type !== undefined && ![schema.type].flat().some((t) => TYPE_CHECKS[t]?.(value))) return false;
   if (schema.type === 'string' || typeof value === 'string') {
@@ -138,7 +141,7 @@ function baseArbitrary(schema: Schema): fc.Arbitrary<unknown> {
         const max = Math.min(schema.maxItems ?? schema.prefixItems.length, schema.prefixItems.length);
         return fc.integer({ min: need, max }).chain((n) => fc.tuple(...schema.prefixItems!.slice(0, n).map(arbitrary)));
       }
-      return fc.array(arbitrary(schema.items ?? {}), { minLength: schema.minItems ?? 0, maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? 5, 5)) });
+      return fc.array(arbitrary(schema.items || {}), { minLength: schema.minItems ?? 0, maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? 5, 5)) });
     case 'object': {
       const props = schema.properties ?? {};
       const model = Object.fromEntries(Object.entries(props).map(([k, s]) => [k, arbitrary(s)]));
