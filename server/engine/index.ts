@@ -72,8 +72,6 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   const warmUp = async () => {
     await speech.warmUp();
     if (warm) await (rehearsed ??= rehearseRender(speech, whenIdle, () => closed));
-    // Last, in the background of a ready studio: the first Flite sample or job skips the compile.
-    if (warm && !closed) await speech.warmFlite();
   };
   if (warm) void warmUp();
   const inflight = new Map<string, Promise<Buffer>>();

@@ -40,7 +40,7 @@ const FLITE_IDLE_MS = 5 * 60_000;
 
 export class SpeechEngines {
   readonly pico: WorkerSynth<PicoVoice & { dir: string }>;
-  readonly flite: WorkerSynth<FliteVoice>;
+  readonly flite = new WorkerSynth<FliteVoice>(new URL('./flite-worker.mjs', import.meta.url), FLITE_IDLE_MS);
   /** The Pico voice a warm studio warms up with (null when not kept warm). */
   private readonly warmPico: EngineVoice | null;
 
@@ -63,18 +63,6 @@ export class SpeechEngines {
       : undefined;
     this.pico = new WorkerSynth(new URL('./pico-worker.mjs', import.meta.url), options.warm ? Infinity : PICO_IDLE_MS, warmUp);
     this.warmPico = warmUp ? first! : null;
-    const flite = catalogVoices(options.catalogDir).find((v) => v.engine === 'flite');
-    // One short sentence: the worker compiles flite.wasm and V8 optimises its hot code; the
-    // worker then stops after FLITE_IDLE_MS like any other, so a studio that never uses Flite
-    // pays this once, in the background, after it is ready (warmFlite).
-    const fliteWarmUp = options.warm && flite ? { texts: WARM_UP_TEXTS.slice(0, 1), voice: flite.flite!, whenIdle: options.whenIdle } : undefined;
-    this.flite = new WorkerSynth(new URL('./flite-worker.mjs', import.meta.url), FLITE_IDLE_MS, fliteWarmUp);
-  }
-
-  /** Warms Flite's worker (when `warm`): called once the studio's own warm-up is done. */
-  async warmFlite(): Promise<void> {
-    await this.options.whenIdle?.();
-    await this.flite.warmUp();
   }
 
   /**

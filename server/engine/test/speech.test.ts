@@ -313,30 +313,6 @@ describe('speech synthesis', () => {
       }
     });
 
-    it('of a warm studio warms Flite only when asked, after the rest: its first request finds the worker that compiled it', async () => {
-      const espeak = new SpeechSynth(Infinity, { texts: texts.slice(0, 1), voice: espeakVoice('en-US-Ava')! });
-      const engines = new SpeechEngines(espeak, { warm: true });
-      try {
-        await engines.warmUp();
-        const flite = engines.flite as unknown as { worker: Worker | null };
-        expect(flite.worker).toBeNull(); // the studio's own warm-up starts no Flite worker
-        await engines.warmFlite();
-        const worker = flite.worker;
-        expect(worker).not.toBeNull();
-        expect(await engines.flite.warmUp()).toBe(0); // already warm
-        const awb = engines.voice(catalogVoices().find((v) => v.engine === 'flite')!.id);
-        const spoken = await engines.speak(TEXT, awb);
-        expect(spoken.timeline.words.map((w) => w.text).join(' ')).toBe(TEXT);
-        expect(flite.worker).toBe(worker);
-        // A studio not kept warm starts no Flite worker.
-        const cold = new SpeechEngines(espeak);
-        await cold.warmFlite();
-        expect((cold.flite as unknown as { worker: Worker | null }).worker).toBeNull();
-      } finally {
-        await engines.close();
-      }
-    });
-
     it('of a warm studio loads and warms SVOX Pico too (a new draft\'s voice in five languages), after espeak', async () => {
       const espeak = new SpeechSynth(Infinity, { texts: texts.slice(0, 2), voice: espeakVoice('en-US-Ava')! });
       const engines = new SpeechEngines(espeak, { warm: true });
