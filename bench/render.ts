@@ -485,7 +485,7 @@ export async function main(args: string[]): Promise<void> {
       rows.push([aspect, `floor: ffmpeg alone, ${decode ? 'clip decoded + ' : ''}raw → mp4, ${name}, ${voiceId}`, floor.wall.toFixed(2), (duration / floor.wall).toFixed(1), floor.cpu.toFixed(1), floor.peakMb.toFixed(0), '1.00', '1.00']);
       for (const [label] of variants) {
         const b = best.get(label)!;
-        if (label === variants[0]![0]) engineWall.set(name, b);
+        if (label === variants[0]![0]) engineWall.set(`${resolution} ${name}`, b);
         const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)]!;
         // A render against the floor runs on either side of it (the previous run's and its own):
         // this host's speed drifts within a run, and the mean of both cancels a steady drift.
@@ -523,11 +523,12 @@ export async function main(args: string[]): Promise<void> {
   }
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   for (const r of rows) console.log(r.map((c, i) => c.padEnd(w[i]!)).join('  '));
-  const vector = engineWall.get('presenter: vector rig');
-  const photoRun = engineWall.get('presenter: photo rig');
-  if (vector && photoRun) {
+  for (const resolution of resolutions) {
+    const vector = engineWall.get(`${resolution} presenter: vector rig`);
+    const photoRun = engineWall.get(`${resolution} presenter: photo rig`);
+    if (!vector || !photoRun) continue;
     notes.push(
-      `photo rig: ${(photoRun.duration / photoRun.wall).toFixed(1)}x real time at 720p; speed against the vector rig on the same narration and placement ` +
+      `photo rig: ${(photoRun.duration / photoRun.wall).toFixed(1)}x real time at ${resolution}; speed against the vector rig on the same narration and placement ` +
         `(vector wall / photo wall, best runs) ${(vector.wall / photoRun.wall).toFixed(2)}`,
     );
   }
