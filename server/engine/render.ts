@@ -153,7 +153,7 @@ export async function renderVideo(
       // turns; without this a long render would hold every frame's read-back until the end.
       if (f % 8 === 7) await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    const thumbnail = tl.thumbnail(tl.duration); // a video shorter than a second: drawn from its last frame
+    tl.finishThumbnail(tl.duration);
     await audioChain;
     enc.end(frames);
     await within(enc.run.done, encoderStalled);
@@ -163,7 +163,7 @@ export async function renderVideo(
       const { pages, words, ends } = tl.captions();
       await writeFile(join(workDir, 'captions.vtt'), toWebVtt(pages, words, duration, ends));
     }
-    await writeFile(join(workDir, 'thumbnail.jpg'), await thumbnail);
+    await writeFile(join(workDir, 'thumbnail.jpg'), await tl.thumbnail());
     await rename(tmpVideo, join(workDir, 'video.mp4'));
     report(1);
     return {

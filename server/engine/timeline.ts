@@ -169,7 +169,8 @@ export class Timeline {
   private leaving: Buffer | null = null;
   private framesInSegment = 0;
   private restSpoken = false;
-  private thumb: Promise<Buffer> | null = null;
+  /** Settled, not rejected: the render awaits it only once the video is written. */
+  private thumb: Promise<Settled<Buffer>> | null = null;
   /** Extension `brand`: its logo and font, loaded once for every scene. */
   private readonly brand: Promise<Settled<LoadedBrand | undefined>>;
 
@@ -331,11 +332,10 @@ export class Timeline {
     const local = Math.max(0, Math.min((inside ? at! : t) - s.start, (s.end ?? Infinity) - s.start - 1 / OUTPUT_FPS));
     const still = s.drawStill(local);
     if (still) {
-      this.thumb = still.encode('jpeg', 86);
+      this.thumb = settle(still.encode('jpeg', 86));
     } else if (this.shown && (now || t >= (at ?? 0))) {
-      this.thumb = this.frameAsStill(this.shown).encode('jpeg', 86);
+      this.thumb = settle(this.frameAsStill(this.shown).encode('jpeg', 86));
     }
-    this.thumb?.catch(() => undefined); // thumbnail() hands it, failure and all, to the render, which awaits it later
   }
 
   private settleThumbnail(s: Segment): void {
@@ -348,10 +348,15 @@ export class Timeline {
     return c;
   }
 
-  /** The thumbnail (drawn now from the last frame's segment when it was not yet). */
-  thumbnail(t: number): Promise<Buffer> {
+  /** After the last frame: draws the thumbnail from the last frame's segment when it was not yet (a video shorter than a second). */
+  finishThumbnail(t: number): void {
     if (!this.thumb) this.tryThumbnail(this.segments[this.cursor]!, t, true);
-    return this.thumb ?? Promise.reject(new Error('No frame was drawn for the thumbnail.'));
+  }
+
+  /** The thumbnail's JPEG. */
+  async thumbnail(): Promise<Buffer> {
+    if (!this.thumb) throw new Error('No frame was drawn for the thumbnail.');
+    return unwrap(await this.thumb);
   }
 
   /** Every scene's caption pages and words at their times in the video, and the time each page must end by (its scene's end). */
