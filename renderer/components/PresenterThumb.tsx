@@ -1,9 +1,10 @@
 // A presenter's head and shoulders over the chosen template's look, drawn by the scene code
 // (the same art the video shows); the silhouette until the art has loaded. A photo presenter
 // shows its face as the render API crops it (its thumbnail, through the app's media URL).
-import { useEffect, useReducer, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Template } from '../../shared/contract/index.js';
-import { drawScene, onSceneAssets } from '../canvas/scene.js';
+import { drawScene } from '../canvas/scene.js';
+import { useSceneAssetsVersion } from './scene-assets-version.js';
 
 /** The square the thumbnail draws: a close-up of the presenter. */
 const SIDE = 256;
@@ -11,8 +12,7 @@ const CLOSE_UP = { aspectRatio: '1:1' as const, avatar: { scale: 1.2, x: 0.5, y:
 
 export function PresenterThumb({ presenterId, template, size = 72, photoUrl }: { presenterId: string; template: Template | null; size?: number; photoUrl?: string }) {
   const ref = useRef<HTMLCanvasElement>(null);
-  const [assetsVersion, bump] = useReducer((n: number) => n + 1, 0);
-  useEffect(() => onSceneAssets(bump), []);
+  const assetsVersion = useSceneAssetsVersion();
   useEffect(() => {
     const canvas = ref.current;
     const ctx = canvas?.getContext('2d');

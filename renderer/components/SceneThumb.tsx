@@ -1,10 +1,11 @@
 // A scene in small: its own background's thumbnail (from the media library), else the template's
 // look drawn by the scene code, with or without the presenter as the scene has it.
-import { useEffect, useReducer, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { outputSize, type RenderParams, type Template } from '../../shared/contract/index.js';
 import type { DocumentScene } from '../../shared/contract/document.js';
 import { media } from '../canvas/pictures.js';
-import { drawScene, onSceneAssets } from '../canvas/scene.js';
+import { drawScene } from '../canvas/scene.js';
+import { useSceneAssetsVersion } from './scene-assets-version.js';
 
 export const THUMB_HEIGHT = 62;
 
@@ -25,8 +26,7 @@ export function SceneThumb({ scene, template, params }: { scene: DocumentScene; 
 
 function TemplateLook({ template, params, presenter, width }: { template: Template | null; params: RenderParams; presenter: boolean; width: number }) {
   const ref = useRef<HTMLCanvasElement>(null);
-  const [assetsVersion, bump] = useReducer((n: number) => n + 1, 0);
-  useEffect(() => onSceneAssets(bump), []);
+  const assetsVersion = useSceneAssetsVersion();
   useEffect(() => {
     const canvas = ref.current;
     const ctx = canvas?.getContext('2d');

@@ -1,10 +1,11 @@
 // A template thumbnail drawn by the scene code into a small canvas (no network, no image
 // files). Drawn when the browser is idle, so the editor is interactive first; until then a
 // placeholder of the frame's shape holds its place.
-import { useEffect, useReducer, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AspectRatio, Template } from '../../shared/contract/index.js';
 import { outputSize, templatePlacement } from '../../shared/contract/index.js';
-import { drawScene, onSceneAssets } from '../canvas/scene.js';
+import { drawScene } from '../canvas/scene.js';
+import { useSceneAssetsVersion } from './scene-assets-version.js';
 
 const whenIdle = (cb: () => void): (() => void) => {
   if ('requestIdleCallback' in window) {
@@ -19,9 +20,8 @@ export function TemplateThumb({ template, aspectRatio, width = 160 }: { template
   const ref = useRef<HTMLCanvasElement>(null);
   const size = outputSize(aspectRatio);
   const height = Math.round((width * size.height) / size.width);
-  const [assetsVersion, bump] = useReducer((n: number) => n + 1, 0);
+  const assetsVersion = useSceneAssetsVersion();
   const [drawn, setDrawn] = useState(false);
-  useEffect(() => onSceneAssets(bump), []);
   useEffect(
     () =>
       whenIdle(() => {

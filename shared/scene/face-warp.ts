@@ -8,21 +8,10 @@
 // half at the inner ring and not at all at the outer one, so nothing tears at the border and
 // the hair is only bent a pixel or two, never torn or smeared.
 import { CHIN, EYES, FACE_OVAL, FOREHEAD, LIP_BOTTOM, LIP_TOP, MESH_POINTS, MESH_TRIANGLES, type Point } from './face-mesh.js';
-import type { Rect, Viseme } from './types.js';
+import type { PresenterPose, Rect, Viseme } from './types.js';
 
-/** What the photo rig reads of a pose (PresenterPose has these fields). */
-export interface FacePose {
-  viseme: Viseme;
-  /** Jaw opening, 0 (lips together) to 1 (widest). */
-  open: number;
-  /** Eyelids, 0 open to 1 shut. */
-  lid: number;
-  /** Head offset in 1/480 of the presenter's box height. */
-  headDx: number;
-  headDy: number;
-  /** Radians, positive clockwise. */
-  headRoll: number;
-}
+/** What the photo rig reads of a pose. */
+export type FacePose = Pick<PresenterPose, 'viseme' | 'open' | 'lid' | 'headDx' | 'headDy' | 'headRoll'>;
 
 const INNER_RING = 1.28;
 const OUTER_RING = 1.6;
