@@ -68,12 +68,15 @@ export interface MediaSliceApi {
 export function createMediaSlice({ set, get }: MediaSliceApi): MediaState {
   // Answers to an older query are dropped: typing a search sends one list call per pause.
   let listSeq = 0;
+  // Files stored while a first page was on its way: its answer was read before they existed.
+  let storedDuringList: Asset[] = [];
 
   const finished = (row: UploadRow) => {
     if (row.state === 'done' && row.asset) {
       const asset = row.asset;
       const { kind, q } = get().assetQuery;
       const shown = (!kind || asset.kind === kind) && (!q || asset.name.toLowerCase().includes(q.toLowerCase()));
+      if (shown) storedDuringList.push(asset);
       set((s) => ({
         assets: shown ? [asset, ...s.assets.filter((a) => a.id !== asset.id)] : s.assets,
         uploads: s.uploads.filter((u) => u.uploadId !== row.uploadId),
@@ -112,6 +115,7 @@ export function createMediaSlice({ set, get }: MediaSliceApi): MediaState {
       const seq = ++listSeq;
       const { q, kind } = get().assetQuery;
       const cursor = more ? get().assetsCursor : null;
+      if (!more) storedDuringList = [];
       set({ assetsLoading: true, assetsError: null });
       try {
         const page = await call('assets.list', {
@@ -121,7 +125,9 @@ export function createMediaSlice({ set, get }: MediaSliceApi): MediaState {
           ...(cursor ? { cursor } : {}),
         });
         if (seq !== listSeq) return;
-        set((s) => ({ assets: more ? [...s.assets, ...page.assets] : page.assets, assetsCursor: page.nextCursor, assetsSupported: true, assetsLoading: false }));
+        const listed = new Set(page.assets.map((a) => a.id));
+        const missed = more ? [] : storedDuringList.filter((a) => !listed.has(a.id)).reverse();
+        set((s) => ({ assets: more ? [...s.assets, ...page.assets] : [...missed, ...page.assets], assetsCursor: page.nextCursor, assetsSupported: true, assetsLoading: false }));
       } catch (e) {
         if (seq !== listSeq) return;
         const err = toBridgeError(e);

@@ -158,6 +158,21 @@ describe('media library', () => {
     expect(cardNames()).toEqual(['team.png', 'office.jpg', 'demo.mp4', 'intro.mp3', 'Q3 review.pdf']);
   });
 
+  it('keeps a file stored while the list was still on its way', async () => {
+    // The list is asked for when the panel opens; the upload finishes before the answer comes.
+    let answer!: () => void;
+    bridge({ 'assets.list': () => new Promise((ok) => (answer = () => ok({ assets: LIBRARY, nextCursor: null }))) });
+    const off = connectMedia();
+    render(<MediaLibrary />);
+    await waitFor(() => expect(calls.some((c) => c.method === 'assets.list')).toBe(true));
+    const stored = asset('ast_team', 'team.png', 'image', { width: 800, height: 600 });
+    uploadEvent({ uploadId: 'up_9', name: 'team.png', sentBytes: 1000, state: 'done', asset: stored });
+    await act(async () => answer());
+    await screen.findByRole('list', { name: 'Media files' });
+    expect(cardNames()).toEqual(['team.png', 'office.jpg', 'demo.mp4', 'intro.mp3', 'Q3 review.pdf']);
+    off();
+  });
+
   it('says why a file was refused and adds nothing of it', async () => {
     await open();
     fireEvent.change(screen.getByTestId('media-file-input'), { target: { files: [new File(['hello'], 'logo.png', { type: 'image/png' })] } });
