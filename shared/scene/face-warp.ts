@@ -288,98 +288,200 @@ export function posePoints(rig: FaceRig, pose: FacePose, out: Float64Array = new
   return out;
 }
 
-/**
- * Redraws `region` of the still picture's pixels (`src`, RGBA, `srcWidth` wide) with the
- * triangles moved from `rig.rest` to `moved`, into `out` (RGBA, region-sized). Pixels no moved
- * triangle covers keep the still picture's.
- */
-export function warpRegion(rig: FaceRig, moved: Float64Array, src: Uint8ClampedArray, srcWidth: number, srcHeight: number, out: Uint8ClampedArray): void {
-  const { region: R, rest, triangles } = rig;
-  for (let y = 0; y < R.height; y++) {
-    const from = ((R.y + y) * srcWidth + R.x) * 4;
-    out.set(src.subarray(from, from + R.width * 4), y * R.width * 4);
+/** The still picture's pixels inside `box` (which may reach past the picture: transparent there) into `out`, `box.width` per row. */
+export function stillBox(src: Int32Array, srcWidth: number, srcHeight: number, box: Rect, out: Int32Array): void {
+  for (let y = 0; y < box.height; y++) {
+    const sy = box.y + y;
+    const row = y * box.width;
+    if (sy < 0 || sy >= srcHeight) {
+      out.fill(0, row, row + box.width);
+      continue;
+    }
+    const x0 = Math.max(0, box.x);
+    const x1 = Math.min(srcWidth, box.x + box.width);
+    if (x0 > box.x) out.fill(0, row, row + Math.min(box.width, x0 - box.x));
+    if (x1 > x0) out.set(src.subarray(sy * srcWidth + x0, sy * srcWidth + x1), row + x0 - box.x);
+    if (x1 < box.x + box.width) out.fill(0, row + Math.max(0, x1 - box.x), row + box.width);
   }
+}
+
+/** A box of pixels by its edges (x1, y1 exclusive). */
+export interface PixelBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/**
+ * Redraws the triangles moved from `rig.rest` to `moved`: `src` is the still picture's pixels
+ * (`srcWidth` × `srcHeight`), `out` its pixels inside `box` (whole pixels of the still picture,
+ * `box.width` per row; default the rig's region). Pixels are 32-bit words of any four 8-bit
+ * channels (RGBA, or the engine's YUVA): the sampling treats each channel alike. Pixels no
+ * moved triangle covers show the still picture.
+ *
+ * With `prev` (the points `out` was last drawn with by this function, over the same still) only
+ * the box around the triangles that moved since (where they were and where they are) is drawn
+ * again. Returns the box of the pixels drawn (box pixels), or null.
+ */
+export function warpRegion(
+  rig: FaceRig, moved: Float64Array, src: Int32Array, srcWidth: number, srcHeight: number, out: Int32Array, box: Rect = rig.region, prev: Float64Array | null = null,
+): PixelBox | null {
+  const { rest, triangles } = rig;
+  const bx = box.x;
+  const by = box.y;
+  const bw = box.width | 0;
+  const bh = box.height | 0;
+  const W = srcWidth | 0;
   const maxX = srcWidth - 1;
   const maxY = srcHeight - 1;
-  const src32 = new Uint32Array(src.buffer, src.byteOffset, src.length >> 2);
-  const out32 = new Uint32Array(out.buffer, out.byteOffset, out.length >> 2);
+  // What is drawn again (box pixels, x1 and y1 exclusive): the region, or what moved in it.
+  const R = rig.region;
+  let cx0 = Math.max(0, R.x - bx);
+  let cy0 = Math.max(0, R.y - by);
+  let cx1 = Math.min(bw, R.x + R.width - bx);
+  let cy1 = Math.min(bh, R.y + R.height - by);
+  if (cx1 <= cx0 || cy1 <= cy0) return null;
+  if (prev) {
+    cx0 = bw;
+    cy0 = bh;
+    cx1 = 0;
+    cy1 = 0;
+    for (let t = 0; t < triangles.length; t += 3) {
+      const i0 = triangles[t]! * 2;
+      const i1 = triangles[t + 1]! * 2;
+      const i2 = triangles[t + 2]! * 2;
+      if (moved[i0] === prev[i0] && moved[i0 + 1] === prev[i0 + 1] && moved[i1] === prev[i1] && moved[i1 + 1] === prev[i1 + 1] && moved[i2] === prev[i2] && moved[i2 + 1] === prev[i2 + 1]) continue;
+      for (const q of [moved, prev]) {
+        cx0 = Math.min(cx0, Math.floor(Math.min(q[i0]!, q[i1]!, q[i2]!) - bx));
+        cy0 = Math.min(cy0, Math.floor(Math.min(q[i0 + 1]!, q[i1 + 1]!, q[i2 + 1]!) - by));
+        cx1 = Math.max(cx1, Math.ceil(Math.max(q[i0]!, q[i1]!, q[i2]!) - bx) + 1);
+        cy1 = Math.max(cy1, Math.ceil(Math.max(q[i0 + 1]!, q[i1 + 1]!, q[i2 + 1]!) - by) + 1);
+      }
+    }
+    cx0 = Math.max(0, cx0);
+    cy0 = Math.max(0, cy0);
+    cx1 = Math.min(bw, cx1);
+    cy1 = Math.min(bh, cy1);
+    if (cx1 <= cx0 || cy1 <= cy0) return null;
+  }
+  const clip = { x: bx + cx0, y: by + cy0, width: cx1 - cx0, height: cy1 - cy0 };
+  // The still picture first, in rows of `out`.
+  for (let y = 0; y < clip.height; y++) {
+    const sy = clip.y + y;
+    const row = (cy0 + y) * bw + cx0;
+    const x0 = Math.max(0, clip.x);
+    const x1 = Math.min(srcWidth, clip.x + clip.width);
+    if (sy < 0 || sy >= srcHeight || x1 <= x0) {
+      out.fill(0, row, row + clip.width);
+      continue;
+    }
+    if (x0 > clip.x) out.fill(0, row, row + x0 - clip.x);
+    out.set(src.subarray(sy * srcWidth + x0, sy * srcWidth + x1), row + x0 - clip.x);
+    if (x1 < clip.x + clip.width) out.fill(0, row + x1 - clip.x, row + clip.width);
+  }
   for (let t = 0; t < triangles.length; t += 3) {
     const i0 = triangles[t]! * 2;
     const i1 = triangles[t + 1]! * 2;
     const i2 = triangles[t + 2]! * 2;
-    // Destination (region pixels) and source (still picture pixels).
-    const x0 = moved[i0]! - R.x, y0 = moved[i0 + 1]! - R.y;
-    const x1 = moved[i1]! - R.x, y1 = moved[i1 + 1]! - R.y;
-    const x2 = moved[i2]! - R.x, y2 = moved[i2 + 1]! - R.y;
+    const m0x = moved[i0]!, m0y = moved[i0 + 1]!;
+    const m1x = moved[i1]!, m1y = moved[i1 + 1]!;
+    const m2x = moved[i2]!, m2y = moved[i2 + 1]!;
     const s0x = rest[i0]!, s0y = rest[i0 + 1]!;
     const s1x = rest[i1]!, s1y = rest[i1 + 1]!;
     const s2x = rest[i2]!, s2y = rest[i2 + 1]!;
-    // A triangle that has not moved is the still picture already.
-    if (
-      Math.abs(x0 + R.x - s0x) + Math.abs(y0 + R.y - s0y) + Math.abs(x1 + R.x - s1x) + Math.abs(y1 + R.y - s1y) + Math.abs(x2 + R.x - s2x) + Math.abs(y2 + R.y - s2y) < 0.01
-    ) {
-      continue;
-    }
+    // Away from what is drawn again.
+    if (Math.max(m0y, m1y, m2y) - by < cy0 - 1 || Math.min(m0y, m1y, m2y) - by > cy1 + 1 || Math.max(m0x, m1x, m2x) - bx < cx0 - 1 || Math.min(m0x, m1x, m2x) - bx > cx1 + 1) continue;
+    // At rest: the still picture already.
+    if (Math.abs(m0x - s0x) + Math.abs(m0y - s0y) + Math.abs(m1x - s1x) + Math.abs(m1y - s1y) + Math.abs(m2x - s2x) + Math.abs(m2y - s2y) < 0.01) continue;
+    // Destination (box pixels).
+    const x0 = m0x - bx, y0 = m0y - by;
+    const x1 = m1x - bx, y1 = m1y - by;
+    const x2 = m2x - bx, y2 = m2y - by;
     const area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
-    if (Math.abs(area) < 1e-9) continue;
+    if (!(Math.abs(area) >= 1e-9)) continue;
     const inv = 1 / area;
     // Source position as an affine function of the destination pixel's centre.
     const ax = ((s1x - s0x) * (y2 - y0) - (s2x - s0x) * (y1 - y0)) * inv;
-    const bx = ((s2x - s0x) * (x1 - x0) - (s1x - s0x) * (x2 - x0)) * inv;
+    const bxs = ((s2x - s0x) * (x1 - x0) - (s1x - s0x) * (x2 - x0)) * inv;
     const ay = ((s1y - s0y) * (y2 - y0) - (s2y - s0y) * (y1 - y0)) * inv;
-    const by = ((s2y - s0y) * (x1 - x0) - (s1y - s0y) * (x2 - x0)) * inv;
-    const byMin = Math.max(0, Math.floor(Math.min(y0, y1, y2)));
-    const byMax = Math.min(R.height - 1, Math.ceil(Math.max(y0, y1, y2)));
-    const sign = area > 0 ? 1 : -1;
-    // Each edge function is linear along a row, w = A x + B: the row's span is where all three
-    // are at least zero (a little below, so a pixel centre on a shared edge is drawn by both sides alike).
-    const A0 = sign * (y1 - y2), A1 = sign * (y2 - y0), A2 = sign * (y0 - y1);
-    for (let py = byMin; py <= byMax; py++) {
+    const bys = ((s2y - s0y) * (x1 - x0) - (s1y - s0y) * (x2 - x0)) * inv;
+    // The vertices top to bottom (ties left to right), so an edge two triangles share is walked
+    // from the same end by both, giving the same x on every row: no pixel centre on it is missed.
+    let xa = x0, ya = y0, xb = x1, yb = y1, xc = x2, yc = y2;
+    if (yb < ya || (yb === ya && xb < xa)) [xa, ya, xb, yb] = [xb, yb, xa, ya];
+    if (yc < yb || (yc === yb && xc < xb)) [xb, yb, xc, yc] = [xc, yc, xb, yb];
+    if (yb < ya || (yb === ya && xb < xa)) [xa, ya, xb, yb] = [xb, yb, xa, ya];
+    const kac = (xc - xa) / (yc - ya);
+    const kab = yb > ya ? (xb - xa) / (yb - ya) : 0;
+    const kbc = yc > yb ? (xc - xb) / (yc - yb) : 0;
+    const rowMin = Math.max(cy0, Math.ceil(ya - 0.5 - EDGE_EPS));
+    const rowMax = Math.min(cy1 - 1, Math.floor(yc - 0.5 + EDGE_EPS));
+    if (rowMin > rowMax) continue;
+    // Every source point of the triangle has its four neighbours inside the picture: no clamping.
+    const inside =
+      Math.min(s0x, s1x, s2x) >= 1 && Math.min(s0y, s1y, s2y) >= 1 && Math.max(s0x, s1x, s2x) < maxX - 1 && Math.max(s0y, s1y, s2y) < maxY - 1;
+    const dx = Math.round(ax * 65536) | 0;
+    const dy = Math.round(ay * 65536) | 0;
+    for (let py = rowMin; py <= rowMax; py++) {
       const cy = py + 0.5;
-      const B0 = sign * (x1 * (y2 - cy) - x2 * (y1 - cy));
-      const B1 = sign * (x2 * (y0 - cy) - x0 * (y2 - cy));
-      const B2 = sign * (x0 * (y1 - cy) - x1 * (y0 - cy));
-      let lo = 0;
-      let hi = R.width - 1;
-      // A x + B >= -eps at the pixel centre x + 0.5.
-      if (A0 > 1e-12) lo = Math.max(lo, Math.ceil((-EDGE_EPS - B0) / A0 - 0.5));
-      else if (A0 < -1e-12) hi = Math.min(hi, Math.floor((-EDGE_EPS - B0) / A0 - 0.5));
-      else if (B0 < -EDGE_EPS) continue;
-      if (A1 > 1e-12) lo = Math.max(lo, Math.ceil((-EDGE_EPS - B1) / A1 - 0.5));
-      else if (A1 < -1e-12) hi = Math.min(hi, Math.floor((-EDGE_EPS - B1) / A1 - 0.5));
-      else if (B1 < -EDGE_EPS) continue;
-      if (A2 > 1e-12) lo = Math.max(lo, Math.ceil((-EDGE_EPS - B2) / A2 - 0.5));
-      else if (A2 < -1e-12) hi = Math.min(hi, Math.floor((-EDGE_EPS - B2) / A2 - 0.5));
-      else if (B2 < -EDGE_EPS) continue;
+      const xl = xa + (cy - ya) * kac;
+      const xs = cy < yb ? xa + (cy - ya) * kab : xb + (cy - yb) * kbc;
+      const lo = Math.max(cx0, Math.ceil((xl < xs ? xl : xs) - 0.5 - EDGE_EPS));
+      const hi = Math.min(cx1 - 1, Math.floor((xl < xs ? xs : xl) - 0.5 + EDGE_EPS));
       if (lo > hi) continue;
-      let sx = s0x + ax * (lo + 0.5 - x0) + bx * (cy - y0) - 0.5;
-      let sy = s0y + ay * (lo + 0.5 - x0) + by * (cy - y0) - 0.5;
-      let o = py * R.width + lo;
-      for (let px = lo; px <= hi; px++, sx += ax, sy += ay, o++) {
-        // Bilinear at the source point (pixel centres at +0.5), clamped to the picture, in
-        // fixed point: 8-bit weights, across then down, two channels at a time (bytes 0 and 2,
-        // then 1 and 3, each in a 16-bit lane of one word: 255 · 256 fits a lane).
-        const cx = sx < 0 ? 0 : sx > maxX ? maxX : sx;
-        const cyy = sy < 0 ? 0 : sy > maxY ? maxY : sy;
-        const ix = cx | 0;
-        const iy = cyy | 0;
-        const fx = ((cx - ix) * 256) | 0;
-        const fy = ((cyy - iy) * 256) | 0;
-        const gx = 256 - fx;
-        const gy = 256 - fy;
-        const p = iy * srcWidth + ix;
-        const q = ix < maxX ? p + 1 : p;
-        const r = iy < maxY ? p + srcWidth : p;
-        const rq = iy < maxY ? q + srcWidth : q;
-        const a = src32[p]!, b = src32[q]!, c = src32[r]!, d = src32[rq]!;
-        const topE = (((a & LANES) * gx + (b & LANES) * fx) >>> 8) & LANES;
-        const botE = (((c & LANES) * gx + (d & LANES) * fx) >>> 8) & LANES;
-        const topO = ((((a >>> 8) & LANES) * gx + ((b >>> 8) & LANES) * fx) >>> 8) & LANES;
-        const botO = ((((c >>> 8) & LANES) * gx + ((d >>> 8) & LANES) * fx) >>> 8) & LANES;
-        const even = ((topE * gy + botE * fy) >>> 8) & LANES;
-        const odd = ((topO * gy + botO * fy) >>> 8) & LANES;
-        out32[o] = (even | (odd << 8)) >>> 0;
-      }
+      // The source point of the span's first pixel (pixel centres at +0.5).
+      const sx = s0x + ax * (lo + 0.5 - x0) + bxs * (cy - y0) - 0.5;
+      const sy = s0y + ay * (lo + 0.5 - x0) + bys * (cy - y0) - 0.5;
+      const o = (py * bw + lo) | 0;
+      if (inside) spanInside(src, W, out, o, hi - lo + 1, Math.round(sx * 65536) | 0, Math.round(sy * 65536) | 0, dx, dy);
+      else spanClamped(src, W, maxX, maxY, out, o, hi - lo + 1, sx, sy, ax, ay);
     }
+  }
+  return { x0: cx0, y0: cy0, x1: cx1, y1: cy1 };
+}
+
+// Bilinear sampling in fixed point: 7-bit weights, across then down, two channels at a time
+// (bytes 0 and 2, then 1 and 3, each in a 16-bit lane of one word: 255 · 128 fits a lane, and the
+// whole word stays a small integer, which V8 keeps unboxed).
+
+/** A span whose every source point has all four neighbours inside the picture. */
+function spanInside(src: Int32Array, W: number, out: Int32Array, o: number, n: number, sx: number, sy: number, dx: number, dy: number): void {
+  for (let k = 0; k < n; k++, o++, sx += dx, sy += dy) {
+    const fx = (sx >> 9) & 127;
+    const fy = (sy >> 9) & 127;
+    const gx = 128 - fx;
+    const gy = 128 - fy;
+    const p = (sy >> 16) * W + (sx >> 16);
+    const a = src[p]!, b = src[p + 1]!, c = src[p + W]!, d = src[p + W + 1]!;
+    const topE = (((a & LANES) * gx + (b & LANES) * fx) >> 7) & LANES;
+    const botE = (((c & LANES) * gx + (d & LANES) * fx) >> 7) & LANES;
+    const topO = ((((a >>> 8) & LANES) * gx + ((b >>> 8) & LANES) * fx) >> 7) & LANES;
+    const botO = ((((c >>> 8) & LANES) * gx + ((d >>> 8) & LANES) * fx) >> 7) & LANES;
+    out[o] = (((topE * gy + botE * fy) >> 7) & LANES) | ((((topO * gy + botO * fy) >> 7) & LANES) << 8);
+  }
+}
+
+/** A span at the picture's edge: each neighbour clamped to the picture. */
+function spanClamped(src: Int32Array, W: number, maxX: number, maxY: number, out: Int32Array, o: number, n: number, sx: number, sy: number, ax: number, ay: number): void {
+  for (let k = 0; k < n; k++, o++, sx += ax, sy += ay) {
+    const cx = sx < 0 ? 0 : sx > maxX ? maxX : sx;
+    const cy = sy < 0 ? 0 : sy > maxY ? maxY : sy;
+    const ix = cx | 0;
+    const iy = cy | 0;
+    const fx = ((cx - ix) * 128) | 0;
+    const fy = ((cy - iy) * 128) | 0;
+    const gx = 128 - fx;
+    const gy = 128 - fy;
+    const p = iy * W + ix;
+    const q = ix < maxX ? p + 1 : p;
+    const r = iy < maxY ? p + W : p;
+    const rq = iy < maxY ? q + W : q;
+    const a = src[p]!, b = src[q]!, c = src[r]!, d = src[rq]!;
+    const topE = (((a & LANES) * gx + (b & LANES) * fx) >> 7) & LANES;
+    const botE = (((c & LANES) * gx + (d & LANES) * fx) >> 7) & LANES;
+    const topO = ((((a >>> 8) & LANES) * gx + ((b >>> 8) & LANES) * fx) >> 7) & LANES;
+    const botO = ((((c >>> 8) & LANES) * gx + ((d >>> 8) & LANES) * fx) >> 7) & LANES;
+    out[o] = (((topE * gy + botE * fy) >> 7) & LANES) | ((((topO * gy + botO * fy) >> 7) & LANES) << 8);
   }
 }

@@ -3,7 +3,7 @@
 // scene. Per frame only the face region is redrawn: the mesh moved for the pose and the portrait
 // mapped onto it (face-warp.ts), with an inner mouth (a dark cavity and a hint of teeth) where
 // the lips part. Everything else is a still picture made once per placement size.
-import { MESH_POINTS, portraitCrop, toPixels, type Point } from './face-mesh.js';
+import { LIP_BOTTOM, LIP_TOP, MESH_POINTS, portraitCrop, toPixels, type Point } from './face-mesh.js';
 import { buildFaceRig, MOUTH_PATH, posePoints, warpRegion, type FaceRig } from './face-warp.js';
 import type { SceneLayout } from './layout.js';
 import type { PresenterRig, RigGeometry } from './rig.js';
@@ -116,10 +116,36 @@ interface Prepared {
   out: PixelData;
 }
 
+/**
+ * The photo rig's moving part at one placement, for a caller that composes it itself (the
+ * engine, in YUV): the still picture's pixels, the mesh, and the two steps `draw` takes, the
+ * warp (face-warp.ts, on pixels of any four channels) and the inner mouth (Canvas 2D).
+ */
+export interface PhotoFace {
+  /** The still picture: straight RGBA words, `width` × `height`, its top-left at (x, y) in frame pixels. */
+  still: Int32Array;
+  width: number;
+  height: number;
+  x: number;
+  y: number;
+  rig: FaceRig;
+  /** The mesh's points moved for a pose (a buffer reused by the next call). */
+  pose(pose: PresenterPose): Float64Array;
+  /** Where the inner mouth paints for moved points (still picture pixels, whole), or null when the lips are closed. */
+  mouthBox(moved: Float64Array): Rect | null;
+  /** Paints the inner mouth on `ctx` whose origin is the still picture's pixel (dx, dy). */
+  drawMouth(ctx: PixelCtx, moved: Float64Array, dx: number, dy: number): void;
+}
+
 export interface PhotoRig extends PresenterRig {
   readonly geometry: PhotoGeometry;
   readonly look: PhotoLook;
+  /** The moving part at the layout's placement (prepared once per placement size). */
+  face(layout: SceneLayout): PhotoFace;
 }
+
+/** True for the photo rig (its moving part can be composed by the caller: `face`). */
+export const isPhotoRig = (rig: PresenterRig): rig is PhotoRig => rig.geometry.kind === 'photo' && 'face' in rig;
 
 /** The photo rig of a portrait; `make` gives the platform's offscreen canvases. */
 export function photoRig(src: PhotoSource, make: MakeCanvas): PhotoRig {
@@ -170,10 +196,12 @@ export function photoRig(src: PhotoSource, make: MakeCanvas): PhotoRig {
       const R = p.face.region;
       ctx.drawImage(p.stillHole, ox, oy, p.width, p.height);
       posePoints(p.face, pose, p.moved);
-      warpRegion(p.face, p.moved, p.stillPixels, p.width, p.height, p.out.data);
+      const still = words(p.stillPixels);
+      const out = words(p.out.data);
+      warpRegion(p.face, p.moved, still, p.width, p.height, out);
       const s = p.scratch.ctx;
       s.putImageData(p.out, 0, 0);
-      drawInnerMouth(s, p.face, p.moved);
+      drawInnerMouth(s, p.face, p.moved, R.x, R.y);
       ctx.drawImage(p.scratch.canvas, ox + R.x, oy + R.y, R.width, R.height);
     },
     drawStill(ctx: Ctx2D, layout: SceneLayout) {
@@ -181,7 +209,22 @@ export function photoRig(src: PhotoSource, make: MakeCanvas): PhotoRig {
       const [ox, oy] = origin(layout);
       ctx.drawImage(p.still, ox, oy, p.width, p.height);
     },
+    face(layout: SceneLayout): PhotoFace {
+      const p = prepare(layout);
+      const [x, y] = origin(layout);
+      return {
+        still: words(p.stillPixels), width: p.width, height: p.height, x, y, rig: p.face,
+        pose: (pose) => posePoints(p.face, pose, p.moved),
+        mouthBox: (moved) => innerMouthBox(p.face, moved),
+        drawMouth: (ctx, moved, dx, dy) => drawInnerMouth(ctx, p.face, moved, dx, dy),
+      };
+    },
   };
+}
+
+/** RGBA bytes as 32-bit words (a view when aligned). */
+function words(px: Uint8ClampedArray): Int32Array {
+  return px.byteOffset % 4 === 0 ? new Int32Array(px.buffer, px.byteOffset, px.length >> 2) : new Int32Array(px.slice().buffer);
 }
 
 /** The presenter at rest: the crop scaled to the box, in its card or cut out. */
@@ -221,15 +264,44 @@ function paintStill(ctx: PixelCtx, src: PhotoSource, crop: Rect, k: number, W: n
   ctx.globalCompositeOperation = 'source-over';
 }
 
-/** The mouth's inside where the lips part: a dark cavity, the upper teeth's edge and a hint of the lower. */
-function drawInnerMouth(ctx: PixelCtx, face: FaceRig, moved: Float64Array): void {
+/** How far the lips part at their middle (pixels along the face's down axis). */
+function lipGap(face: FaceRig, moved: Float64Array): number {
+  const { uy } = face;
+  return (moved[2 * LIP_BOTTOM]! - moved[2 * LIP_TOP]!) * uy[0] + (moved[2 * LIP_BOTTOM + 1]! - moved[2 * LIP_TOP + 1]!) * uy[1];
+}
+
+/** The lips part at least this far before the inside of the mouth shows. */
+const MIN_GAP = 0.8;
+
+/** The box the inner mouth paints in (still picture pixels, whole, a pixel wider for its edge), or null when it paints nothing. */
+function innerMouthBox(face: FaceRig, moved: Float64Array): Rect | null {
+  if (lipGap(face, moved) < MIN_GAP) return null;
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const i of MOUTH_PATH) {
+    x0 = Math.min(x0, moved[2 * i]!);
+    y0 = Math.min(y0, moved[2 * i + 1]!);
+    x1 = Math.max(x1, moved[2 * i]!);
+    y1 = Math.max(y1, moved[2 * i + 1]!);
+  }
+  const x = Math.floor(x0) - 2;
+  const y = Math.floor(y0) - 2;
+  return { x, y, width: Math.ceil(x1) + 2 - x, height: Math.ceil(y1) + 2 - y };
+}
+
+/**
+ * The mouth's inside where the lips part: a dark cavity, the upper teeth's edge and a hint of
+ * the lower, all inside the lips' inner edge; (dx, dy) is the still picture's pixel at ctx's origin.
+ */
+function drawInnerMouth(ctx: PixelCtx, face: FaceRig, moved: Float64Array, dx: number, dy: number): void {
   const { ux, uy } = face;
-  const R = face.region;
-  const at = (i: number) => [moved[2 * i]! - R.x, moved[2 * i + 1]! - R.y] as const;
-  const top = at(13);
-  const bottom = at(14);
-  const gap = (bottom[0] - top[0]) * uy[0] + (bottom[1] - top[1]) * uy[1];
-  if (gap < 0.8) return;
+  const at = (i: number) => [moved[2 * i]! - dx, moved[2 * i + 1]! - dy] as const;
+  const top = at(LIP_TOP);
+  const bottom = at(LIP_BOTTOM);
+  const gap = lipGap(face, moved);
+  if (gap < MIN_GAP) return;
   const path = () => {
     ctx.beginPath();
     MOUTH_PATH.forEach((i, n) => {

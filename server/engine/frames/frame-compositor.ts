@@ -14,9 +14,11 @@ import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import {
   drawTorso, eyesShut, PRESENTER_PARTS, type PresenterAssets, type PresenterPart, type PresenterPose, type PresenterRig, type Rect, type SceneLayout,
 } from '../../../shared/scene/index.js';
+import { isPhotoRig } from '../../../shared/scene/photo-rig.js';
 import type { PixelRect, RegionPlan } from './regions.js';
 import { allocSprite, blendSprite, changedBoxes, changedBoxesIn, copyClip, copyRegion, splitOffset, spriteFromRgba, updateSprite, type Sprite, type Target } from './sprites.js';
 import { rgbaToYuva, words, type Box } from './yuv.js';
+import { PhotoFaceSprite } from './photo-face.js';
 
 type Ctx = ReturnType<Canvas['getContext']>;
 
@@ -89,7 +91,11 @@ export class FrameCompositor {
   private redrawKey: string | null = null;
   private face: Sprite | null = null;
   private faceUnder: Target | null = null;
-  private faceFresh = false;
+  /** What of faceUnder is behind the face sprite (head-region pixels, even edges; null: all of it is current). */
+  private faceStale: Box | null = null;
+  /** The photo rig's moving region drawn in YUV (null: another redraw rig, drawn by Skia). */
+  private photo: PhotoFaceSprite | null = null;
+  private photoHead: string | null = null;
   /** The logo when it must be blended with every composed frame (it overlaps the presenter, or the background moves). */
   private readonly logo: Sprite | null;
 
@@ -214,24 +220,44 @@ export class FrameCompositor {
 
   /**
    * A 'redraw' rig: draws the moving region again when the pose differs visibly (a 32nd of the
-   * jaw's travel, a 16th of the lids', half a pixel of head motion, a thousandth of a radian).
+   * jaw's travel, a 16th of the lids', half a pixel of head motion). The head's position is
+   * snapped to half pixels and its roll to steps that move the region's far edge half a pixel:
+   * the photo rig then draws only the mouth and eyes again between two such steps.
    */
   private setRedrawPose(pose: PresenterPose): Box | null {
+    const { head, cutCtx: ctx, cutCanvas: canvas } = this;
+    if (!head) return null;
     const k = this.layout.presenterScale;
-    const key = [pose.viseme, Math.round(pose.open * 32), Math.round(pose.lid * 16), Math.round(pose.headDx * k * 2), Math.round(pose.headDy * k * 2), Math.round(pose.headRoll * 1000)].join(':');
+    const rollSteps = 2 * Math.max(head.width, head.height);
+    const hx = Math.round(pose.headDx * k * 2);
+    const hy = Math.round(pose.headDy * k * 2);
+    const hr = Math.round(pose.headRoll * rollSteps);
+    const headKey = `${hx}:${hy}:${hr}`;
+    const key = `${pose.viseme}:${Math.round(pose.open * 32)}:${Math.round(pose.lid * 16)}:${headKey}`;
     if (key === this.redrawKey) return null;
     this.redrawKey = key;
-    const { head, cutCtx: ctx, cutCanvas: canvas } = this;
-    if (!head || !ctx || !canvas) return null;
+    const snapped = { ...pose, headDx: hx / (2 * k), headDy: hy / (2 * k), headRoll: hr / rollSteps };
+    const all = { x0: 0, y0: 0, x1: head.width, y1: head.height };
+    if (isPhotoRig(this.redraw!)) {
+      this.photo ??= new PhotoFaceSprite(this.redraw.face(this.layout), head);
+      this.face = this.photo.sprite;
+      if (headKey !== this.photoHead) this.photo.restart();
+      this.photoHead = headKey;
+      const changed = this.photo.draw(snapped);
+      if (!changed) return null;
+      this.faceStale = this.faceUnder ? union(this.faceStale, changed) : all;
+      return { x0: head.x + changed.x0, y0: head.y + changed.y0, x1: head.x + changed.x1, y1: head.y + changed.y1 };
+    }
+    if (!ctx || !canvas) return null;
     ctx.clearRect(0, 0, head.width, head.height);
     ctx.save();
     ctx.translate(-head.x, -head.y);
-    this.redraw!.draw(ctx, this.layout, pose);
+    this.redraw!.draw(ctx, this.layout, snapped);
     ctx.restore();
     // One sprite and one composed region, refilled for every pose (a redraw rig changes most frames).
     this.face ??= allocSprite(head.x, head.y, head.width, head.height);
     updateSprite(this.face, canvas.data());
-    this.faceFresh = false;
+    this.faceStale = all;
     return toBox(head);
   }
 
@@ -283,12 +309,16 @@ export class FrameCompositor {
   /** A 'redraw' rig's moving region composed over the still background for the current pose. */
   private redrawUnder(head: PixelRect, bg: Target): Target {
     const { width, height } = head;
-    const t = (this.faceUnder ??= { width, height, y: new Uint8Array(width * height), u: new Uint8Array((width * height) >> 2), v: new Uint8Array((width * height) >> 2) });
-    if (!this.faceFresh) {
-      const all = { x0: 0, y0: 0, x1: width, y1: height };
-      copyRegion(t, bg, -head.x, -head.y, all);
-      this.blendUnder(t, null, head.x, head.y, all);
-      this.faceFresh = true;
+    let stale = this.faceStale;
+    if (!this.faceUnder) {
+      this.faceUnder = { width, height, y: new Uint8Array(width * height), u: new Uint8Array((width * height) >> 2), v: new Uint8Array((width * height) >> 2) };
+      stale = { x0: 0, y0: 0, x1: width, y1: height };
+    }
+    const t = this.faceUnder;
+    if (stale) {
+      copyRegion(t, bg, -head.x, -head.y, stale);
+      this.blendUnder(t, null, head.x, head.y, stale);
+      this.faceStale = null;
     }
     return t;
   }

@@ -48,7 +48,11 @@ function updateRuns(runs: Runs, alpha: Uint8Array, width: number, j0: number, j1
       scratch[n++] = x;
       scratch[n++] = opaque ? 1 : 0;
     }
-    runs[j] = n ? scratch.slice(0, n) : NO_RUNS;
+    // A row redrawn with the same runs (an opaque face redrawn every frame) keeps its array.
+    const was = runs[j]!;
+    let same = was.length === n;
+    for (let k = 0; same && k < n; k++) same = was[k] === scratch[k];
+    if (!same) runs[j] = n ? scratch.slice(0, n) : NO_RUNS;
   }
 }
 
@@ -66,9 +70,13 @@ export function updateSprite(s: Sprite, px: Uint8Array, box?: Box): void {
   const { width: w, height: h } = s;
   const b = box ?? { x0: 0, y0: 0, x1: w, y1: h };
   rgbaToYuva(px, w, h, { width: w, height: h, y: s.y0, a: s.a, u: s.u, v: s.v, ca: s.ca }, b);
-  const cw = w >> 1;
-  updateRuns(s.luma, s.a, w, b.y0, b.y1);
-  updateRuns(s.chroma, s.ca, cw, b.y0 >> 1, b.y1 >> 1);
+  updateRunsOf(s, b);
+}
+
+/** Recomputes the sprite's painted runs of the rows of `b` (sprite pixels, even edges) after its planes changed there. */
+export function updateRunsOf(s: Sprite, b: Box): void {
+  updateRuns(s.luma, s.a, s.width, b.y0, b.y1);
+  updateRuns(s.chroma, s.ca, s.width >> 1, b.y0 >> 1, b.y1 >> 1);
 }
 
 /** Never written: a transparent row. */

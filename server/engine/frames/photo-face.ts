@@ -1,0 +1,178 @@
+// The photo rig's moving region as a YUV sprite, drawn straight in YUV: the still picture is
+// converted to YUVA words once, and each pose is the shared warp (face-warp.ts, which samples
+// any four channels alike) over those words, the inner mouth painted by the shared routine on a
+// canvas of its box alone, then the changed box unpacked into the sprite's planes. No Skia draw,
+// read-back or colour conversion of the region per frame: what that costs is what limits a
+// photo presenter's render.
+import { createCanvas, type Canvas } from '@napi-rs/canvas';
+import { stillBox, warpRegion, type PixelBox } from '../../../shared/scene/face-warp.js';
+import type { PhotoFace, PixelCtx } from '../../../shared/scene/photo-rig.js';
+import type { PresenterPose, Rect } from '../../../shared/scene/index.js';
+import type { PixelRect } from './regions.js';
+import { allocSprite, updateRunsOf, type Sprite } from './sprites.js';
+import { words, type Box } from './yuv.js';
+
+const luma = (r: number, g: number, b: number) => ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16;
+const cb = (r: number, g: number, b: number) => ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128;
+const cr = (r: number, g: number, b: number) => ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128;
+
+/** A channel of the mouth (coverage ma) over one of the region (weight wa), as straight colour of the result's alpha oa. */
+function mix(mc: number, wc: number, ma: number, wa: number, oa: number): number {
+  return ((mc * ma + wc * wa) / oa + 0.5) | 0;
+}
+
+/** Straight RGBA words to straight YUVA words (y | u << 8 | v << 16 | a << 24), BT.601 limited range as yuv.ts. */
+export function rgbaToYuvaWords(rgba: Int32Array): Int32Array {
+  const out = new Int32Array(rgba.length);
+  for (let i = 0; i < rgba.length; i++) {
+    const w = rgba[i]!;
+    const r = w & 255;
+    const g = (w >>> 8) & 255;
+    const b = (w >>> 16) & 255;
+    out[i] = luma(r, g, b) | (cb(r, g, b) << 8) | (cr(r, g, b) << 16) | (w & 0xff000000);
+  }
+  return out;
+}
+
+export class PhotoFaceSprite {
+  /** The region's sprite (the head region of the frame), refilled where each pose changes it. */
+  readonly sprite: Sprite;
+  private readonly still: Int32Array;
+  /** The head region in still-picture pixels. */
+  private readonly box: Rect;
+  /** The region's pixels warped to the last pose, and those with the inner mouth (YUVA words, box-sized). */
+  private readonly warped: Int32Array;
+  private readonly out: Int32Array;
+  /** The points `warped` was drawn with (when `hasDrawn`; else the next pose is drawn whole). */
+  private readonly drawn: Float64Array;
+  private hasDrawn = false;
+  /** The inner mouth's box last painted (box pixels). */
+  private mouthWas: PixelBox | null = null;
+  private mouth: { canvas: Canvas; ctx: PixelCtx } | null = null;
+
+  constructor(private readonly face: PhotoFace, head: PixelRect) {
+    this.still = rgbaToYuvaWords(face.still);
+    this.box = { x: head.x - face.x, y: head.y - face.y, width: head.width, height: head.height };
+    const still = new Int32Array(head.width * head.height);
+    stillBox(this.still, face.width, face.height, this.box, still);
+    this.drawn = new Float64Array(face.rig.rest.length);
+    this.warped = still.slice();
+    this.out = still;
+    this.sprite = allocSprite(head.x, head.y, head.width, head.height);
+    this.unpack({ x0: 0, y0: 0, x1: head.width, y1: head.height });
+  }
+
+  /**
+   * Draws a pose; returns the box that changed (sprite pixels, even edges), or null when nothing
+   * did. Over the last pose drawn only the triangles that moved since are drawn again (a new
+   * mouth shape under the same head position redraws the mouth and jaw alone).
+   */
+  draw(pose: PresenterPose): Box | null {
+    const { face, box, warped, out } = this;
+    const bw = box.width;
+    const moved = face.pose(pose);
+    let changed = warpRegion(face.rig, moved, this.still, face.width, face.height, warped, box, this.hasDrawn ? this.drawn : null);
+    this.drawn.set(moved);
+    this.hasDrawn = true;
+    const m = face.mouthBox(moved);
+    // The mouth painted last time is gone where the warp changed nothing: its box is redone too.
+    for (const r of [this.mouthWas, m && { x0: m.x - box.x, y0: m.y - box.y, x1: m.x + m.width - box.x, y1: m.y + m.height - box.y }]) {
+      if (r) changed = changed ? { x0: Math.min(changed.x0, r.x0), y0: Math.min(changed.y0, r.y0), x1: Math.max(changed.x1, r.x1), y1: Math.max(changed.y1, r.y1) } : r;
+    }
+    this.mouthWas = m && { x0: m.x - box.x, y0: m.y - box.y, x1: m.x + m.width - box.x, y1: m.y + m.height - box.y };
+    if (!changed) return null;
+    // Even edges (chroma blocks), inside the region.
+    const c: Box = { x0: Math.max(0, changed.x0 & ~1), y0: Math.max(0, changed.y0 & ~1), x1: Math.min(bw, (changed.x1 + 1) & ~1), y1: Math.min(box.height, (changed.y1 + 1) & ~1) };
+    if (c.x1 <= c.x0 || c.y1 <= c.y0) return null;
+    for (let j = c.y0; j < c.y1; j++) out.set(warped.subarray(j * bw + c.x0, j * bw + c.x1), j * bw + c.x0);
+    if (m) this.paintMouth(moved, m);
+    this.unpack(c);
+    return c;
+  }
+
+  /** Forgets the last pose drawn: the next is drawn whole over the still picture (the head moved). */
+  restart(): void {
+    this.hasDrawn = false;
+  }
+
+  /** The inner mouth, painted by the shared routine on a canvas of its box, laid over the region's words. */
+  private paintMouth(moved: Float64Array, m: Rect): void {
+    const { box, out } = this;
+    // A canvas a little larger than needed is kept: the mouth's box changes size every frame.
+    if (!this.mouth || (this.mouth.canvas.width as number) < m.width || (this.mouth.canvas.height as number) < m.height) {
+      const canvas = createCanvas(Math.ceil(m.width / 16) * 16 + 16, Math.ceil(m.height / 16) * 16 + 16);
+      this.mouth = { canvas, ctx: canvas.getContext('2d') as unknown as PixelCtx };
+    }
+    const { canvas, ctx } = this.mouth;
+    const cw = canvas.width;
+    ctx.clearRect(0, 0, m.width, m.height);
+    this.face.drawMouth(ctx, moved, m.x, m.y);
+    const px = words(canvas.data());
+    const bw = box.width;
+    for (let j = 0; j < m.height; j++) {
+      const y = m.y + j - box.y;
+      if (y < 0 || y >= box.height) continue;
+      for (let i = 0; i < m.width; i++) {
+        const x = m.x + i - box.x;
+        if (x < 0 || x >= bw) continue;
+        const p = px[j * cw + i]!;
+        const ma = p >>> 24;
+        if (ma === 0) continue;
+        // Premultiplied RGBA over straight YUVA: both as straight colour, mixed by coverage.
+        const k = 255 / ma;
+        const r = Math.min(255, (p & 255) * k);
+        const g = Math.min(255, ((p >>> 8) & 255) * k);
+        const b = Math.min(255, ((p >>> 16) & 255) * k);
+        const o = y * bw + x;
+        const w = out[o]!;
+        const wa = ((w >>> 24) * (255 - ma)) / 255;
+        const oa = ma + wa;
+        const ir = r | 0;
+        const ig = g | 0;
+        const ib = b | 0;
+        out[o] = mix(luma(ir, ig, ib), w & 255, ma, wa, oa) | (mix(cb(ir, ig, ib), (w >>> 8) & 255, ma, wa, oa) << 8) | (mix(cr(ir, ig, ib), (w >>> 16) & 255, ma, wa, oa) << 16) | (Math.round(oa) << 24);
+      }
+    }
+  }
+
+  /** The region's words inside `c` into the sprite's planes: luma and alpha per pixel, chroma per 2×2 block weighted by alpha. */
+  private unpack(c: Box): void {
+    const s = this.sprite;
+    const w = s.width;
+    const cw = w >> 1;
+    const p = this.out;
+    for (let j = c.y0; j < c.y1; j++) {
+      for (let o = j * w + c.x0, end = j * w + c.x1; o < end; o++) {
+        const v = p[o]!;
+        s.y0[o] = v & 255;
+        s.a[o] = v >>> 24;
+      }
+    }
+    for (let cj = c.y0 >> 1; cj < c.y1 >> 1; cj++) {
+      let i0 = 2 * cj * w + c.x0;
+      for (let o = cj * cw + (c.x0 >> 1), end = cj * cw + (c.x1 >> 1); o < end; o++, i0 += 2) {
+        const w0 = p[i0]!;
+        const w1 = p[i0 + 1]!;
+        const w2 = p[i0 + w]!;
+        const w3 = p[i0 + w + 1]!;
+        const a0 = w0 >>> 24;
+        const a1 = w1 >>> 24;
+        const a2 = w2 >>> 24;
+        const a3 = w3 >>> 24;
+        const as = a0 + a1 + a2 + a3;
+        s.ca[o] = (as + 2) >> 2;
+        if (as === 1020) {
+          s.u[o] = ((((w0 >>> 8) & 255) + ((w1 >>> 8) & 255) + ((w2 >>> 8) & 255) + ((w3 >>> 8) & 255) + 2) >> 2);
+          s.v[o] = ((((w0 >>> 16) & 255) + ((w1 >>> 16) & 255) + ((w2 >>> 16) & 255) + ((w3 >>> 16) & 255) + 2) >> 2);
+        } else if (as === 0) {
+          s.u[o] = 128;
+          s.v[o] = 128;
+        } else {
+          s.u[o] = ((((w0 >>> 8) & 255) * a0 + ((w1 >>> 8) & 255) * a1 + ((w2 >>> 8) & 255) * a2 + ((w3 >>> 8) & 255) * a3) / as + 0.5) | 0;
+          s.v[o] = ((((w0 >>> 16) & 255) * a0 + ((w1 >>> 16) & 255) * a1 + ((w2 >>> 16) & 255) * a2 + ((w3 >>> 16) & 255) * a3) / as + 0.5) | 0;
+        }
+      }
+    }
+    updateRunsOf(s, c);
+  }
+}
