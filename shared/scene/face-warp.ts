@@ -352,12 +352,11 @@ export function warpRegion(
       const i1 = triangles[t + 1]! * 2;
       const i2 = triangles[t + 2]! * 2;
       if (moved[i0] === prev[i0] && moved[i0 + 1] === prev[i0 + 1] && moved[i1] === prev[i1] && moved[i1 + 1] === prev[i1 + 1] && moved[i2] === prev[i2] && moved[i2 + 1] === prev[i2 + 1]) continue;
-      for (const q of [moved, prev]) {
-        cx0 = Math.min(cx0, Math.floor(Math.min(q[i0]!, q[i1]!, q[i2]!) - bx));
-        cy0 = Math.min(cy0, Math.floor(Math.min(q[i0 + 1]!, q[i1 + 1]!, q[i2 + 1]!) - by));
-        cx1 = Math.max(cx1, Math.ceil(Math.max(q[i0]!, q[i1]!, q[i2]!) - bx) + 1);
-        cy1 = Math.max(cy1, Math.ceil(Math.max(q[i0 + 1]!, q[i1 + 1]!, q[i2 + 1]!) - by) + 1);
-      }
+      // Where it is and where it was.
+      cx0 = Math.min(cx0, Math.floor(Math.min(moved[i0]!, moved[i1]!, moved[i2]!, prev[i0]!, prev[i1]!, prev[i2]!) - bx));
+      cy0 = Math.min(cy0, Math.floor(Math.min(moved[i0 + 1]!, moved[i1 + 1]!, moved[i2 + 1]!, prev[i0 + 1]!, prev[i1 + 1]!, prev[i2 + 1]!) - by));
+      cx1 = Math.max(cx1, Math.ceil(Math.max(moved[i0]!, moved[i1]!, moved[i2]!, prev[i0]!, prev[i1]!, prev[i2]!) - bx) + 1);
+      cy1 = Math.max(cy1, Math.ceil(Math.max(moved[i0 + 1]!, moved[i1 + 1]!, moved[i2 + 1]!, prev[i0 + 1]!, prev[i1 + 1]!, prev[i2 + 1]!) - by) + 1);
     }
     cx0 = Math.max(0, cx0);
     cy0 = Math.max(0, cy0);

@@ -7,9 +7,10 @@
 // blended onto that frame's background. ffmpeg then receives frames it can hand to x264 as
 // they are, the same work as encoding from a raw file.
 //
-// A 'redraw' rig (the photo rig) has no layers: its still part (drawStill, with the moving region
-// left clear) is the body sprite, and whenever its pose changes it is drawn again inside the
-// moving region only and cut into one sprite there.
+// A 'redraw' rig has no layers: its still part (drawStill, with the moving region left clear) is
+// the body sprite, and whenever its pose changes it is drawn again inside the moving region only
+// and cut into one sprite there; the photo rig draws that sprite straight in YUV, only where the
+// pose changed it (photo-face.ts).
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import {
   drawTorso, eyesShut, PRESENTER_PARTS, type PresenterAssets, type PresenterPart, type PresenterPose, type PresenterRig, type Rect, type SceneLayout,

@@ -16,6 +16,12 @@ const luma = (r: number, g: number, b: number) => ((66 * r + 129 * g + 25 * b + 
 const cb = (r: number, g: number, b: number) => ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128;
 const cr = (r: number, g: number, b: number) => ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128;
 
+/** The box around two (either may be null). */
+function join(a: PixelBox | null, b: PixelBox | null): PixelBox | null {
+  if (!a || !b) return a ?? b;
+  return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
+}
+
 /** A channel of the mouth (coverage ma) over one of the region (weight wa), as straight colour of the result's alpha oa. */
 function mix(mc: number, wc: number, ma: number, wa: number, oa: number): number {
   return ((mc * ma + wc * wa) / oa + 0.5) | 0;
@@ -75,11 +81,10 @@ export class PhotoFaceSprite {
     this.drawn.set(moved);
     this.hasDrawn = true;
     const m = face.mouthBox(moved);
+    const mouth = m && { x0: m.x - box.x, y0: m.y - box.y, x1: m.x + m.width - box.x, y1: m.y + m.height - box.y };
     // The mouth painted last time is gone where the warp changed nothing: its box is redone too.
-    for (const r of [this.mouthWas, m && { x0: m.x - box.x, y0: m.y - box.y, x1: m.x + m.width - box.x, y1: m.y + m.height - box.y }]) {
-      if (r) changed = changed ? { x0: Math.min(changed.x0, r.x0), y0: Math.min(changed.y0, r.y0), x1: Math.max(changed.x1, r.x1), y1: Math.max(changed.y1, r.y1) } : r;
-    }
-    this.mouthWas = m && { x0: m.x - box.x, y0: m.y - box.y, x1: m.x + m.width - box.x, y1: m.y + m.height - box.y };
+    changed = join(join(changed, this.mouthWas), mouth);
+    this.mouthWas = mouth;
     if (!changed) return null;
     // Even edges (chroma blocks), inside the region.
     const c: Box = { x0: Math.max(0, changed.x0 & ~1), y0: Math.max(0, changed.y0 & ~1), x1: Math.min(bw, (changed.x1 + 1) & ~1), y1: Math.min(box.height, (changed.y1 + 1) & ~1) };
@@ -141,11 +146,24 @@ export class PhotoFaceSprite {
     const w = s.width;
     const cw = w >> 1;
     const p = this.out;
+    const { y0: Y, a: A, u: U, v: V, ca: CA } = s;
+    // Rows whose alpha changes need their runs again (an opaque face's never do).
+    let r0 = c.y1;
+    let r1 = c.y0;
     for (let j = c.y0; j < c.y1; j++) {
+      let alphaChanged = false;
       for (let o = j * w + c.x0, end = j * w + c.x1; o < end; o++) {
         const v = p[o]!;
-        s.y0[o] = v & 255;
-        s.a[o] = v >>> 24;
+        Y[o] = v & 255;
+        const al = v >>> 24;
+        if (A[o] !== al) {
+          A[o] = al;
+          alphaChanged = true;
+        }
+      }
+      if (alphaChanged) {
+        r0 = Math.min(r0, j & ~1);
+        r1 = Math.max(r1, (j + 2) & ~1);
       }
     }
     for (let cj = c.y0 >> 1; cj < c.y1 >> 1; cj++) {
@@ -160,19 +178,24 @@ export class PhotoFaceSprite {
         const a2 = w2 >>> 24;
         const a3 = w3 >>> 24;
         const as = a0 + a1 + a2 + a3;
-        s.ca[o] = (as + 2) >> 2;
+        const ca = (as + 2) >> 2;
+        if (CA[o] !== ca) {
+          CA[o] = ca;
+          r0 = Math.min(r0, 2 * cj);
+          r1 = Math.max(r1, 2 * cj + 2);
+        }
         if (as === 1020) {
-          s.u[o] = ((((w0 >>> 8) & 255) + ((w1 >>> 8) & 255) + ((w2 >>> 8) & 255) + ((w3 >>> 8) & 255) + 2) >> 2);
-          s.v[o] = ((((w0 >>> 16) & 255) + ((w1 >>> 16) & 255) + ((w2 >>> 16) & 255) + ((w3 >>> 16) & 255) + 2) >> 2);
+          U[o] = (((w0 >>> 8) & 255) + ((w1 >>> 8) & 255) + ((w2 >>> 8) & 255) + ((w3 >>> 8) & 255) + 2) >> 2;
+          V[o] = (((w0 >>> 16) & 255) + ((w1 >>> 16) & 255) + ((w2 >>> 16) & 255) + ((w3 >>> 16) & 255) + 2) >> 2;
         } else if (as === 0) {
-          s.u[o] = 128;
-          s.v[o] = 128;
+          U[o] = 128;
+          V[o] = 128;
         } else {
-          s.u[o] = ((((w0 >>> 8) & 255) * a0 + ((w1 >>> 8) & 255) * a1 + ((w2 >>> 8) & 255) * a2 + ((w3 >>> 8) & 255) * a3) / as + 0.5) | 0;
-          s.v[o] = ((((w0 >>> 16) & 255) * a0 + ((w1 >>> 16) & 255) * a1 + ((w2 >>> 16) & 255) * a2 + ((w3 >>> 16) & 255) * a3) / as + 0.5) | 0;
+          U[o] = ((((w0 >>> 8) & 255) * a0 + ((w1 >>> 8) & 255) * a1 + ((w2 >>> 8) & 255) * a2 + ((w3 >>> 8) & 255) * a3) / as + 0.5) | 0;
+          V[o] = ((((w0 >>> 16) & 255) * a0 + ((w1 >>> 16) & 255) * a1 + ((w2 >>> 16) & 255) * a2 + ((w3 >>> 16) & 255) * a3) / as + 0.5) | 0;
         }
       }
     }
-    updateRunsOf(s, c);
+    if (r1 > r0) updateRunsOf(s, { x0: c.x0, y0: r0, x1: c.x1, y1: r1 });
   }
 }
