@@ -337,10 +337,10 @@ export function warpRegion(
   const maxY = srcHeight - 1;
   // What is drawn again (box pixels, x1 and y1 exclusive): the region, or what moved in it.
   const R = rig.region;
-  let cx0 = Math.max(0, R.x - bx);
-  let cy0 = Math.max(0, R.y - by);
-  let cx1 = Math.min(bw, R.x + R.width - bx);
-  let cy1 = Math.min(bh, R.y + R.height - by);
+  let cx0 = Math.max(0, R.x - bx) | 0;
+  let cy0 = Math.max(0, R.y - by) | 0;
+  let cx1 = Math.min(bw, R.x + R.width - bx) | 0;
+  let cy1 = Math.min(bh, R.y + R.height - by) | 0;
   if (cx1 <= cx0 || cy1 <= cy0) return null;
   if (prev) {
     cx0 = bw;
@@ -358,10 +358,10 @@ export function warpRegion(
       cx1 = Math.max(cx1, Math.ceil(Math.max(moved[i0]!, moved[i1]!, moved[i2]!, prev[i0]!, prev[i1]!, prev[i2]!) - bx) + 1);
       cy1 = Math.max(cy1, Math.ceil(Math.max(moved[i0 + 1]!, moved[i1 + 1]!, moved[i2 + 1]!, prev[i0 + 1]!, prev[i1 + 1]!, prev[i2 + 1]!) - by) + 1);
     }
-    cx0 = Math.max(0, cx0);
-    cy0 = Math.max(0, cy0);
-    cx1 = Math.min(bw, cx1);
-    cy1 = Math.min(bh, cy1);
+    cx0 = Math.max(0, cx0) | 0;
+    cy0 = Math.max(0, cy0) | 0;
+    cx1 = Math.min(bw, cx1) | 0;
+    cy1 = Math.min(bh, cy1) | 0;
     if (cx1 <= cx0 || cy1 <= cy0) return null;
   }
   const clip = { x: bx + cx0, y: by + cy0, width: cx1 - cx0, height: cy1 - cy0 };
@@ -437,7 +437,8 @@ export function warpRegion(
       else spanClamped(src, W, maxX, maxY, out, o, hi - lo + 1, sx, sy, ax, ay);
     }
   }
-  return { x0: cx0, y0: cy0, x1: cx1, y1: cy1 };
+  // Whole numbers as V8 keeps them: a field that held a double once changes the object's shape.
+  return { x0: cx0 | 0, y0: cy0 | 0, x1: cx1 | 0, y1: cy1 | 0 };
 }
 
 // Bilinear sampling in fixed point: 7-bit weights, across then down, two channels at a time

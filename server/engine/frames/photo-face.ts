@@ -87,7 +87,10 @@ export class PhotoFaceSprite {
     this.mouthWas = mouth;
     if (!changed) return null;
     // Even edges (chroma blocks), inside the region.
-    const c: Box = { x0: Math.max(0, changed.x0 & ~1), y0: Math.max(0, changed.y0 & ~1), x1: Math.min(bw, (changed.x1 + 1) & ~1), y1: Math.min(box.height, (changed.y1 + 1) & ~1) };
+    const c: Box = {
+      x0: Math.max(0, changed.x0 & ~1) | 0, y0: Math.max(0, changed.y0 & ~1) | 0,
+      x1: Math.min(bw, (changed.x1 + 1) & ~1) | 0, y1: Math.min(box.height, (changed.y1 + 1) & ~1) | 0,
+    };
     if (c.x1 <= c.x0 || c.y1 <= c.y0) return null;
     for (let j = c.y0; j < c.y1; j++) out.set(warped.subarray(j * bw + c.x0, j * bw + c.x1), j * bw + c.x0);
     if (m) this.paintMouth(moved, m);
@@ -147,12 +150,20 @@ export class PhotoFaceSprite {
     const cw = w >> 1;
     const p = this.out;
     const { y0: Y, a: A, u: U, v: V, ca: CA } = s;
-    // Rows whose alpha changes need their runs again (an opaque face's never do).
-    let r0 = c.y1;
-    let r1 = c.y0;
-    for (let j = c.y0; j < c.y1; j++) {
+    // Whole numbers as V8 keeps them (see PixelRect): the boxes come from Math.floor and friends.
+    const x0 = c.x0 | 0;
+    const x1 = c.x1 | 0;
+    const y0 = c.y0 | 0;
+    const y1 = c.y1 | 0;
+    // Rows whose alpha changes need their runs again (an opaque face's never do): the first and
+    // last such luma row and chroma row (-1: none), kept by plain assignments, as the branch is rare.
+    let first = -1;
+    let last = -1;
+    let cFirst = -1;
+    let cLast = -1;
+    for (let j = y0; j < y1; j++) {
       let alphaChanged = false;
-      for (let o = j * w + c.x0, end = j * w + c.x1; o < end; o++) {
+      for (let o = j * w + x0, end = j * w + x1; o < end; o++) {
         const v = p[o]!;
         Y[o] = v & 255;
         const al = v >>> 24;
@@ -162,13 +173,13 @@ export class PhotoFaceSprite {
         }
       }
       if (alphaChanged) {
-        r0 = Math.min(r0, j & ~1);
-        r1 = Math.max(r1, (j + 2) & ~1);
+        if (first < 0) first = j;
+        last = j;
       }
     }
-    for (let cj = c.y0 >> 1; cj < c.y1 >> 1; cj++) {
-      let i0 = 2 * cj * w + c.x0;
-      for (let o = cj * cw + (c.x0 >> 1), end = cj * cw + (c.x1 >> 1); o < end; o++, i0 += 2) {
+    for (let cj = y0 >> 1; cj < y1 >> 1; cj++) {
+      let i0 = 2 * cj * w + x0;
+      for (let o = cj * cw + (x0 >> 1), end = cj * cw + (x1 >> 1); o < end; o++, i0 += 2) {
         const w0 = p[i0]!;
         const w1 = p[i0 + 1]!;
         const w2 = p[i0 + w]!;
@@ -181,8 +192,8 @@ export class PhotoFaceSprite {
         const ca = (as + 2) >> 2;
         if (CA[o] !== ca) {
           CA[o] = ca;
-          r0 = Math.min(r0, 2 * cj);
-          r1 = Math.max(r1, 2 * cj + 2);
+          if (cFirst < 0) cFirst = cj;
+          cLast = cj;
         }
         if (as === 1020) {
           U[o] = (((w0 >>> 8) & 255) + ((w1 >>> 8) & 255) + ((w2 >>> 8) & 255) + ((w3 >>> 8) & 255) + 2) >> 2;
@@ -196,6 +207,12 @@ export class PhotoFaceSprite {
         }
       }
     }
-    if (r1 > r0) updateRunsOf(s, { x0: c.x0, y0: r0, x1: c.x1, y1: r1 });
+    let r0 = first < 0 ? y1 : first & ~1;
+    let r1 = first < 0 ? y0 : (last + 2) & ~1;
+    if (cFirst >= 0) {
+      r0 = Math.min(r0, 2 * cFirst);
+      r1 = Math.max(r1, 2 * cLast + 2);
+    }
+    if (r1 > r0) updateRunsOf(s, { x0, y0: r0, x1, y1: r1 });
   }
 }
