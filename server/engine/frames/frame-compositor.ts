@@ -222,14 +222,16 @@ export class FrameCompositor {
   /**
    * A 'redraw' rig: draws the moving region again when the pose differs visibly (a 32nd of the
    * jaw's travel, a 16th of the lids', half a pixel of head motion). The head's position is
-   * snapped to half pixels and its roll to steps that move the region's far edge half a pixel:
-   * the photo rig then draws only the mouth and eyes again between two such steps.
+   * snapped to half pixels and its roll to steps that move the face's farthest point half a
+   * pixel (the region's far edge, for another rig): the photo rig then draws only the mouth and
+   * eyes again between two such steps.
    */
   private setRedrawPose(pose: PresenterPose): Box | null {
     const { head, cutCtx: ctx, cutCanvas: canvas } = this;
     if (!head) return null;
     const k = this.layout.presenterScale;
-    const rollSteps = 2 * Math.max(head.width, head.height);
+    if (isPhotoRig(this.redraw!)) this.photo ??= new PhotoFaceSprite(this.redraw.face(this.layout), head);
+    const rollSteps = this.photo ? 1 / this.photo.rollStep : 2 * Math.max(head.width, head.height);
     const hx = Math.round(pose.headDx * k * 2);
     const hy = Math.round(pose.headDy * k * 2);
     const hr = Math.round(pose.headRoll * rollSteps);
@@ -239,8 +241,7 @@ export class FrameCompositor {
     this.redrawKey = key;
     const snapped = { ...pose, headDx: hx / (2 * k), headDy: hy / (2 * k), headRoll: hr / rollSteps };
     const all = { x0: 0, y0: 0, x1: head.width, y1: head.height };
-    if (isPhotoRig(this.redraw!)) {
-      this.photo ??= new PhotoFaceSprite(this.redraw.face(this.layout), head);
+    if (this.photo) {
       this.face = this.photo.sprite;
       if (headKey !== this.photoHead) this.photo.restart();
       this.photoHead = headKey;

@@ -6,6 +6,7 @@
 // photo presenter's render.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { stillBox, warpRegion, type PixelBox } from '../../../shared/scene/face-warp.js';
+import { MESH_POINTS } from '../../../shared/scene/face-mesh.js';
 import type { PhotoFace, PixelCtx } from '../../../shared/scene/photo-rig.js';
 import type { PresenterPose, Rect } from '../../../shared/scene/index.js';
 import type { PixelRect } from './regions.js';
@@ -56,7 +57,14 @@ export class PhotoFaceSprite {
   private mouthWas: PixelBox | null = null;
   private mouth: { canvas: Canvas; ctx: PixelCtx } | null = null;
 
+  /** The head's roll that moves its farthest fully moving point (a mesh point) half a pixel, in radians. */
+  readonly rollStep: number;
+
   constructor(private readonly face: PhotoFace, head: PixelRect) {
+    const { rest, pivot } = face.rig;
+    let reach = 1;
+    for (let v = 0; v < MESH_POINTS; v++) reach = Math.max(reach, Math.hypot(rest[2 * v]! - pivot[0], rest[2 * v + 1]! - pivot[1]));
+    this.rollStep = 0.5 / reach;
     this.still = rgbaToYuvaWords(face.still);
     this.box = { x: head.x - face.x, y: head.y - face.y, width: head.width, height: head.height };
     const still = new Int32Array(head.width * head.height);
