@@ -1,3 +1,4 @@
-export declare const PACKED_FILES: readonly string[];
+export declare const PACKED_FILES: readonly RegExp[];
+export declare const PACKED_DICTIONARY: string;
 export declare function packFiles(appDir: string): void;
 export default function afterPack(context: unknown): Promise<void>;

