@@ -25,6 +25,11 @@ export const PACKED_FILES = [
   /^resources\/fonts\/[^/]+\.(ttf|otf)$/,
   /^resources\/presenters\/.+\.svg$/, // server/engine/frames/assets.ts
   /^resources\/voices\/pico\/[^/]+\.bin$/, // server/engine/speech/pico-worker.mjs
+  /^node_modules\/@echogarden\/svoxpico-wasm\/svoxpico\.wasm$/, // server/engine/speech/pico-worker.mjs
+  // pdf.js's cMaps, standard fonts and WebAssembly decoders: server/assets/pdf.ts.
+  /^node_modules\/pdfjs-dist\/(cmaps\/.+\.bcmap|standard_fonts\/.+\.(pfb|ttf)|wasm\/.+\.wasm)$/,
+  // espeak-ng's module (espeak-wasm.mjs) and data (its WASI file system, wasi-readonly.mjs).
+  /^resources\/espeak-ng\/(espeak-ng\.wasm|espeak-ng-data\/.+)$/,
 ];
 
 /** Where the Japanese dictionary is, packed by its own loader (server/engine/speech/japanese-dictionary.mjs). */
@@ -32,7 +37,7 @@ export const PACKED_DICTIONARY = 'node_modules/kuromoji/dict';
 
 export function packFiles(appDir) {
   for (const { path } of listFiles(appDir)) {
-    if (!PACKED_FILES.some((p) => p.test(path))) continue;
+    if (path.endsWith(PACKED_SUFFIX) || !PACKED_FILES.some((p) => p.test(path))) continue;
     const full = join(appDir, path);
     writeFileSync(full + PACKED_SUFFIX, packBytes(readFileSync(full)));
     rmSync(full);
