@@ -7,8 +7,8 @@
 // leave the project's node_modules as it was, and the payload must hold nothing that must not
 // ship; its size is printed and held to the limit below. Every file it stores compressed is read
 // back where the app reads it: the render speaks with Pico, draws the fonts and the presenter's
-// art; the installed Flite speaks, the installed kuromoji reads kanji, and the app's own
-// studio-app:// handler answers the page's files as built.
+// art; the installed Flite speaks, the installed kuromoji reads kanji, the installed pdf.js draws
+// a page, and the app's own studio-app:// handler answers the page's files as built.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import type { Job } from '../../shared/contract/index.js';
 import { SCENE_FONTS } from '../../shared/scene/fonts.js';
 import { serveOnnxRuntime } from '../../server/engine/test/onnx-runtime-source.js';
 import { tinyPiperModel } from '../../server/engine/test/tiny-onnx.js';
+import { pdf } from '../../server/test/fixtures/media.js';
 import { checkPayload, listFiles } from '../build/payload-check.mjs';
 import { PACKED_DICTIONARY, PACKED_FILES } from '../build/after-pack.mjs';
 import { DICTIONARY_FILES } from '../../server/engine/speech/japanese-dictionary.mjs';
@@ -120,7 +121,7 @@ describe('npm run dist -- --linux dir (stand-in Electron)', () => {
     expect(files.filter((f) => /^node_modules\/(async|lodash|zlibjs)\//.test(f.path)).map((f) => f.path)).toEqual([]);
   });
 
-  it('reads back every file it stores compressed: Flite speaks and kuromoji reads kanji in the installed runtime, the page loads over studio-app://', async () => {
+  it('reads back every file it stores compressed: Flite speaks, kuromoji reads kanji, pdf.js draws a page in the installed runtime, the page loads over studio-app://', async () => {
     const root = join(installed, 'resources/app');
     const paths = listFiles(root).map((f) => f.path);
     for (const pattern of PACKED_FILES) {
@@ -153,6 +154,23 @@ describe('npm run dist -- --linux dir (stand-in Electron)', () => {
     });
     expect(japanese.status, japanese.stderr).toBe(0);
     expect(JSON.parse(japanese.stdout)).toEqual([['東京で日本語の文章を読みます', 'とーきょーでにほんごのぶんしょーをよみます']]);
+    // The installed pdf.js (its minified build and worker, its data packed) draws a document's page.
+    const deck = join(work, 'deck.pdf');
+    writeFileSync(deck, pdf(1));
+    const drawer = join(work, 'draw-pdf.mjs');
+    writeFileSync(drawer, `const { renderPdfPage } = await import(process.argv[2]);
+      const c = await renderPdfPage(process.argv[3], 1, 421, 298);
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let ink = 0; for (let i = 0; i < d.length; i += 4) if (d[i] < 128) ink++;
+      console.log(JSON.stringify({ width: c.width, height: c.height, ink }));`);
+    const drawn = spawnSync(join(installed, 'presenter-studio'), [drawer, pathToFileURL(join(root, 'server/assets/pdf.js')).href, deck], {
+      encoding: 'utf8',
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    });
+    expect(drawn.status, drawn.stderr).toBe(0);
+    const page = z.object({ width: z.number(), height: z.number(), ink: z.number() }).parse(JSON.parse(drawn.stdout));
+    expect(page).toMatchObject({ width: 421, height: 298 });
+    expect(page.ink).toBeGreaterThan(100); // "Slide 1" in 24-pixel letters
     // The app's own studio-app:// handler, given the installed renderer, answers the module whole.
     const handlers = new Map<string, (r: Request) => Response | Promise<Response>>();
     handleSchemes({ registerSchemesAsPrivileged: () => {}, handle: (scheme, h) => void handlers.set(scheme, h) }, rendererDirs(root), { openMedia: () => Promise.reject(new Error('no media here')) });
