@@ -30,7 +30,8 @@ async function fileHash(path: string): Promise<string> {
 
 /** The music as the mix reads it: from the cache in `dir` when decoded before, else decoded (and stored once whole). */
 export async function openMusic(music: Pick<RenderMusic, 'path' | 'durationSeconds'>, signal: AbortSignal, dir: string | null): Promise<MusicSource> {
-  if (!dir) return new MusicSource(() => new DecodePass(music.path, signal), music.durationSeconds);
+  // (A track known to be too long to keep is not even hashed.)
+  if (!dir || (music.durationSeconds ?? 0) > MUSIC_CACHE.maxSeconds) return new MusicSource(() => new DecodePass(music.path, signal), music.durationSeconds);
   const key = await fileHash(music.path);
   const files = { pcm: join(dir, `${key}.pcm`), entry: join(dir, `${key}.json`) };
   const hit = await readEntry(files);
