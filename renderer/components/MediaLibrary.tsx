@@ -1,8 +1,9 @@
 // The media library panel: the creator's pictures, clips, audio and documents, searched and
 // filtered by kind; uploads with their progress; a file becomes the selected scene's background
 // or, for a slide deck, a scene per page. Hidden when the render API has no media library.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ASSET_KINDS, type AssetKind } from '../../shared/contract/index.js';
+import { useCatalogs } from '../store/index.js';
 import { UPLOAD_ACCEPT, useMedia } from '../store/media.js';
 import { useSelectedSceneId } from '../store/scene-actions.js';
 import { ErrorNote } from './ErrorNote.js';
@@ -90,6 +91,10 @@ export function MediaLibrary() {
   const more = useMedia((s) => s.assetsCursor);
   const filtered = useMedia((s) => !!s.assetQuery.q.trim() || s.assetQuery.kind !== null);
   const sceneId = useSelectedSceneId();
+  // A photo presenter's cut-out mask is part of the presenter, not a file the creator placed.
+  const presenters = useCatalogs((s) => s.presenters);
+  const masks = useMemo(() => new Set(presenters.flatMap((p) => (p.portrait?.maskAssetId ? [p.portrait.maskAssetId] : []))), [presenters]);
+  const shown = assets.filter((a) => !masks.has(a.id));
   useEffect(() => {
     if (useMedia.getState().assetsSupported !== true) void useMedia.getState().loadAssets();
   }, []);
@@ -109,9 +114,9 @@ export function MediaLibrary() {
       <MediaUploads />
       <MediaNotice />
       <ErrorNote message={error} onRetry={() => void loadAssets()} />
-      {assets.length ? (
+      {shown.length ? (
         <ul className="asset-grid" aria-label="Media files" aria-busy={loading}>
-          {assets.map((a) => (
+          {shown.map((a) => (
             <MediaAssetCard key={a.id} asset={a} sceneId={sceneId} />
           ))}
         </ul>

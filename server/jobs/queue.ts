@@ -193,11 +193,19 @@ export class WorkerQueue {
       return;
     }
     const workDir = join(this.o.workRoot, `${job.id}-${job.attempts}-${randomBytes(4).toString('hex')}`);
+    const renewals = new Backoff();
     const renew = setInterval(() => {
       // A refused renewal: the job was canceled, or taken over after our lease lapsed; stop rendering.
+      // A failed one (the store unreachable) is tried again at the next tick; the lease may lapse meanwhile.
       void store.renewLease(job.id, this.workerId, this.leaseMs).then(
-        (held) => held || this.abort(r, 'canceled'),
-        () => undefined,
+        (held) => {
+          renewals.succeed();
+          if (!held) this.abort(r, 'canceled');
+        },
+        (err) => {
+          const { log: say, failures } = renewals.fail();
+          if (say) log.warn({ err, jobId: job.id, failures }, 'lease renewal failed');
+        },
       );
     }, this.leaseMs / 3);
     const progress = this.progressWriter(job.id);
@@ -280,6 +288,7 @@ export class WorkerQueue {
     let pending: number | null = null;
     let timer: NodeJS.Timeout | null = null;
     let stopped = false;
+    const writes = new Backoff();
     const flush = () => {
       timer = null;
       if (pending === null || stopped) return;
@@ -287,7 +296,13 @@ export class WorkerQueue {
       pending = null;
       last = Date.now();
       // Progress is advisory: a failed write is overtaken by the next one (or by the job's end).
-      void this.o.store.setProgress(jobId, this.workerId, p).catch(() => undefined);
+      void this.o.store.setProgress(jobId, this.workerId, p).then(
+        () => writes.succeed(),
+        (err) => {
+          const { log: say, failures } = writes.fail();
+          if (say) this.o.log.warn({ err, jobId, failures }, 'progress not saved');
+        },
+      );
     };
     return {
       report: (p: number) => {

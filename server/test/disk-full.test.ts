@@ -96,4 +96,17 @@ describe.skipIf(skip)('a full disk', () => {
     });
     expect(failed.error?.code).toBe('speech_failed');
   }, 30_000);
+
+  it('says in the log when a rendering job’s progress and lease cannot be written, and goes on', async () => {
+    const created = await call(`${s.url}/api/render`, { key, json: { ...validRequest, text: 'Hello [slow:3000]' } });
+    const id = created.body.id as string;
+    await waitFor(async () => (await getJob(id)).status === 'rendering');
+    db.exec('PRAGMA query_only = 1');
+    try {
+      await waitFor(async () => logs.some((l) => l.msg === 'progress not saved') && logs.some((l) => l.msg === 'lease renewal failed'));
+    } finally {
+      db.exec('PRAGMA query_only = 0');
+    }
+    await waitFor(async () => (await getJob(id)).status === 'completed');
+  }, 30_000);
 });

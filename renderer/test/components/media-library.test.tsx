@@ -173,6 +173,16 @@ describe('media library', () => {
     off();
   });
 
+  it('does not list a photo presenter’s cut-out mask among the creator’s files', async () => {
+    const mask = asset('ast_mask', 'Eileen (cut-out mask).png', 'image', { width: 512, height: 512 });
+    bridge({ 'assets.list': () => ({ assets: [mask, ...LIBRARY], nextCursor: null }) });
+    sceneStore.setState((s) => ({
+      catalogs: { ...s.catalogs, presenters: [{ id: 'pht_eileen', name: 'Eileen', kind: 'photo', builtIn: false, thumbnailUrl: '', portrait: { assetId: PHOTO.id, maskAssetId: mask.id, landmarks: [] } }] },
+    }));
+    await open();
+    expect(cardNames()).toEqual(['office.jpg', 'demo.mp4', 'intro.mp3', 'Q3 review.pdf']);
+  });
+
   it('says why a file was refused and adds nothing of it', async () => {
     await open();
     fireEvent.change(screen.getByTestId('media-file-input'), { target: { files: [new File(['hello'], 'logo.png', { type: 'image/png' })] } });

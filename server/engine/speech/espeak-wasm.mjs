@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { restoreMemory, saveMemory } from './memory-snapshot.mjs';
 import { readOnlyWasi } from './wasi-readonly.mjs';
 
 /** Where the module and its data ship (the same relative place in a checkout and a packaged app). */
@@ -27,7 +28,7 @@ const WARM_UP = 'Hello.';
  * utterance that needs more grows the memory past the copy, and the next call starts anew.
  */
 const HEAP_ROOM = 4 * 1024 * 1024;
-/** Voices kept loaded in one worker (each a few MB, twice: the instance and its saved copy). */
+/** Voices kept loaded in one worker (each a few MB: the instance and the used part of its saved copy). */
 const VOICES_READY = 4;
 
 /**
@@ -71,7 +72,7 @@ export async function loadEspeak({ dir = ESPEAK_DIR, onOpen, oneInstance = false
       if (!room) throw new Error('espeak-ng ran out of memory.');
       x.ps_free(room);
     }
-    return { x, sampleRate, failed, withString, saved: new Uint8Array(x.memory.buffer).slice() };
+    return { x, sampleRate, failed, withString, saved: saveMemory(new Uint8Array(x.memory.buffer)) };
   };
 
   let e = await start('');
@@ -84,7 +85,7 @@ export async function loadEspeak({ dir = ESPEAK_DIR, onOpen, oneInstance = false
   const fresh = async () => {
     if (!oneInstance) {
       if (e.x.memory.buffer.byteLength !== e.saved.length) ready.set(voiceNow, (e = await start(voiceNow)));
-      else new Uint8Array(e.x.memory.buffer).set(e.saved);
+      else restoreMemory(new Uint8Array(e.x.memory.buffer), e.saved);
     }
     e.x.ps_set_rate(speed.rate); // glue.c keeps them in memory the copy just replaced
     e.x.ps_set_pitch(speed.pitch);

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import createModule from '@echogarden/svoxpico-wasm';
+import { restoreMemory, saveMemory } from './memory-snapshot.mjs';
 
 const PICO_MEM = 2_500_000; // Pico's own heap (its documented minimum is ~2 MB)
 const STEP_IDLE = 200; // pico_getData: all text spoken
@@ -67,7 +68,7 @@ function load(m, voice) {
   const engine = m._malloc(4);
   rc = m._pico_newEngine(system, voiceName.ptr, engine);
   if (rc !== 0) fail(m, system, rc, 'Pico could not start its engine');
-  current = { key, mem, out, system, resources, names, voiceName, engine, saved: m.HEAPU8.slice() };
+  current = { key, mem, out, system, resources, names, voiceName, engine, saved: saveMemory(m.HEAPU8) };
   return current;
 }
 
@@ -88,8 +89,7 @@ function speak(m, voice, text) {
   // the same text would sound slightly different each time, and so would a render's mouth (it
   // follows the loudness). Every text starts from the memory saved once the voice was loaded;
   // memory grown since is zeroed, as it was when new (the allocator's break, restored, is below it).
-  m.HEAPU8.set(c.saved);
-  m.HEAPU8.fill(0, c.saved.length);
+  restoreMemory(m.HEAPU8, c.saved);
   const engine = m.HEAP32[c.engine >> 2];
   const t = cString(m, text);
   const sent = m._malloc(4);
