@@ -3,7 +3,7 @@
 // cache as PCM with its loudness, keyed by a hash of the file's bytes, and later renders play it
 // from memory: no decoder process, nothing measured. A changed file hashes differently, so it is
 // never served the old sound; the least recently used tracks beyond MUSIC_CACHE.tracks are removed.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -48,14 +48,19 @@ export async function openMusic(music: Pick<RenderMusic, 'path' | 'durationSecon
   return new MusicSource(() => (whole ? new MemoryPass(whole) : new DecodePass(music.path, signal, keep)), music.durationSeconds);
 }
 
-async function readEntry(files: { pcm: string; entry: string }): Promise<{ pcm: Int16Array; loudness: number } | null> {
-  let text: string;
+/** `read()`, or null when the file is not there (not decoded before, or removed as least recently used meanwhile). */
+async function unlessMissing<T>(read: () => Promise<T>): Promise<T | null> {
   try {
-    text = await readFile(files.entry, 'utf8');
+    return await read();
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null; // not decoded before
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
+}
+
+async function readEntry(files: { pcm: string; entry: string }): Promise<{ pcm: Int16Array; loudness: number } | null> {
+  const text = await unlessMissing(() => readFile(files.entry, 'utf8'));
+  if (text === null) return null;
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -65,11 +70,12 @@ async function readEntry(files: { pcm: string; entry: string }): Promise<{ pcm: 
   }
   const entry = Entry.safeParse(json);
   if (!entry.success) return null; // another format: decoded again and stored anew
-  const bytes = await readFile(files.pcm);
-  if (bytes.length !== entry.data.frames * 4) return null;
+  const bytes = await unlessMissing(() => readFile(files.pcm));
+  if (!bytes || bytes.length !== entry.data.frames * 4) return null;
   const now = new Date();
-  await utimes(files.entry, now, now); // recently used: the last to be removed
-  const pcm = new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2);
+  await unlessMissing(() => utimes(files.entry, now, now)); // recently used: the last to be removed
+  // (Copied only if the read's buffer is not aligned for 16-bit reads.)
+  const pcm = bytes.byteOffset % 2 ? new Int16Array(Uint8Array.from(bytes).buffer) : new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2);
   return { pcm, loudness: entry.data.loudness ?? -Infinity };
 }
 
@@ -77,7 +83,7 @@ async function store(dir: string, files: { pcm: string; entry: string }, pcm: In
   await mkdir(dir, { recursive: true });
   const loudness = trackLoudness(pcm);
   const write = async (path: string, data: Uint8Array | string) => {
-    const tmp = `${path}.${process.pid}.tmp`;
+    const tmp = `${path}.${randomUUID()}.tmp`;
     await writeFile(tmp, data);
     await rename(tmp, path);
   };
