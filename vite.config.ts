@@ -9,9 +9,10 @@
 //   web-client  the web shell's window.studio script → dist/web-client/studio-client.js
 import { defineConfig, type Connect, type Plugin, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import { FACE_MESH_CSP, FACE_MESH_URL_DIR, FONTS_PATH_PREFIX, rendererDirs, rendererFile } from './electron/services/renderer-files.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -63,7 +64,8 @@ function fontsFromResources(): Plugin {
  * runners' own CSP (FACE_MESH_CSP); the dev server answers them from their sources. Only the
  * WebAssembly SIMD builds ship (every Chromium since 91 and Electron run them; the packages'
  * plain builds are a fallback for older browsers and would double the models' share of the app),
- * and only the general segmentation model the runner selects.
+ * only the general segmentation model the runner selects, and of Face Mesh's packed models only
+ * those it reads (withoutUnusedModel).
  */
 const MEDIAPIPE_DIR = FACE_MESH_URL_DIR;
 const RUNNER_FILES = ['runner.html', 'runner.js', 'segment.html', 'segment.js'];
@@ -75,6 +77,32 @@ const SEGMENTATION_FILES = [
   'selfie_segmentation.js', 'selfie_segmentation.binarypb', 'selfie_segmentation.tflite', 'selfie_segmentation_solution_simd_wasm_bin.data',
   'selfie_segmentation_solution_simd_wasm_bin.js', 'selfie_segmentation_solution_simd_wasm_bin.wasm',
 ];
+/** Face Mesh's packed models (.data) and the script that loads them, whose file table says where each is. */
+const PACKED_MODELS = 'face_mesh_solution_packed_assets.data';
+const PACKED_MODELS_LOADER = 'face_mesh_solution_packed_assets_loader.js';
+/**
+ * The runner asks for refined landmarks (renderer/face-mesh/runner.js), which Face Mesh's graph
+ * reads from the attention model only: its plain landmark model is never opened.
+ */
+const UNUSED_FACE_MESH_MODEL = '/third_party/mediapipe/modules/face_landmark/face_landmark.tflite';
+const PackedFiles = z.looseObject({
+  files: z.array(z.looseObject({ filename: z.string(), start: z.number().int(), end: z.number().int() })),
+  remote_package_size: z.number().int(),
+});
+
+/** The packed models without UNUSED_FACE_MESH_MODEL, and their loader with its file table to match. */
+function withoutUnusedModel(loader: string, data: Buffer): { loader: string; data: Buffer } {
+  const table = /loadPackage\((\{"files".*?\})\)/s.exec(loader)?.[1];
+  if (!table) throw new Error(`${PACKED_MODELS_LOADER}: no file table (a new MediaPipe release?)`);
+  const meta = PackedFiles.parse(JSON.parse(table));
+  const unused = meta.files.find((f) => f.filename === UNUSED_FACE_MESH_MODEL);
+  if (!unused || meta.remote_package_size !== data.length) throw new Error(`${PACKED_MODELS_LOADER}: ${UNUSED_FACE_MESH_MODEL} is not where the file table says (a new MediaPipe release?)`);
+  const cut = unused.end - unused.start;
+  const files = meta.files.filter((f) => f !== unused).map((f) => (f.start >= unused.end ? { ...f, start: f.start - cut, end: f.end - cut } : f));
+  const kept = Buffer.concat([data.subarray(0, unused.start), data.subarray(unused.end)]);
+  return { loader: loader.replace(table, JSON.stringify({ ...meta, files, remote_package_size: kept.length })), data: kept };
+}
+
 function faceMeshModel(): Plugin {
   const runner = at('renderer/face-mesh');
   const from = (name: string) =>
@@ -94,7 +122,11 @@ function faceMeshModel(): Plugin {
     async writeBundle(options) {
       const out = `${options.dir}/${MEDIAPIPE_DIR}`;
       await mkdir(out, { recursive: true });
-      await Promise.all([...FACE_MESH_FILES, ...SEGMENTATION_FILES, ...RUNNER_FILES].map((f) => copyFile(from(f), `${out}/${f}`)));
+      const copied = [...FACE_MESH_FILES, ...SEGMENTATION_FILES, ...RUNNER_FILES].filter((f) => f !== PACKED_MODELS && f !== PACKED_MODELS_LOADER);
+      await Promise.all(copied.map((f) => copyFile(from(f), `${out}/${f}`)));
+      const packed = withoutUnusedModel(await readFile(from(PACKED_MODELS_LOADER), 'utf8'), await readFile(from(PACKED_MODELS)));
+      await writeFile(`${out}/${PACKED_MODELS_LOADER}`, packed.loader);
+      await writeFile(`${out}/${PACKED_MODELS}`, packed.data);
     },
   };
 }

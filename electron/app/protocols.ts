@@ -55,7 +55,7 @@ export function handleSchemes(protocol: ProtocolLike, dirs: RendererDirs, studio
     const full = resolveAppFile(dirs, req.url, APP_HOST);
     if (!full) return notFound();
     try {
-      // Face Mesh's WebAssembly is stored compressed in the package (server/packed-file.mjs).
+      // The package stores the page's scripts, fonts and MediaPipe's files compressed (PACKED_FILES in electron/build/after-pack.mjs).
       const body = await readPackedFile(full);
       return new Response(body, { headers: { ...headers, 'content-type': TYPES[extname(full)] ?? 'application/octet-stream' } });
     } catch {

@@ -1,11 +1,15 @@
 // PDF documents through pdf.js (legacy build, for Node): the page count and size an upload's
 // probe records, and a page drawn onto a Skia canvas (a document asset's thumbnail, and the
 // engine's document-page background). pdf.js draws with our @napi-rs/canvas (its own nested
-// copy is a different version, and canvases of two copies do not mix).
+// copy is a different version, and canvases of two copies do not mix). Its minified build and
+// worker are what run (and all of pdf.js the app ships: electron-builder.yml); the unminified
+// build only gives the types.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Canvas, DOMMatrix, ImageData, Path2D, createCanvas } from '@napi-rs/canvas';
+import { readPackedFile } from '../packed-file.mjs';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
@@ -21,6 +25,9 @@ export class PdfError extends Error {
 /** Largest side of a rendered page, in pixels (a page's canvas is held whole in memory). */
 const MAX_RENDER_SIDE = 8192;
 
+const PDFJS_DIR = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+const PDFJS_BUILD = join(PDFJS_DIR, 'legacy/build');
+
 let loaded: Promise<PdfJs> | null = null;
 function pdfjs(): Promise<PdfJs> {
   // pdf.js polyfills these from its own canvas copy only when they are missing: give it ours.
@@ -28,10 +35,12 @@ function pdfjs(): Promise<PdfJs> {
   g.DOMMatrix ??= DOMMatrix;
   g.ImageData ??= ImageData;
   g.Path2D ??= Path2D;
-  return (loaded ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
+  return (loaded ??= (import(pathToFileURL(join(PDFJS_BUILD, 'pdf.min.mjs')).href) as Promise<PdfJs>).then((lib) => {
+    // In Node its "worker" runs in this thread, imported from here (by default the unminified one).
+    lib.GlobalWorkerOptions.workerSrc = pathToFileURL(join(PDFJS_BUILD, 'pdf.worker.min.mjs')).href;
+    return lib;
+  }));
 }
-
-const PDFJS_DIR = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
 /** pdf.js's scratch canvases, made by the same @napi-rs/canvas as the page's canvas. */
 class SkiaCanvasFactory {
@@ -52,6 +61,24 @@ class SkiaCanvasFactory {
   }
 }
 
+type BinaryKind = 'cMapUrl' | 'standardFontDataUrl' | 'wasmUrl';
+
+/**
+ * pdf.js's reader of its cMaps, standard fonts and WebAssembly decoders (given the folders as the
+ * *Url options), through readPackedFile: the packaged app stores them compressed.
+ */
+class PackedBinaryDataFactory {
+  private readonly dirs: Partial<Record<BinaryKind, string | null>>;
+  constructor(dirs: Partial<Record<BinaryKind, string | null>>) {
+    this.dirs = dirs;
+  }
+  async fetch({ kind, filename }: { kind: BinaryKind; filename: string }): Promise<Uint8Array> {
+    const dir = this.dirs[kind];
+    if (!dir) throw new Error(`pdf.js asked for ${kind} data, which is not given`);
+    return new Uint8Array(await readPackedFile(join(dir, filename)));
+  }
+}
+
 async function open(path: string): Promise<PdfDocument> {
   const lib = await pdfjs();
   const data = new Uint8Array(await readFile(path));
@@ -67,6 +94,7 @@ async function open(path: string): Promise<PdfDocument> {
     wasmUrl: join(PDFJS_DIR, 'wasm') + '/',
     verbosity: 0,
     CanvasFactory: SkiaCanvasFactory as never,
+    BinaryDataFactory: PackedBinaryDataFactory as never,
   });
   try {
     return await task.promise;

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packBytes, PACKED_SUFFIX, readPackedFile } from '../packed-file.mjs';
+import { packBytes, PACKED_SUFFIX, readPackedFile, readPackedFileSync } from '../packed-file.mjs';
 
 describe('readPackedFile', () => {
   it('reads the plain file, else its packed form, else fails as a missing file', async () => {
@@ -16,9 +16,12 @@ describe('readPackedFile', () => {
       expect(packed.length).toBeLessThan(original.length / 10);
       writeFileSync(path + PACKED_SUFFIX, packed);
       expect((await readPackedFile(path)).equals(original)).toBe(true);
+      expect(readPackedFileSync(path).equals(original)).toBe(true);
       writeFileSync(path, 'plain');
       expect((await readPackedFile(path)).toString()).toBe('plain');
+      expect(readPackedFileSync(path).toString()).toBe('plain');
       await expect(readPackedFile(join(dir, 'absent.wasm'))).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(() => readPackedFileSync(join(dir, 'absent.wasm'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

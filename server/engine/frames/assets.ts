@@ -1,9 +1,9 @@
 // Node-side loading of the scene's resources: bundled fonts into Skia's GlobalFonts and the
 // presenter SVG layers as @napi-rs/canvas images.
-import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
+import { readPackedFile, readPackedFileSync } from '../../packed-file.mjs';
 import { ART_HEIGHT, ART_WIDTH, loadPresenter, SCENE_FONTS, type PresenterAssets } from '../../../shared/scene/index.js';
 
 export const RESOURCES_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../resources');
@@ -13,7 +13,10 @@ let fontsRegistered = false;
 /** Registers the bundled fonts once per process. */
 export function registerFonts(): void {
   if (fontsRegistered) return;
-  for (const f of SCENE_FONTS) GlobalFonts.registerFromPath(join(RESOURCES_DIR, 'fonts', f.file), f.family);
+  // Read through readPackedFile: the packaged app stores them compressed (electron/build/after-pack.mjs).
+  for (const f of SCENE_FONTS) {
+    if (!GlobalFonts.register(readPackedFileSync(join(RESOURCES_DIR, 'fonts', f.file)), f.family)) throw new Error(`Skia could not read the font ${f.file}.`);
+  }
   fontsRegistered = true;
 }
 
@@ -23,7 +26,7 @@ export function registerFonts(): void {
  */
 export async function loadPresenterNode(id: string, pixelHeight?: number): Promise<PresenterAssets> {
   return loadPresenter(id, async (_part, file) => {
-    let svg = await readFile(join(RESOURCES_DIR, 'presenters', file), 'utf8');
+    let svg = (await readPackedFile(join(RESOURCES_DIR, 'presenters', file))).toString('utf8');
     if (!pixelHeight) return loadImage(Buffer.from(svg));
     const h = Math.max(1, Math.ceil(pixelHeight));
     const w = Math.max(1, Math.ceil((h * ART_WIDTH) / ART_HEIGHT));

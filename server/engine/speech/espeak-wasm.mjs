@@ -8,9 +8,9 @@
 // starts from one saved copy of the module's memory, taken once the voice is loaded: a text and
 // a voice always give the same samples.
 // Plain JavaScript: the speech worker and the build tool load it as it is.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readPackedFileSync } from '../../packed-file.mjs';
 import { restoreMemory, saveMemory } from './memory-snapshot.mjs';
 import { readOnlyWasi } from './wasi-readonly.mjs';
 
@@ -38,7 +38,7 @@ const VOICES_READY = 4;
  * voices once, and a text may then sound slightly different each time).
  */
 export async function loadEspeak({ dir = ESPEAK_DIR, onOpen, oneInstance = false } = {}) {
-  const module = await WebAssembly.compile(readFileSync(join(dir, 'espeak-ng.wasm')));
+  const module = await WebAssembly.compile(readPackedFileSync(join(dir, 'espeak-ng.wasm')));
   /** A fresh instance of espeak with its data loaded (and `voice` set, first used, room made on its heap), its memory saved. */
   const start = async (voice) => {
     const wasi = readOnlyWasi(dir, '/data', { onOpen });

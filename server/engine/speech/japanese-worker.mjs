@@ -2,16 +2,10 @@
 // event loop, and freed when the worker is retired) reading Japanese runs with kanji.
 // Plain JavaScript so it starts the same under tsx, vitest and a bundled app.
 // Request: { id, runs: string[] }   Reply: { id, readings: string[] } | { id, error }
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import kuromoji from 'kuromoji';
+import { loadTokenizer } from './japanese-dictionary.mjs';
 
-const require = createRequire(import.meta.url);
-const dicPath = join(dirname(require.resolve('kuromoji/package.json')), 'dict');
-const tokenizerPromise = new Promise((resolve, reject) => {
-  kuromoji.builder({ dicPath }).build((err, tokenizer) => (err ? reject(err) : resolve(tokenizer)));
-});
+const tokenizerPromise = loadTokenizer();
 
 /** Katakana to hiragana (the long-vowel mark and other signs stay). */
 const hiragana = (s) => s.replace(/[\u30A1-\u30F6]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0x60));

@@ -3,17 +3,19 @@
 // Request: { id, text, voice: { dir, ta, sg } }  (language data files in dir)
 // Reply:   { id, samples: Int16Array, sampleRate: 16000, events: [] } | { id, error }
 // Pico reports no word timings: speech-pico.ts aligns the audio to espeak's rendering.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parentPort } from 'node:worker_threads';
 import createModule from '@echogarden/svoxpico-wasm';
+import { readPackedFileSync } from '../../packed-file.mjs';
 import { restoreMemory, saveMemory } from './memory-snapshot.mjs';
 
 const PICO_MEM = 2_500_000; // Pico's own heap (its documented minimum is ~2 MB)
 const STEP_IDLE = 200; // pico_getData: all text spoken
 const STEP_BUSY = 201; // pico_getData: more audio to come
 
-const modulePromise = createModule();
+// Its module is given whole: the packaged app stores it compressed (electron/build/after-pack.mjs).
+const modulePromise = createModule({ wasmBinary: readPackedFileSync(fileURLToPath(new URL('svoxpico.wasm', import.meta.resolve('@echogarden/svoxpico-wasm')))) });
 /** The loaded voice (Pico keeps one engine per voice definition; switching voices reloads). */
 let current = null;
 
@@ -45,7 +47,8 @@ function load(m, voice) {
   const resources = [];
   const names = [];
   for (const file of [voice.ta, voice.sg]) {
-    m.FS.writeFile(`/${file}`, readFileSync(join(voice.dir, file)));
+    // The packaged app stores the language files compressed (electron/build/after-pack.mjs).
+    m.FS.writeFile(`/${file}`, readPackedFileSync(join(voice.dir, file)));
     const path = cString(m, `/${file}`);
     const res = m._malloc(4);
     rc = m._pico_loadResource(system, path.ptr, res);

@@ -2,11 +2,13 @@
 // directory of the real file system: enough for espeak-ng to read its data (open, read, seek,
 // stat, list a directory). Files are read whole on open and kept (espeak reads each a few
 // times). Writes go nowhere but stdout/stderr, which are collected, and files the module creates,
-// which stay in memory (a command-line program's output file: Flite's WAV). Plain JavaScript so the
-// speech worker loads it as it is (also from a packaged app).
+// which stay in memory (a command-line program's output file: Flite's WAV). A file the packaged
+// app stores compressed (`<name>.br`, server/packed-file.mjs) is seen, listed and read as the plain
+// file. Plain JavaScript so the speech worker loads it as it is (also from a packaged app).
 // Why not node:wasi: it is experimental in Node 20 and prints a warning on every start.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import { PACKED_SUFFIX, readPackedFileSync } from '../../packed-file.mjs';
 
 const E = { SUCCESS: 0, BADF: 8, INVAL: 28, ISDIR: 31, NOENT: 44, NOSYS: 52, NOTDIR: 54, ROFS: 69 };
 const FILETYPE = { CHAR: 2, DIR: 3, FILE: 4 };
@@ -58,12 +60,31 @@ export function readOnlyWasi(root, mountAs, { onOpen, args = [], keepCreated = f
     if (/[\\:]/u.test(rel)) return null; // a backslash or drive letter would be a separator on Windows
     return rel === '.' ? '' : rel;
   }
-  function stat(rel) {
-    try {
-      return statSync(join(root, rel));
-    } catch {
-      return null; // absent: the caller answers ENOENT, as a file system would
+  /** A file's bytes, read whole once (a packed file decompressed). */
+  function content(rel) {
+    let data = files.get(rel);
+    if (!data) {
+      data = readPackedFileSync(join(root, rel));
+      files.set(rel, data);
     }
+    return data;
+  }
+  /** The file's stat, or null when there is none (ENOENT, or ENOTDIR: a file named as a folder). */
+  function statOrNull(path) {
+    try {
+      return statSync(path);
+    } catch (err) {
+      if (err?.code === 'ENOENT' || err?.code === 'ENOTDIR') return null;
+      throw err;
+    }
+  }
+  function stat(rel) {
+    const st = statOrNull(join(root, rel));
+    if (st) return st;
+    // Absent, unless stored packed: then it is the file its content is (espeak sizes files by stat).
+    const packed = rel ? statOrNull(join(root, rel + PACKED_SUFFIX)) : null;
+    if (!packed?.isFile()) return null; // the caller answers ENOENT, as a file system would
+    return { ino: packed.ino, size: content(rel).length, mtimeMs: packed.mtimeMs, isDirectory: () => false };
   }
   function writeFilestat(ptr, st) {
     const v = view();
@@ -168,11 +189,7 @@ export function readOnlyWasi(root, mountAs, { onOpen, args = [], keepCreated = f
       if (st.isDirectory()) entry = { dir: true, path: rel };
       else if (oflags & O_DIRECTORY) return E.NOTDIR;
       else {
-        let data = files.get(rel);
-        if (!data) {
-          data = readFileSync(join(root, rel));
-          files.set(rel, data);
-        }
+        const data = content(rel);
         onOpen?.(rel);
         entry = { data, pos: 0 };
       }
@@ -260,7 +277,9 @@ export function readOnlyWasi(root, mountAs, { onOpen, args = [], keepCreated = f
     fd_readdir: (fd, buf, bufLen, cookie, out) => {
       const f = fds.get(fd);
       if (!f || !f.dir) return E.NOTDIR;
-      f.entries ??= readdirSync(join(root, f.path), { withFileTypes: true });
+      f.entries ??= readdirSync(join(root, f.path), { withFileTypes: true }).map((e) =>
+        e.isFile() && e.name.endsWith(PACKED_SUFFIX) ? { name: e.name.slice(0, -PACKED_SUFFIX.length), isDirectory: () => false } : e,
+      );
       const v = view();
       const b = bytes();
       let used = 0;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readOnlyWasi } from '../speech/wasi-readonly.mjs';
+import { packBytes, PACKED_SUFFIX } from '../../packed-file.mjs';
 import { loadEspeak } from '../speech/espeak-wasm.mjs';
 
 /** Calls path_open(fd 3, path) the way wasi-libc does; returns [errno, fd]. */
@@ -36,6 +37,32 @@ describe('the read-only WASI file system', () => {
     // Windows it would be a separator, and 'sub\..\..\secret.txt' would climb out.
     expect(open(root, 'back\\slash.txt')[0]).toBe(44);
     expect(open(root, 'C:drive.txt')[0]).toBe(44);
+  });
+
+  it('sees, lists and reads a file stored packed as the plain file (the packaged app\'s espeak-ng data)', () => {
+    const dir = join(outside, 'packed');
+    mkdirSync(dir);
+    const original = Buffer.from('espeak data '.repeat(1000));
+    writeFileSync(join(dir, `en_dict${PACKED_SUFFIX}`), packBytes(original));
+    const wasi = readOnlyWasi(dir, '/data');
+    const memory = new WebAssembly.Memory({ initial: 2 });
+    wasi.bind({ exports: { memory } });
+    const calls = wasi.imports.wasi_snapshot_preview1;
+    const v = new DataView(memory.buffer);
+    const name = Buffer.from('en_dict');
+    new Uint8Array(memory.buffer).set(name, 64);
+    expect(calls.path_filestat_get!(3, 0, 64, name.length, 128)).toBe(0);
+    expect(v.getBigUint64(128 + 32, true)).toBe(BigInt(original.length));
+    expect(calls.path_open!(3, 0, 64, name.length, 0, 0n, 0n, 0, 8)).toBe(0);
+    const fd = v.getUint32(8, true);
+    v.setUint32(16, 1024, true); // one iovec: 20 000 bytes at 1024
+    v.setUint32(20, 20_000, true);
+    expect(calls.fd_read!(fd, 16, 1, 24)).toBe(0);
+    expect(Buffer.from(memory.buffer, 1024, v.getUint32(24, true)).equals(original)).toBe(true);
+    // The folder lists it by its plain name.
+    expect(calls.fd_readdir!(3, 4096, 4096, 0n, 24)).toBe(0);
+    const listed = Buffer.from(memory.buffer, 4096, v.getUint32(24, true));
+    expect(listed.subarray(24, 24 + listed.readUInt32LE(16)).toString()).toBe('en_dict');
   });
 
   it('refuses to create or truncate a file', () => {
