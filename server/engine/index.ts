@@ -64,6 +64,8 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
   await mkdir(cacheDir, { recursive: true });
   // Neural voice packs are kept next to the other caches, so they survive restarts (offline use).
   const packs = new VoicePacks(join(cacheDir, 'voice-packs'));
+  // Decoded music too (mix/music-cache.ts): a track's second render starts no decoder.
+  const musicCache = join(cacheDir, 'music');
   const piper = new PiperSpeaker(packs, espeak);
   const kokoro = new KokoroSpeaker(packs, espeak);
   const speech = new SpeechEngines(espeak, { catalogDir: options.catalogDir, piper, kokoro, warm, whenIdle });
@@ -96,7 +98,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
     async render(task: RenderTask) {
       rendering++;
       try {
-        return await renderVideo(task, speech, encode, options.stallMs ?? STALL_MS);
+        return await renderVideo(task, speech, encode, options.stallMs ?? STALL_MS, musicCache);
       } finally {
         if (--rendering === 0) wakeIdle();
       }
@@ -120,7 +122,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
       });
     },
 
-    soundPreview: ({ text, voiceId, music }, signal) => mixPreview(speech, text, voiceId, music, signal),
+    soundPreview: ({ text, voiceId, music }, signal) => mixPreview(speech, text, voiceId, music, signal, musicCache),
 
     // Both neural engines' time together (one studio renders one voice at a time).
     speechStats: () => ({

@@ -25,8 +25,9 @@ const AUDIO_LEAD = 2;
 /** How long speech or ffmpeg may go without progress before the render is stopped as stuck. */
 export const STALL_MS = 60_000;
 
+/** `musicCache`: where decoded music is kept between renders (null: decoded at every render). */
 export async function renderVideo(
-  task: RenderTask, speech: SpeechEngines, encode: EncodeSettings = DEFAULT_ENCODE, stallMs = STALL_MS,
+  task: RenderTask, speech: SpeechEngines, encode: EncodeSettings = DEFAULT_ENCODE, stallMs = STALL_MS, musicCache: string | null = null,
 ): Promise<RenderResult> {
   const { workDir } = task;
   const scenes = taskScenes(task);
@@ -65,7 +66,7 @@ export async function renderVideo(
   let encoder: Encoder | null = null;
   let timeline: Timeline | null = null;
   // With music the sound is mixed here (mix/): stereo at the mix's rate; without, the narration goes out as spoken.
-  const music = task.music ? new MusicMix(task.music, signal) : null;
+  const music = task.music ? MusicMix.of(task.music, signal, musicCache) : null;
   try {
     for (const v of new Set(voices)) await speech.prepare(v, signal); // a neural voice's pack: downloaded and loaded first
     const t0 = performance.now();

@@ -18,22 +18,38 @@ export class StreamLimiter {
     this.release = LIMITER_BLOCK / rate / 0.05;
   }
 
-  /** Limits `samples` (any level) and returns what can go out now: everything when `final`. */
-  push(samples: Float32Array, final: boolean): Int16Array {
-    const all = new Float32Array(this.pending.length + samples.length);
+  /**
+   * Limits `samples` (any level), first scaled by a gain running in a straight line from `from` to
+   * `to` across them (the mix's master gain: one pass for both), and returns what can go out now:
+   * everything when `final`.
+   */
+  push(samples: Float32Array, final: boolean, from = 1, to = 1): Int16Array {
+    const channels = this.channels;
+    const held = this.pending.length;
+    const all = new Float32Array(held + samples.length);
     all.set(this.pending);
-    all.set(samples, this.pending.length);
-    const block = LIMITER_BLOCK * this.channels;
+    if (from === 1 && to === 1) all.set(samples, held);
+    else {
+      const frames = samples.length / channels;
+      const step = (to - from) / Math.max(1, frames);
+      for (let f = 0, i = 0; f < frames; f++) {
+        const g = from + step * f;
+        for (let c = 0; c < channels; c++, i++) all[held + i] = samples[i]! * g;
+      }
+    }
+    const block = LIMITER_BLOCK * channels;
     const blocks = Math.ceil(all.length / block);
     const allowed = new Float32Array(blocks);
+    const ceiling = this.ceiling;
     for (let b = 0; b < blocks; b++) {
       let peak = 0;
       const end = Math.min(all.length, (b + 1) * block);
       for (let i = b * block; i < end; i++) {
-        const v = Math.abs(all[i]!);
+        const v = all[i]!;
         if (v > peak) peak = v;
+        else if (-v > peak) peak = -v;
       }
-      allowed[b] = peak > this.ceiling ? this.ceiling / peak : 1;
+      allowed[b] = peak > ceiling ? ceiling / peak : 1;
     }
     // Whole blocks go out, keeping two behind for the edges they decide (all of it at the end).
     const outBlocks = final ? blocks : Math.max(0, Math.floor(all.length / block) - 2);
@@ -47,10 +63,9 @@ export class StreamLimiter {
       const start = b * block;
       const end = Math.min(all.length, start + block);
       const slope = (next - edge) / LIMITER_BLOCK;
-      const channels = this.channels;
       for (let i = start, frame = 0; i < end; frame++) {
         const g = edge + slope * frame;
-        for (let c = 0; c < channels && i < end; c++, i++) {
+        for (let c = 0; c < channels; c++, i++) {
           const v = all[i]! * g;
           out[i] = v < 0 ? (v <= -32768.5 ? -32768 : (v - 0.5) | 0) : v >= 32766.5 ? 32767 : (v + 0.5) | 0;
         }

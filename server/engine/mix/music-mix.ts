@@ -4,13 +4,14 @@
 // peak limiter over the sum. Audio goes out as it is spoken, held back only as far as the
 // ducking looks ahead; the end (and so the fade-out) is known when the narration ends.
 import { SOUND_LIMITS, VIDEO_EDGES } from '../../../shared/contract/index.js';
-import { blockPowers, gatedLoudness, PEAK_CEILING_DBFS } from '../speech/loudness.js';
+import { PEAK_CEILING_DBFS, StereoLoudness } from '../speech/loudness.js';
 import { resample } from '../speech/resample.js';
 import { SPEECH_SAMPLE_RATE } from '../speech/speech.js';
 import type { RenderMusic } from '../types.js';
 import { Ducker, DUCKING } from './ducking.js';
 import { StreamLimiter } from './limiter.js';
-import { MIX_SAMPLE_RATE, MusicSource } from './music-source.js';
+import { openMusic } from './music-cache.js';
+import { MIX_SAMPLE_RATE, type MusicSource } from './music-source.js';
 
 /** The music's fades (seconds): in over the start of the lead-in, out over the end of the tail. */
 export const MUSIC_FADES = { inSeconds: 0.3, outSeconds: Math.min(1.2, VIDEO_EDGES.tailSeconds) } as const;
@@ -23,7 +24,8 @@ const MASTER_STEP_DB = 1;
 const CENTRE = Math.SQRT1_2;
 
 export class MusicMix {
-  private readonly source: MusicSource;
+  private source: MusicSource | null = null;
+  private closed = false;
   private readonly ducker: Ducker;
   private readonly limiter = new StreamLimiter(2, MIX_SAMPLE_RATE, PEAK_CEILING_DBFS);
   /** Narration at the mix's rate, not yet mixed. */
@@ -34,18 +36,29 @@ export class MusicMix {
   private musicGain = 0;
   /** The music's gain at the end of the last frame mixed (linear). */
   private lastDuck = 1;
-  /** BS.1770 block powers of the mix so far (before the master gain), and the master gain now (dB). */
-  private readonly powers: number[] = [];
+  /** The loudness of the mix so far (before the master gain), and the master gain now (dB). */
+  private readonly meter = new StereoLoudness(MIX_SAMPLE_RATE);
   private masterDb = 0;
 
-  constructor(private readonly music: RenderMusic, signal: AbortSignal) {
-    this.source = new MusicSource(music.path, music.durationSeconds, signal);
+  /**
+   * `open`: the music as stereo PCM at the mix's rate (openMusic: decoded, or from the engine's
+   * cache of decoded music in `cacheDir`; the rehearsal's: from memory).
+   */
+  constructor(private readonly music: Pick<RenderMusic, 'volume' | 'duck'>, private readonly open: () => Promise<MusicSource>) {
     this.ducker = new Ducker(MIX_SAMPLE_RATE, music.duck ? DUCKING.depthDb : 0);
   }
 
-  /** Measures the music (its start) and sets its gain: at volume 1 as loud as the narration. */
+  /** The mix of `music` as a render has it, its decoded music kept in `cacheDir` (null: none kept). */
+  static of(music: RenderMusic, signal: AbortSignal, cacheDir: string | null): MusicMix {
+    return new MusicMix(music, () => openMusic(music, signal, cacheDir));
+  }
+
+  /** Opens and measures the music (its start) and sets its gain: at volume 1 as loud as the narration. */
   async prepare(): Promise<void> {
-    const lufs = await this.source.loudness();
+    const source = await this.open();
+    if (this.closed) source.close();
+    this.source = source;
+    const lufs = await source.loudness();
     this.musicGain = Number.isFinite(lufs) ? this.music.volume * 10 ** ((SOUND_LIMITS.loudnessLufs - lufs) / 20) : 0;
   }
 
@@ -69,65 +82,33 @@ export class MusicMix {
     const count = final ? this.pendingSamples : frames * frameSamples;
     if (count <= 0 && !final) return new Int16Array(0);
     const narration = this.takeNarration(count);
+    if (!this.source) throw new Error('MusicMix.mix before prepare');
     const music = await this.source.take(count);
     const gains = this.ducker.next(frames);
-    const fadeIn = Math.round(MUSIC_FADES.inSeconds * MIX_SAMPLE_RATE);
-    const fadeOut = Math.round(MUSIC_FADES.outSeconds * MIX_SAMPLE_RATE);
     const out = new Float32Array(count * 2);
-    let duck = this.lastDuck;
-    const mixed = this.mixed;
-    const gain = this.musicGain;
-    // Samples (of this piece) from which the fade-out applies; the fades only where they fall.
-    const outFrom = final ? total - fadeOut - mixed : Infinity;
-    for (let f = 0; f < frames; f++) {
-      const target = 10 ** (gains[f]! / 20);
-      const start = f * frameSamples;
-      const end = Math.min(count, start + frameSamples);
-      const step = (target - duck) / frameSamples;
-      const fades = mixed + start < fadeIn || end > outFrom;
-      for (let s = start; s < end; s++) {
-        let g = gain * (duck + step * (s - start));
-        if (fades) {
-          const at = mixed + s;
-          if (at < fadeIn) g *= Math.sin((((at + 0.5) / fadeIn) * Math.PI) / 2) ** 2;
-          if (s >= outFrom) g *= Math.sin((((total - at - 0.5) / fadeOut) * Math.PI) / 2) ** 2;
-        }
-        const n = narration[s]! * CENTRE;
-        out[2 * s] = n + music[2 * s]! * g;
-        out[2 * s + 1] = n + music[2 * s + 1]! * g;
-      }
-      duck = target;
-    }
-    this.lastDuck = duck;
+    // Samples (of this piece) from which the fade-out applies.
+    const outFrom = final ? total - Math.round(MUSIC_FADES.outSeconds * MIX_SAMPLE_RATE) - this.mixed : Infinity;
+    this.lastDuck = mixFrames(out, narration, music, gains, frameSamples, this.musicGain, this.lastDuck, this.mixed, outFrom, total);
     // All of it at once (a preview): one master gain for the whole, no ramp.
-    this.master(out, final && this.mixed === 0);
+    const [from, to] = this.master(out, final && this.mixed === 0);
     this.mixed += count;
-    return this.limiter.push(out, final);
+    return this.limiter.push(out, final, from, to);
   }
 
   /**
-   * The master gain that keeps the whole mix at the target loudness: music in the pauses lowers
-   * BS.1770's relative gate and so the integrated loudness of speech levelled alone. Measured on
-   * the mix so far, it moves at most MASTER_STEP_DB per piece, in a straight line across it.
+   * The master gain (linear, at the start and the end of the piece) that keeps the whole mix at
+   * the target loudness: music in the pauses lowers BS.1770's relative gate and so the integrated
+   * loudness of speech levelled alone. Measured on the mix so far, it moves at most
+   * MASTER_STEP_DB per piece, in a straight line across it (the limiter applies it).
    */
-  private master(out: Float32Array, whole: boolean): void {
-    const frames = out.length / 2;
-    const l = blockPowers(out, MIX_SAMPLE_RATE, 2, 0);
-    const r = blockPowers(out, MIX_SAMPLE_RATE, 2, 1);
-    for (let i = 0; i < l.length; i++) this.powers.push(l[i]! + r[i]!);
-    const soFar = gatedLoudness(this.powers);
+  private master(out: Float32Array, whole: boolean): [number, number] {
+    this.meter.push(out);
+    const soFar = this.meter.loudness();
     const want = Number.isFinite(soFar) ? Math.max(-MASTER_RANGE_DB, Math.min(MASTER_RANGE_DB, SOUND_LIMITS.loudnessLufs - soFar)) : this.masterDb;
     const from = whole ? want : this.masterDb;
     const to = whole ? want : Math.max(from - MASTER_STEP_DB, Math.min(from + MASTER_STEP_DB, want));
     this.masterDb = to;
-    if (from === 0 && to === 0) return;
-    const a = 10 ** (from / 20);
-    const step = (10 ** (to / 20) - a) / Math.max(1, frames);
-    for (let f = 0; f < frames; f++) {
-      const g = a + step * f;
-      out[2 * f] = out[2 * f]! * g;
-      out[2 * f + 1] = out[2 * f + 1]! * g;
-    }
+    return [10 ** (from / 20), 10 ** (to / 20)];
   }
 
   private takeNarration(count: number): Int16Array {
@@ -151,6 +132,47 @@ export class MusicMix {
   }
 
   close(): void {
-    this.source.close();
+    this.closed = true;
+    this.source?.close();
   }
+}
+
+/**
+ * Narration in the centre plus the music at its gain, ducked frame by frame (straight lines
+ * between the frames' gains) and faded where the fades fall, into `out`; returns the duck gain
+ * reached. A plain function, apart from the async mix, so V8 optimises its loop early.
+ */
+function mixFrames(
+  out: Float32Array, narration: Int16Array, music: Int16Array, gains: Float32Array, frameSamples: number,
+  gain: number, duck: number, mixed: number, outFrom: number, total: number,
+): number {
+  const count = narration.length;
+  const fadeIn = Math.round(MUSIC_FADES.inSeconds * MIX_SAMPLE_RATE);
+  const fadeOut = Math.round(MUSIC_FADES.outSeconds * MIX_SAMPLE_RATE);
+  for (let f = 0; f < gains.length; f++) {
+    const target = 10 ** (gains[f]! / 20);
+    const start = f * frameSamples;
+    const end = Math.min(count, start + frameSamples);
+    const step = (gain * (target - duck)) / frameSamples;
+    let g = gain * duck;
+    if (mixed + start < fadeIn || end > outFrom) {
+      for (let s = start; s < end; s++, g += step) {
+        const at = mixed + s;
+        let k = g;
+        if (at < fadeIn) k *= Math.sin((((at + 0.5) / fadeIn) * Math.PI) / 2) ** 2;
+        if (s >= outFrom) k *= Math.sin((((total - at - 0.5) / fadeOut) * Math.PI) / 2) ** 2;
+        const n = narration[s]! * CENTRE;
+        out[2 * s] = n + music[2 * s]! * k;
+        out[2 * s + 1] = n + music[2 * s + 1]! * k;
+      }
+    } else {
+      for (let s = start; s < end; s++, g += step) {
+        const n = narration[s]! * CENTRE;
+        out[2 * s] = n + music[2 * s]! * g;
+        out[2 * s + 1] = n + music[2 * s + 1]! * g;
+      }
+    }
+    duck = target;
+  }
+  return duck;
 }

@@ -1,10 +1,11 @@
 // The music as stereo PCM at the mix's rate, as long as the video needs it: ffmpeg decodes the
-// asset (read as the mix asks for it, so a long track is never held whole); when the track ends
-// it is decoded again from the start and the two passes crossfade, so a loop never clicks.
+// asset (read as the mix asks for it, so a long track is never held whole), or a track decoded
+// before comes from the cache (music-cache.ts); when the track ends it is played again from the
+// start and the two passes crossfade, so a loop never clicks.
 import type { Readable } from 'node:stream';
 import { EngineError } from '../types.js';
 import { runFfmpeg, type FfmpegRun } from '../encode/ffmpeg.js';
-import { blockPowers, gatedLoudness } from '../speech/loudness.js';
+import { StereoLoudness } from '../speech/loudness.js';
 
 /** The mix's sample rate (CD and AAC's usual rate: music keeps its highs). */
 export const MIX_SAMPLE_RATE = 44100;
@@ -46,27 +47,86 @@ class FrameQueue {
     return out;
   }
 
-  /** Everything queued, in order, without taking it. */
-  peekAll(): Int16Array {
-    const out = new Int16Array(this.frames * 2);
-    let at = 0;
-    for (const p of this.pieces) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+}
+
+function concat(pieces: readonly Int16Array[], length: number): Int16Array {
+  const out = new Int16Array(length);
+  let at = 0;
+  for (const p of pieces) {
+    out.set(p, at);
+    at += p.length;
   }
+  return out;
+}
+
+/** A track's loudness (LUFS, BS.1770 over both channels) as it is read: of its first MEASURE_SECONDS. */
+class StartLoudness {
+  private readonly meter = new StereoLoudness(MIX_SAMPLE_RATE);
+  private left = MEASURE_SECONDS * MIX_SAMPLE_RATE * 2;
+
+  push(piece: Int16Array): void {
+    if (this.left <= 0) return;
+    this.meter.push(piece.length > this.left ? piece.subarray(0, this.left) : piece);
+    this.left -= piece.length;
+  }
+
+  get full(): boolean {
+    return this.left <= 0;
+  }
+
+  loudness(): number {
+    return this.meter.loudness();
+  }
+}
+
+/** The loudness of a whole track held in memory, as MusicSource.loudness reads it while decoding. */
+export function trackLoudness(pcm: Int16Array): number {
+  const m = new StartLoudness();
+  m.push(pcm);
+  return m.loudness();
 }
 
 /** Decoded audio a pass may hold before ffmpeg is paused (seconds). */
 const DECODE_AHEAD_SECONDS = 40;
+
+/** One play of the whole track, piece by piece. */
+export interface TrackPass {
+  /** The next frames (interleaved stereo), or null at the end of the track. */
+  next(): Promise<Int16Array | null>;
+  /** The end was reached. */
+  readonly ended: boolean;
+  /** Frames handed out so far. */
+  readonly frames: number;
+  close(): void;
+}
+
+/** A track held in memory, played in pieces of a second. */
+export class MemoryPass implements TrackPass {
+  ended = false;
+  frames = 0;
+
+  constructor(private readonly pcm: Int16Array) {}
+
+  next(): Promise<Int16Array | null> {
+    const at = this.frames * 2;
+    if (at >= this.pcm.length) {
+      this.ended = true;
+      return Promise.resolve(null);
+    }
+    const piece = this.pcm.subarray(at, at + MIX_SAMPLE_RATE * 2);
+    this.frames += piece.length / 2;
+    return Promise.resolve(piece);
+  }
+
+  close(): void {}
+}
 
 /**
  * One decode of the whole track. ffmpeg runs ahead of the mix (up to DECODE_AHEAD_SECONDS):
  * paced by the mix's reads instead, a busy machine made every read wait for ffmpeg to be
  * scheduled again, and the first frame waited seconds for the music to be measured.
  */
-class DecodePass {
+export class DecodePass implements TrackPass {
   private readonly run: FfmpegRun;
   private readonly queue: Int16Array[] = [];
   private queued = 0;
@@ -76,14 +136,21 @@ class DecodePass {
   ended = false;
   private readonly failure: Promise<Error | null>;
   frames = 0;
+  /** Everything decoded, while it is worth keeping (`keep`). */
+  private kept: Int16Array[] | null;
+  private keptFrames = 0;
 
-  constructor(path: string, signal: AbortSignal) {
+  /** `keep`: the whole track, once decoded to its end, is handed to `whole` unless longer than `maxFrames`. */
+  constructor(path: string, signal: AbortSignal, private readonly keep?: { maxFrames: number; whole: (pcm: Int16Array) => void }) {
+    this.kept = keep ? [] : null;
     this.run = runFfmpeg(['-i', path, '-vn', '-f', 's16le', '-ac', '2', '-ar', String(MIX_SAMPLE_RATE), 'pipe:1'], signal, 'decoding the music', 0, true);
     // Kept as a value: read when the stream ends; a source closed before then never needs it.
     this.failure = this.run.done.then(() => null, (e: unknown) => (e instanceof Error ? e : new Error(String(e))));
     const out = this.run.stdout as Readable;
     out.on('data', (b: Buffer) => this.take(b));
     out.once('end', () => this.notify((this.streamEnded = true)));
+    // Decoded to the end without a failure: the whole track, if kept.
+    if (keep) void this.failure.then((failed) => failed || !this.kept || !this.keptFrames ? undefined : keep.whole(concat(this.kept, this.keptFrames * 2)));
     out.once('error', () => this.notify((this.streamEnded = true)));
   }
 
@@ -101,6 +168,11 @@ class DecodePass {
     Buffer.from(pcm.buffer).set(bytes.subarray(0, whole));
     this.queue.push(pcm);
     this.queued += pcm.length / 2;
+    if (this.kept) {
+      this.kept.push(pcm);
+      this.keptFrames += pcm.length / 2;
+      if (this.keptFrames > this.keep!.maxFrames) this.kept = null;
+    }
     if (this.queued > DECODE_AHEAD_SECONDS * MIX_SAMPLE_RATE) this.run.stdout?.pause();
     this.notify(true);
   }
@@ -128,7 +200,8 @@ class DecodePass {
   }
 
   close(): void {
-    if (this.ended) return;
+    // (Decoded to the end: ffmpeg is exiting by itself, and a track being kept is kept.)
+    if (this.ended || this.streamEnded) return;
     this.run.proc.kill('SIGKILL');
     // FFMPEG_PATH may be a wrapper that runs ffmpeg as its child: the pipe closed, that ffmpeg
     // ends at its next write, and this process holds no open stream.
@@ -137,31 +210,32 @@ class DecodePass {
 }
 
 export class MusicSource {
-  private pass: DecodePass;
+  private pass: TrackPass;
   /** Frames ready to mix. */
   private readonly ready = new FrameQueue();
   /** The newest frames of the current pass, held back: the crossfade's first half if the track ends there. */
   private readonly held = new FrameQueue();
   private readonly crossfade: number;
   private closed = false;
+  /** The first pass, measured as it is read (until known). */
+  private readonly start = new StartLoudness();
+  private firstPass = true;
 
-  constructor(private readonly path: string, durationSeconds: number | null, private readonly signal: AbortSignal) {
+  /**
+   * `play` starts a pass over the track (again at every loop); `durationSeconds` sets the loop's
+   * crossfade; `knownLoudness`, when the track was measured before, spares measuring it again.
+   */
+  constructor(private readonly play: () => TrackPass, durationSeconds: number | null, private readonly knownLoudness?: number) {
     const longest = Math.round(LOOP_CROSSFADE_SECONDS * MIX_SAMPLE_RATE);
     this.crossfade = durationSeconds ? Math.max(1, Math.min(longest, Math.round((durationSeconds * MIX_SAMPLE_RATE) / 4))) : longest;
-    this.pass = new DecodePass(path, signal);
+    this.pass = play();
   }
 
-  /** Integrated loudness of the track's start (LUFS, BS.1770 over both channels); -Infinity for silence. */
+  /** trackLoudness of the track; -Infinity for silence. */
   async loudness(): Promise<number> {
-    const want = MEASURE_SECONDS * MIX_SAMPLE_RATE;
-    while (this.ready.frames + this.held.frames < want && !this.pass.ended) await this.fill();
-    const ready = this.ready.peekAll();
-    const both = new Int16Array(ready.length + this.held.frames * 2);
-    both.set(ready);
-    both.set(this.held.peekAll(), ready.length);
-    const l = blockPowers(both, MIX_SAMPLE_RATE, 2, 0);
-    const r = blockPowers(both, MIX_SAMPLE_RATE, 2, 1);
-    return gatedLoudness(l.map((p, i) => p + r[i]!));
+    if (this.knownLoudness !== undefined) return this.knownLoudness;
+    while (!this.start.full && this.firstPass) await this.fill();
+    return this.start.loudness();
   }
 
   /** The next `n` frames of music (interleaved stereo), looping as long as asked. */
@@ -174,6 +248,7 @@ export class MusicSource {
   private async fill(): Promise<void> {
     if (this.closed) throw new EngineError('canceled', 'The render was canceled.');
     const piece = await this.pass.next();
+    if (piece && this.firstPass) this.start.push(piece);
     if (piece) {
       this.held.push(piece);
       if (this.held.frames > this.crossfade) this.ready.push(this.held.take(this.held.frames - this.crossfade));
@@ -182,7 +257,8 @@ export class MusicSource {
     if (this.pass.frames === 0) throw new EngineError('invalid_input', 'The music holds no sound; choose another file.');
     // The track ended: its tail fades out while the next pass's start fades in (equal power).
     const tail = this.held.take(this.held.frames);
-    this.pass = new DecodePass(this.path, this.signal);
+    this.firstPass = false;
+    this.pass = this.play();
     const head = new FrameQueue();
     while (head.frames < tail.length / 2) {
       const p = await this.pass.next();

@@ -10,10 +10,10 @@ import type { RenderMusic } from '../types.js';
 import { MusicMix } from './music-mix.js';
 import { MIX_SAMPLE_RATE } from './music-source.js';
 
-export async function mixPreview(speech: SpeechEngines, text: string, voiceId: string, music: RenderMusic, signal: AbortSignal): Promise<Buffer> {
+export async function mixPreview(speech: SpeechEngines, text: string, voiceId: string, music: RenderMusic, signal: AbortSignal, musicCache: string | null = null): Promise<Buffer> {
   const voice = speech.voice(voiceId);
   await speech.prepare(voice, signal);
-  const mix = new MusicMix(music, signal);
+  const mix = MusicMix.of(music, signal, musicCache);
   try {
     const narration = new Narration(speech, spokenScript(text), voice, signal);
     await mix.prepare();

@@ -45,19 +45,16 @@ function kWeighting(rate: number): [Biquad, Biquad] {
 /**
  * Mean squares of the K-weighted signal in BS.1770's 400 ms blocks, 100 ms apart (one block if
  * shorter). One pass: the filters run sample by sample and blocks are sums of four 100 ms steps.
- * Of interleaved audio, one channel: every `stride`-th sample from `offset` (16-bit scale).
+ * Mono, 16-bit scale.
  */
-export function blockPowers(samples: Int16Array | Float32Array, rate: number, stride = 1, offset = 0): number[] {
+export function blockPowers(samples: Int16Array, rate: number): number[] {
   const step = Math.round(STEP_SECONDS * rate);
-  const perBlock = Math.round(BLOCK_SECONDS / STEP_SECONDS);
   const [[s0, s1, s2, s3, s4], [h0, h1, h2, h3, h4]] = kWeighting(rate);
   const steps: number[] = [];
   let x1 = 0, x2 = 0, y1 = 0, y2 = 0, z1 = 0, z2 = 0;
   let sum = 0;
-  let total = 0;
   let inStep = 0;
-  const frames = Math.ceil((samples.length - offset) / stride);
-  for (let i = offset; i < samples.length; i += stride) {
+  for (let i = 0; i < samples.length; i++) {
     const x = samples[i]! / 32768;
     const y = s0 * x + s1 * x1 + s2 * x2 - s3 * y1 - s4 * y2;
     x2 = x1; x1 = x;
@@ -67,12 +64,17 @@ export function blockPowers(samples: Int16Array | Float32Array, rate: number, st
     sum += z * z;
     if (++inStep === step) {
       steps.push(sum);
-      total += sum;
       sum = 0;
       inStep = 0;
     }
   }
-  if (steps.length < perBlock) return frames > 0 ? [(total + sum) / frames] : [];
+  return stepsToBlocks(steps, step, sum, samples.length);
+}
+
+/** 400 ms block powers from 100 ms steps' sums of squares (`step` samples each; `rest` the partial step's, `samples` in all). */
+function stepsToBlocks(steps: readonly number[], step: number, rest: number, samples: number): number[] {
+  const perBlock = Math.round(BLOCK_SECONDS / STEP_SECONDS);
+  if (steps.length < perBlock) return samples > 0 ? [(steps.reduce((a, b) => a + b, 0) + rest) / samples] : [];
   const powers: number[] = [];
   for (let k = 0; k + perBlock <= steps.length; k++) {
     let block = 0;
@@ -80,6 +82,71 @@ export function blockPowers(samples: Int16Array | Float32Array, rate: number, st
     powers.push(block / (perBlock * step));
   }
   return powers;
+}
+
+/**
+ * BS.1770 loudness of interleaved stereo (16-bit scale) as it streams past, read on every other
+ * frame: above a few kHz the K-weighting is flat, and that is where the frequencies over half the
+ * rate fold to, so the reading is the full rate's for half the filtering.
+ */
+export class StereoLoudness {
+  private readonly filter: [Biquad, Biquad];
+  private readonly step: number;
+  private readonly steps: number[] = [];
+  /** Filter memories: x1 x2 y1 y2 z1 z2 of the left channel, then of the right. */
+  private readonly mem = new Float64Array(12);
+  private sum = 0;
+  private inStep = 0;
+  private measured = 0;
+  /** Frames to pass over at the start of the next piece (the frame after the last one read). */
+  private skip = 0;
+
+  constructor(rate: number) {
+    this.filter = kWeighting(rate / 2);
+    this.step = Math.round((STEP_SECONDS * rate) / 2);
+  }
+
+  push(samples: Float32Array | Int16Array): void {
+    const [[s0, s1, s2, s3, s4], [h0, h1, h2, h3, h4]] = this.filter;
+    const m = this.mem;
+    let lx1 = m[0]!, lx2 = m[1]!, ly1 = m[2]!, ly2 = m[3]!, lz1 = m[4]!, lz2 = m[5]!;
+    let rx1 = m[6]!, rx2 = m[7]!, ry1 = m[8]!, ry2 = m[9]!, rz1 = m[10]!, rz2 = m[11]!;
+    let sum = this.sum;
+    let inStep = this.inStep;
+    const step = this.step;
+    const frames = samples.length >> 1;
+    let f = this.skip;
+    for (; f < frames; f += 2) {
+      const l = samples[2 * f]! / 32768;
+      const r = samples[2 * f + 1]! / 32768;
+      const ly = s0 * l + s1 * lx1 + s2 * lx2 - s3 * ly1 - s4 * ly2;
+      lx2 = lx1; lx1 = l;
+      const lz = h0 * ly + h1 * ly1 + h2 * ly2 - h3 * lz1 - h4 * lz2;
+      ly2 = ly1; ly1 = ly;
+      lz2 = lz1; lz1 = lz;
+      const ry = s0 * r + s1 * rx1 + s2 * rx2 - s3 * ry1 - s4 * ry2;
+      rx2 = rx1; rx1 = r;
+      const rz = h0 * ry + h1 * ry1 + h2 * ry2 - h3 * rz1 - h4 * rz2;
+      ry2 = ry1; ry1 = ry;
+      rz2 = rz1; rz1 = rz;
+      sum += lz * lz + rz * rz;
+      if (++inStep === step) {
+        this.steps.push(sum);
+        sum = 0;
+        inStep = 0;
+      }
+    }
+    this.measured += Math.max(0, Math.ceil((frames - this.skip) / 2));
+    this.skip = f - frames;
+    m.set([lx1, lx2, ly1, ly2, lz1, lz2, rx1, rx2, ry1, ry2, rz1, rz2]);
+    this.sum = sum;
+    this.inStep = inStep;
+  }
+
+  /** Integrated loudness (LUFS) of everything pushed; -Infinity for silence. */
+  loudness(): number {
+    return gatedLoudness(stepsToBlocks(this.steps, this.step, this.sum, this.measured));
+  }
 }
 
 const lufs = (power: number) => -0.691 + 10 * Math.log10(power);
