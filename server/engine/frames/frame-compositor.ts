@@ -18,7 +18,7 @@ import {
 import { isPhotoRig } from '../../../shared/scene/photo-rig.js';
 import type { PixelRect, RegionPlan } from './regions.js';
 import { allocSprite, blendSprite, changedBoxes, changedBoxesIn, copyClip, copyRegion, splitOffset, spriteFromRgba, updateSprite, type Sprite, type Target } from './sprites.js';
-import { rgbaToYuva, words, type Box } from './yuv.js';
+import { rgbaToYuva, unionBox, words, type Box } from './yuv.js';
 import { PhotoFaceSprite } from './photo-face.js';
 
 type Ctx = ReturnType<Canvas['getContext']>;
@@ -58,8 +58,6 @@ function paintedBox(px: Int32Array, width: number, height: number): Box | null {
 }
 
 const toBox = (r: Rect): Box => ({ x0: r.x, y0: r.y, x1: r.x + r.width, y1: r.y + r.height });
-const union = (a: Box | null, b: Box): Box =>
-  a ? { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) } : b;
 /** True when a sprite's box and a rectangle share a pixel. */
 function overlaps(s: Sprite, r: Rect | null): boolean {
   return !!r && s.x < r.x + r.width && r.x < s.x + s.width && s.y < r.y + r.height && r.y < s.y + s.height;
@@ -175,7 +173,7 @@ export class FrameCompositor {
       if (before === now) continue;
       for (const part of [before, now]) {
         const s = this.moving(part, p.px, p.py);
-        if (s) box = union(box, { x0: s.x + p.ex, y0: s.y + p.ey, x1: s.x + p.ex + s.width, y1: s.y + p.ey + s.height });
+        if (s) box = unionBox(box, { x0: s.x + p.ex, y0: s.y + p.ey, x1: s.x + p.ex + s.width, y1: s.y + p.ey + s.height });
       }
     }
     return box && clipTo(box, this.width, this.height);
@@ -247,7 +245,7 @@ export class FrameCompositor {
       this.photoHead = headKey;
       const changed = this.photo.draw(snapped);
       if (!changed) return null;
-      this.faceStale = this.faceUnder ? union(this.faceStale, changed) : all;
+      this.faceStale = this.faceUnder ? unionBox(this.faceStale, changed) : all;
       return { x0: head.x + changed.x0, y0: head.y + changed.y0, x1: head.x + changed.x1, y1: head.y + changed.y1 };
     }
     if (!ctx || !canvas) return null;

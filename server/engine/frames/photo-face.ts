@@ -11,24 +11,16 @@ import type { PhotoFace, PixelCtx } from '../../../shared/scene/photo-rig.js';
 import type { PresenterPose, Rect } from '../../../shared/scene/index.js';
 import type { PixelRect } from './regions.js';
 import { allocSprite, updateRunsOf, type Sprite } from './sprites.js';
-import { words, type Box } from './yuv.js';
+import { chromaU, chromaV, luma, unionBox, words, type Box } from './yuv.js';
 
-const luma = (r: number, g: number, b: number) => ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16;
-const cb = (r: number, g: number, b: number) => ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128;
-const cr = (r: number, g: number, b: number) => ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128;
 
-/** The box around two (either may be null). */
-function join(a: PixelBox | null, b: PixelBox | null): PixelBox | null {
-  if (!a || !b) return a ?? b;
-  return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
-}
 
 /** A channel of the mouth (coverage ma) over one of the region (weight wa), as straight colour of the result's alpha oa. */
 function mix(mc: number, wc: number, ma: number, wa: number, oa: number): number {
   return ((mc * ma + wc * wa) / oa + 0.5) | 0;
 }
 
-/** Straight RGBA words to straight YUVA words (y | u << 8 | v << 16 | a << 24), BT.601 limited range as yuv.ts. */
+/** Straight RGBA words to straight YUVA words (y | u << 8 | v << 16 | a << 24), BT.601 limited range (yuv.ts). */
 export function rgbaToYuvaWords(rgba: Int32Array): Int32Array {
   const out = new Int32Array(rgba.length);
   for (let i = 0; i < rgba.length; i++) {
@@ -36,7 +28,7 @@ export function rgbaToYuvaWords(rgba: Int32Array): Int32Array {
     const r = w & 255;
     const g = (w >>> 8) & 255;
     const b = (w >>> 16) & 255;
-    out[i] = luma(r, g, b) | (cb(r, g, b) << 8) | (cr(r, g, b) << 16) | (w & 0xff000000);
+    out[i] = luma(r, g, b) | (chromaU(r, g, b) << 8) | (chromaV(r, g, b) << 16) | (w & 0xff000000);
   }
   return out;
 }
@@ -91,7 +83,7 @@ export class PhotoFaceSprite {
     const m = face.mouthBox(moved);
     const mouth = m && { x0: m.x - box.x, y0: m.y - box.y, x1: m.x + m.width - box.x, y1: m.y + m.height - box.y };
     // The mouth painted last time is gone where the warp changed nothing: its box is redone too.
-    changed = join(join(changed, this.mouthWas), mouth);
+    changed = unionBox(unionBox(changed, this.mouthWas), mouth);
     this.mouthWas = mouth;
     if (!changed) return null;
     // Even edges (chroma blocks), inside the region.
@@ -146,7 +138,7 @@ export class PhotoFaceSprite {
         const ir = r | 0;
         const ig = g | 0;
         const ib = b | 0;
-        out[o] = mix(luma(ir, ig, ib), w & 255, ma, wa, oa) | (mix(cb(ir, ig, ib), (w >>> 8) & 255, ma, wa, oa) << 8) | (mix(cr(ir, ig, ib), (w >>> 16) & 255, ma, wa, oa) << 16) | (Math.round(oa) << 24);
+        out[o] = mix(luma(ir, ig, ib), w & 255, ma, wa, oa) | (mix(chromaU(ir, ig, ib), (w >>> 8) & 255, ma, wa, oa) << 8) | (mix(chromaV(ir, ig, ib), (w >>> 16) & 255, ma, wa, oa) << 16) | (Math.round(oa) << 24);
       }
     }
   }

@@ -21,6 +21,12 @@ export interface Box {
   y1: number;
 }
 
+/** The box around two (either may be null). */
+export function unionBox(a: Box | null, b: Box | null): Box | null {
+  if (!a || !b) return a ?? b;
+  return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
+}
+
 export function allocPlanes(width: number, height: number): Planes {
   const c = (width >> 1) * (height >> 1);
   return { width, height, y: new Uint8Array(width * height), u: new Uint8Array(c), v: new Uint8Array(c), a: new Uint8Array(width * height) };
@@ -36,7 +42,10 @@ export function words(px: Uint8Array): Int32Array {
   return px.byteOffset % 4 === 0 ? new Int32Array(px.buffer, px.byteOffset, px.length >> 2) : new Int32Array(px.slice().buffer);
 }
 
-const luma = (r: number, g: number, b: number) => ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16;
+/** BT.601 limited range, from straight 8-bit RGB (the one definition of the frames' colour conversion). */
+export const luma = (r: number, g: number, b: number) => ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16;
+export const chromaU = (r: number, g: number, b: number) => ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128;
+export const chromaV = (r: number, g: number, b: number) => ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128;
 
 /**
  * Converts premultiplied RGBA (even width and height) to straight-alpha yuva420p planes, into
@@ -112,8 +121,8 @@ function chroma(p: Int32Array, width: number, x0: number, y0: number, x1: number
       const r = rs * k;
       const g = gs * k;
       const b = bs * k;
-      u[o] = ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128;
-      v[o] = ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128;
+      u[o] = chromaU(r, g, b);
+      v[o] = chromaV(r, g, b);
       // A flat block: its colour is the next flat block's too.
       if (w0 === w1 && w0 === w2 && w0 === w3) {
         lastW = w0;
