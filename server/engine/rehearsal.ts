@@ -1,11 +1,10 @@
 // A warm studio rehearses a render once at its start: a sentence levelled, mixed with music (a
 // chord from memory: no file, no decoder) and a few seconds of its frames composed as a render
 // does it, with no encoder. V8 then has the compositor's pixel loops, the caption drawing, the
-// levelling and the music's mixing loops optimised before the first render, whose first frame
-// went out ~0.1 s later without it (x264 idle meanwhile) and which compiled a third more
-// functions (with music, the mix's loops ran unoptimised for much of its first seconds). Costs
-// ~0.1 s of the main thread at the start, in slices between which the event loop turns; like the
-// speech warm-ups it waits while a render runs (`whenIdle`).
+// levelling and the music's mixing loops optimised before the first render, so its first frame
+// goes out sooner (x264 would wait meanwhile) and its mix does not run unoptimised. It runs in
+// slices between which the event loop turns; like the speech warm-ups it waits while a render
+// runs (`whenIdle`).
 import { createAnimation, fillParams } from '../../shared/scene/index.js';
 import { Leveler } from './speech/loudness.js';
 import { MusicMix } from './mix/music-mix.js';
