@@ -1,24 +1,21 @@
 // The photo rig's moving region as a YUV sprite, drawn straight in YUV: the still picture is
 // converted to YUVA words once, and each pose is the shared warp (face-warp.ts, which samples
-// any four channels alike) over those words, the inner mouth painted by the shared routine on a
-// canvas of its box alone, then the changed box unpacked into the sprite's planes. No Skia draw,
-// read-back or colour conversion of the region per frame: what that costs is what limits a
-// photo presenter's render.
-import { createCanvas, type Canvas } from '@napi-rs/canvas';
+// any four channels alike) over those words, the inner mouth painted over them by the shared
+// routine (inner-mouth.ts) in its colours as YUV, then the changed box unpacked into the
+// sprite's planes. No Skia draw, read-back or colour conversion of the region per frame: what
+// that costs is what limits a photo presenter's render.
 import { stillBox, warpRegion, type PixelBox } from '../../../shared/scene/face-warp.js';
 import { MESH_POINTS } from '../../../shared/scene/face-mesh.js';
-import type { PhotoFace, PixelCtx } from '../../../shared/scene/photo-rig.js';
+import { INNER_MOUTH_RGB, type MouthColours } from '../../../shared/scene/inner-mouth.js';
+import type { PhotoFace } from '../../../shared/scene/photo-rig.js';
 import type { PresenterPose, Rect } from '../../../shared/scene/index.js';
 import type { PixelRect } from './regions.js';
 import { allocSprite, updateRunsOf, type Sprite } from './sprites.js';
-import { chromaU, chromaV, luma, unionBox, words, type Box } from './yuv.js';
+import { chromaU, chromaV, luma, unionBox, type Box } from './yuv.js';
 
-
-
-/** A channel of the mouth (coverage ma) over one of the region (weight wa), as straight colour of the result's alpha oa. */
-function mix(mc: number, wc: number, ma: number, wa: number, oa: number): number {
-  return ((mc * ma + wc * wa) / oa + 0.5) | 0;
-}
+/** The inner mouth's colours as YUV words. */
+const yuvWord = ([r, g, b]: readonly [number, number, number]) => luma(r, g, b) | (chromaU(r, g, b) << 8) | (chromaV(r, g, b) << 16);
+const YUVA_MOUTH: MouthColours = { cavity: yuvWord(INNER_MOUTH_RGB.cavity), teeth: yuvWord(INNER_MOUTH_RGB.teeth), tongue: yuvWord(INNER_MOUTH_RGB.tongue) };
 
 /** Straight RGBA words to straight YUVA words (y | u << 8 | v << 16 | a << 24), BT.601 limited range (yuv.ts). */
 export function rgbaToYuvaWords(rgba: Int32Array): Int32Array {
@@ -47,7 +44,6 @@ export class PhotoFaceSprite {
   private hasDrawn = false;
   /** The inner mouth's box last painted (box pixels). */
   private mouthWas: PixelBox | null = null;
-  private mouth: { canvas: Canvas; ctx: PixelCtx } | null = null;
 
   /** How far the head's farthest fully moving point (a mesh point) is from the pivot it rolls about, in pixels. */
   readonly reach: number;
@@ -93,7 +89,7 @@ export class PhotoFaceSprite {
     };
     if (c.x1 <= c.x0 || c.y1 <= c.y0) return null;
     for (let j = c.y0; j < c.y1; j++) out.set(warped.subarray(j * bw + c.x0, j * bw + c.x1), j * bw + c.x0);
-    if (m) this.paintMouth(moved, m);
+    if (m) face.paintMouth(out, bw, box.height, box.x, box.y, moved, YUVA_MOUTH);
     this.unpack(c);
     return c;
   }
@@ -101,46 +97,6 @@ export class PhotoFaceSprite {
   /** Forgets the last pose drawn: the next is drawn whole over the still picture (the head moved). */
   restart(): void {
     this.hasDrawn = false;
-  }
-
-  /** The inner mouth, painted by the shared routine on a canvas of its box, laid over the region's words. */
-  private paintMouth(moved: Float64Array, m: Rect): void {
-    const { box, out } = this;
-    // A canvas a little larger than needed is kept: the mouth's box changes size every frame.
-    if (!this.mouth || (this.mouth.canvas.width as number) < m.width || (this.mouth.canvas.height as number) < m.height) {
-      const canvas = createCanvas(Math.ceil(m.width / 16) * 16 + 16, Math.ceil(m.height / 16) * 16 + 16);
-      this.mouth = { canvas, ctx: canvas.getContext('2d') as unknown as PixelCtx };
-    }
-    const { canvas, ctx } = this.mouth;
-    const cw = canvas.width;
-    ctx.clearRect(0, 0, m.width, m.height);
-    this.face.drawMouth(ctx, moved, m.x, m.y);
-    const px = words(canvas.data());
-    const bw = box.width;
-    for (let j = 0; j < m.height; j++) {
-      const y = m.y + j - box.y;
-      if (y < 0 || y >= box.height) continue;
-      for (let i = 0; i < m.width; i++) {
-        const x = m.x + i - box.x;
-        if (x < 0 || x >= bw) continue;
-        const p = px[j * cw + i]!;
-        const ma = p >>> 24;
-        if (ma === 0) continue;
-        // Premultiplied RGBA over straight YUVA: both as straight colour, mixed by coverage.
-        const k = 255 / ma;
-        const r = Math.min(255, (p & 255) * k);
-        const g = Math.min(255, ((p >>> 8) & 255) * k);
-        const b = Math.min(255, ((p >>> 16) & 255) * k);
-        const o = y * bw + x;
-        const w = out[o]!;
-        const wa = ((w >>> 24) * (255 - ma)) / 255;
-        const oa = ma + wa;
-        const ir = r | 0;
-        const ig = g | 0;
-        const ib = b | 0;
-        out[o] = mix(luma(ir, ig, ib), w & 255, ma, wa, oa) | (mix(chromaU(ir, ig, ib), (w >>> 8) & 255, ma, wa, oa) << 8) | (mix(chromaV(ir, ig, ib), (w >>> 16) & 255, ma, wa, oa) << 16) | (Math.round(oa) << 24);
-      }
-    }
   }
 
   /**
