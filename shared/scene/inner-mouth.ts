@@ -14,7 +14,7 @@ import type { Rect } from './types.js';
  * channels that are an affine map of RGB (YUV).
  */
 export const INNER_MOUTH_RGB = {
-  rim: [0x52, 0x1d, 0x1b], deep: [0x1c, 0x07, 0x08], teeth: [226, 219, 204], teethShade: [128, 104, 96], tongue: [160, 74, 72],
+  rim: [0x5e, 0x22, 0x20], deep: [0x1c, 0x07, 0x08], teeth: [226, 219, 204], teethShade: [128, 104, 96], tongue: [160, 74, 72],
 } as const satisfies Record<string, readonly [number, number, number]>;
 /** The colours as pixel words (channels 0–2), one per INNER_MOUTH_RGB entry. */
 export type MouthColours = Record<keyof typeof INNER_MOUTH_RGB, number>;
@@ -126,7 +126,7 @@ export function paintInnerMouth(out: Int32Array, width: number, height: number, 
   const upper = edgeTable(UPPER_INNER, moved, face, cx + X, cy + Y, aL, cols);
   const lower = edgeTable(LOWER_INNER, moved, face, cx + X, cy + Y, aL, cols);
   // The teeth's depth follows the jaw's drop; the lower teeth and the tongue fade in when wide.
-  const teethDepth = Math.min(gap * 0.42, hw * 0.16);
+  const teethDepth = Math.min(gap * 0.45, hw * 0.19);
   const wide = smoothstep(0.3 * hw, 0.55 * hw, gap);
   const lowerDepth = teethDepth * 0.4 * wide;
   const tongueOn = 0.85 * smoothstep(0.22 * hw, 0.5 * hw, gap);
@@ -141,8 +141,7 @@ export function paintInnerMouth(out: Int32Array, width: number, height: number, 
     const py = j + 0.5 - cy;
     for (let i = 0; i < w; i++) {
       const k = j * w + i;
-      const cm = cov[k]!;
-      if (cm <= 0) continue;
+      if (cov[k]! <= 0) continue;
       const px = i + 0.5 - cx;
       const a = px * ux[0] + py * ux[1];
       const b = px * uy[0] + py * uy[1];
@@ -150,6 +149,8 @@ export function paintInnerMouth(out: Int32Array, width: number, height: number, 
       const up = upper[col]!;
       const lo = lower[col]!;
       const s = Math.min(1, Math.abs(a - mid) / half);
+      // The very corners let the lips through: a pinched corner reads as a soft crease, not a notch.
+      const cm = cov[k]! * (1 - 0.45 * smoothstep(0.86, 1, s));
       const v = clamp01((b - up) / Math.max(1, lo - up));
       // The cavity: red-brown at the rim, dark in the middle and in the corners' shadow.
       const centre = (1 - s * s) * (1 - (2 * v - 1) ** 2);
@@ -166,7 +167,7 @@ export function paintInnerMouth(out: Int32Array, width: number, height: number, 
       const tu = depth > 0 ? 0.95 * clamp01(up + depth - b + 0.5) * clamp01(depth) : 0;
       const tl = lowerDepth > 0 ? 0.55 * clamp01(b - (lo - lowerDepth * taper) + 0.5) * clamp01(lowerDepth * taper) : 0;
       const sideShade = 1 - smoothstep(0.35, 1, across);
-      const litU = sideShade * (0.5 + 0.5 * smoothstep(0, 0.7, depth > 0 ? (b - up) / depth : 0));
+      const litU = sideShade * (0.7 + 0.3 * smoothstep(0, 0.6, depth > 0 ? (b - up) / depth : 0));
       const litL = 0.45 * sideShade;
       const o = (by0 + j) * width + bx0 + i;
       const p = out[o]!;
