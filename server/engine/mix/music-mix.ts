@@ -27,7 +27,7 @@ export class MusicMix {
   private source: MusicSource | null = null;
   private closed = false;
   private readonly ducker: Ducker;
-  private readonly limiter = new StreamLimiter(2, MIX_SAMPLE_RATE, PEAK_CEILING_DBFS);
+  private readonly limiter = new StreamLimiter(MIX_SAMPLE_RATE, PEAK_CEILING_DBFS);
   /** Narration at the mix's rate, not yet mixed. */
   private pending: Int16Array[] = [];
   private pendingSamples = 0;
@@ -140,7 +140,8 @@ export class MusicMix {
 /**
  * Narration in the centre plus the music at its gain, ducked frame by frame (straight lines
  * between the frames' gains) and faded where the fades fall, into `out`; returns the duck gain
- * reached. A plain function, apart from the async mix, so V8 optimises its loop early.
+ * reached. A plain function, apart from the async mix, and its loops functions of their own with
+ * nothing after them, so V8 optimises them early and keeps them optimised.
  */
 function mixFrames(
   out: Float32Array, narration: Int16Array, music: Int16Array, gains: Float32Array, frameSamples: number,
@@ -148,31 +149,41 @@ function mixFrames(
 ): number {
   const count = narration.length;
   const fadeIn = Math.round(MUSIC_FADES.inSeconds * MIX_SAMPLE_RATE);
-  const fadeOut = Math.round(MUSIC_FADES.outSeconds * MIX_SAMPLE_RATE);
   for (let f = 0; f < gains.length; f++) {
     const target = 10 ** (gains[f]! / 20);
     const start = f * frameSamples;
     const end = Math.min(count, start + frameSamples);
     const step = (gain * (target - duck)) / frameSamples;
-    let g = gain * duck;
-    if (mixed + start < fadeIn || end > outFrom) {
-      for (let s = start; s < end; s++, g += step) {
-        const at = mixed + s;
-        let k = g;
-        if (at < fadeIn) k *= Math.sin((((at + 0.5) / fadeIn) * Math.PI) / 2) ** 2;
-        if (s >= outFrom) k *= Math.sin((((total - at - 0.5) / fadeOut) * Math.PI) / 2) ** 2;
-        const n = narration[s]! * CENTRE;
-        out[2 * s] = n + music[2 * s]! * k;
-        out[2 * s + 1] = n + music[2 * s + 1]! * k;
-      }
-    } else {
-      for (let s = start; s < end; s++, g += step) {
-        const n = narration[s]! * CENTRE;
-        out[2 * s] = n + music[2 * s]! * g;
-        out[2 * s + 1] = n + music[2 * s + 1]! * g;
-      }
-    }
+    if (mixed + start < fadeIn || end > outFrom) mixFaded(out, narration, music, start, end, gain * duck, step, mixed, outFrom, total);
+    else mixPlain(out, narration, music, start, end, gain * duck, step);
     duck = target;
   }
   return duck;
+}
+
+/** mixFrames for samples start..end, the music's gain from `g`, `step` more at each. */
+function mixPlain(out: Float32Array, narration: Int16Array, music: Int16Array, start: number, end: number, g: number, step: number): void {
+  for (let s = start; s < end; s++, g += step) {
+    const n = narration[s]! * CENTRE;
+    out[2 * s] = n + music[2 * s]! * g;
+    out[2 * s + 1] = n + music[2 * s + 1]! * g;
+  }
+}
+
+/** mixPlain where a fade falls: the fade-in over the first samples of the mix, the fade-out from `outFrom` (of this piece) to `total`. */
+function mixFaded(
+  out: Float32Array, narration: Int16Array, music: Int16Array, start: number, end: number, g: number, step: number,
+  mixed: number, outFrom: number, total: number,
+): void {
+  const fadeIn = Math.round(MUSIC_FADES.inSeconds * MIX_SAMPLE_RATE);
+  const fadeOut = Math.round(MUSIC_FADES.outSeconds * MIX_SAMPLE_RATE);
+  for (let s = start; s < end; s++, g += step) {
+    const at = mixed + s;
+    let k = g;
+    if (at < fadeIn) k *= Math.sin((((at + 0.5) / fadeIn) * Math.PI) / 2) ** 2;
+    if (s >= outFrom) k *= Math.sin((((total - at - 0.5) / fadeOut) * Math.PI) / 2) ** 2;
+    const n = narration[s]! * CENTRE;
+    out[2 * s] = n + music[2 * s]! * k;
+    out[2 * s + 1] = n + music[2 * s + 1]! * k;
+  }
 }
