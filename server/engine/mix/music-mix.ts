@@ -39,6 +39,9 @@ export class MusicMix {
   /** The loudness of the mix so far (before the master gain), and the master gain now (dB). */
   private readonly meter = new StereoLoudness(MIX_SAMPLE_RATE);
   private masterDb = 0;
+  /** The piece being mixed: its narration and the mix before the limiter (kept from piece to piece: read only within a mix call). */
+  private narrationScratch = new Int16Array(0);
+  private mixScratch = new Float32Array(0);
 
   /**
    * `open`: the music as stereo PCM at the mix's rate (openMusic: decoded, or from the engine's
@@ -85,7 +88,8 @@ export class MusicMix {
     if (!this.source) throw new Error('MusicMix.mix before prepare');
     const music = await this.source.take(count);
     const gains = this.ducker.next(frames);
-    const out = new Float32Array(count * 2);
+    if (this.mixScratch.length < count * 2) this.mixScratch = new Float32Array(count * 3);
+    const out = this.mixScratch.subarray(0, count * 2);
     // Samples (of this piece) from which the fade-out applies.
     const outFrom = final ? total - Math.round(MUSIC_FADES.outSeconds * MIX_SAMPLE_RATE) - this.mixed : Infinity;
     this.lastDuck = mixFrames(out, narration, music, gains, frameSamples, this.musicGain, this.lastDuck, this.mixed, outFrom, total);
@@ -112,7 +116,8 @@ export class MusicMix {
   }
 
   private takeNarration(count: number): Int16Array {
-    const out = new Int16Array(count);
+    if (this.narrationScratch.length < count) this.narrationScratch = new Int16Array(Math.round(count * 1.5));
+    const out = this.narrationScratch.subarray(0, count);
     let at = 0;
     while (at < count) {
       const p = this.pending[0]!;

@@ -106,6 +106,7 @@ function doubleInside(samples: Int16Array, out: Int16Array, half: Float32Array, 
       w3 * (samples[f + 3]! + samples[f + 12]!) + w4 * (samples[f + 4]! + samples[f + 11]!) + w5 * (samples[f + 5]! + samples[f + 10]!) +
       w6 * (samples[f + 6]! + samples[f + 9]!) + w7 * (samples[f + 7]! + samples[f + 8]!);
     out[2 * c] = samples[c]!;
-    out[2 * c + 1] = acc > 32767 ? 32767 : acc < -32768 ? -32768 : acc < 0 ? (acc - 0.5) | 0 : (acc + 0.5) | 0;
+    // Nearest (halves up), with no branch on the sign: taken at random, it was mispredicted at every other sample.
+    out[2 * c + 1] = ((Math.min(32767, Math.max(-32768, acc)) + 32768.5) | 0) - 32768;
   }
 }
