@@ -20,6 +20,8 @@ export class StreamLimiter {
    * `buf` (already sent), and two more past the last block allow 1 (the end of the stream).
    */
   private allows = new Float32Array(4).fill(1);
+  /** The loudest of the held samples of a block the last piece ended within (0: it ended on an edge). */
+  private partialPeak = 0;
   /** The gain at the edge where `buf` starts. */
   private edge = 1;
   private readonly ceiling: number;
@@ -47,11 +49,12 @@ export class StreamLimiter {
     const blocks = Math.ceil(length / BLOCK);
     if (blocks + 4 > this.allows.length) {
       const grown = new Float32Array(2 * (blocks + 4));
-      grown.set(this.allows.subarray(0, 2));
+      grown.set(this.allows);
       this.allows = grown;
     }
     const allows = this.allows;
-    rampAndAllow(buf, held, samples, from, (to - from) / Math.max(1, samples.length / 2), this.ceiling, allows);
+    const lastPeak = rampAndAllow(buf, held, samples, from, (to - from) / Math.max(1, samples.length / 2), this.ceiling, allows, this.partialPeak);
+    this.partialPeak = !final && length % BLOCK ? lastPeak : 0;
     allows[blocks + 2] = 1;
     allows[blocks + 3] = 1;
     // Whole blocks go out, keeping two behind for the edges they decide (all of it at the end).
@@ -60,7 +63,8 @@ export class StreamLimiter {
     // (The stream's first edge: no block before it set it.)
     const first = Math.min(this.edge, allows[1]!, allows[2]!);
     this.edge = applyLimits(buf, out, allows, outBlocks, first, this.release);
-    allows.copyWithin(0, outBlocks, outBlocks + 2);
+    // (The held blocks' allowances move along with the two before them: only new samples are measured.)
+    allows.copyWithin(0, outBlocks, blocks + 2);
     buf.copyWithin(0, out.length, length);
     this.length = length - out.length;
     return out;
@@ -69,15 +73,14 @@ export class StreamLimiter {
 
 /**
  * buf[at..] = samples scaled by a gain from `from`, `step` more at each frame; allows[2 + b]: what
- * block b of the whole (held and new) allows, from its loudest sample. One pass for both.
+ * block b allows, from its loudest sample, for every block the new samples fall in (`peak`: the
+ * loudest held sample of the block at `at`). One pass for both; returns the last block's peak.
  */
-function rampAndAllow(buf: Float32Array, at: number, samples: Float32Array, from: number, step: number, ceiling: number, allows: Float32Array): void {
+function rampAndAllow(buf: Float32Array, at: number, samples: Float32Array, from: number, step: number, ceiling: number, allows: Float32Array, peak: number): number {
   const length = at + samples.length;
-  for (let start = 0, b = 2; start < length; start += BLOCK, b++) {
-    const end = Math.min(length, start + BLOCK);
-    let peak = 0;
-    let i = start;
-    for (const held = Math.min(end, at); i < held; i++) peak = Math.max(peak, Math.abs(buf[i]!));
+  let last = peak;
+  for (let b = Math.floor(at / BLOCK), i = at; i < length; b++) {
+    const end = Math.min(length, (b + 1) * BLOCK);
     for (let j = i - at; i < end; i += 2, j += 2) {
       const g = from + step * (j >> 1);
       const l = Math.fround(samples[j]! * g);
@@ -87,8 +90,11 @@ function rampAndAllow(buf: Float32Array, at: number, samples: Float32Array, from
       peak = Math.max(peak, Math.abs(l), Math.abs(r));
     }
     // (A silent block: ceiling / 0, no limit.)
-    allows[b] = Math.min(1, ceiling / peak);
+    allows[b + 2] = Math.min(1, ceiling / peak);
+    last = peak;
+    peak = 0;
   }
+  return last;
 }
 
 /**
