@@ -249,7 +249,8 @@ function compileEngine(): string {
     include: ['server/**/*.ts', 'shared/**/*.ts', 'bench/index.ts', 'bench/render.ts'].map((g) => relative(COMPILED, join(REPO, g))),
   }));
   // tsc also emits the JSON files the code imports; the links below replace them.
-  execFileSync(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['tsc', '-p', config], { cwd: REPO, stdio: 'inherit' });
+  const win = process.platform === 'win32';
+  execFileSync(win ? 'npx.cmd' : 'npx', ['tsc', '-p', config], { cwd: REPO, stdio: 'inherit', shell: win });
   for (const dir of ['server', 'shared']) {
     for (const f of readdirSync(join(REPO, dir), { recursive: true, encoding: 'utf8' })) {
       if (!f.endsWith('.mjs')) continue;
@@ -258,7 +259,7 @@ function compileEngine(): string {
     }
   }
   rmSync(join(COMPILED, 'resources'), { recursive: true, force: true });
-  symlinkSync(join(REPO, 'resources'), join(COMPILED, 'resources'), 'dir');
+  symlinkSync(join(REPO, 'resources'), join(COMPILED, 'resources'), 'junction'); // a junction: Windows needs no privilege for it
   cpSync(join(REPO, 'package.json'), join(COMPILED, 'package.json'));
   return join(COMPILED, 'bench', 'index.js');
 }
