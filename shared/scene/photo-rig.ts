@@ -3,8 +3,9 @@
 // scene. Per frame only the face region is redrawn: the mesh moved for the pose and the portrait
 // mapped onto it (face-warp.ts), with an inner mouth (a dark cavity and a hint of teeth) where
 // the lips part. Everything else is a still picture made once per placement size.
-import { LIP_BOTTOM, LIP_TOP, MESH_POINTS, portraitCrop, toPixels, type Point } from './face-mesh.js';
-import { buildFaceRig, MOUTH_PATH, posePoints, warpRegion, type FaceRig } from './face-warp.js';
+import { MESH_POINTS, portraitCrop, toPixels, type Point } from './face-mesh.js';
+import { buildFaceRig, posePoints, warpRegion, type FaceRig } from './face-warp.js';
+import { innerMouthBox, paintInnerMouth, RGBA_MOUTH, type MouthColours } from './inner-mouth.js';
 import type { SceneLayout } from './layout.js';
 import type { PresenterRig, RigGeometry } from './rig.js';
 import type { Ctx2D, ImageLike, PresenterPose, Rect } from './types.js';
@@ -47,9 +48,6 @@ const CARD_FRAME = 0.022;
 const CARD_RADIUS = 0.06;
 /** The cut-out fades out over this share of its height at the bottom (where the photo ends). */
 const CUTOUT_FADE = 0.1;
-const INNER_MOUTH = '#2a0f0d';
-const TEETH = 'rgba(232, 226, 214, 0.88)';
-const TONGUE = 'rgba(150, 62, 58, 0.55)';
 
 /** The crop and where the rig's parts are in it (art units: the crop's pixels). */
 export interface PhotoGeometry extends RigGeometry {
@@ -119,7 +117,7 @@ interface Prepared {
 /**
  * The photo rig's moving part at one placement, for a caller that composes it itself (the
  * engine, in YUV): the still picture's pixels, the mesh, and the two steps `draw` takes, the
- * warp (face-warp.ts, on pixels of any four channels) and the inner mouth (Canvas 2D).
+ * warp (face-warp.ts) and the inner mouth (inner-mouth.ts), both on pixels of any four channels.
  */
 export interface PhotoFace {
   /** The still picture: straight RGBA words, `width` × `height`, its top-left at (x, y) in frame pixels. */
@@ -133,8 +131,8 @@ export interface PhotoFace {
   pose(pose: PresenterPose): Float64Array;
   /** Where the inner mouth paints for moved points (still picture pixels, whole), or null when the lips are closed. */
   mouthBox(moved: Float64Array): Rect | null;
-  /** Paints the inner mouth on `ctx` whose origin is the still picture's pixel (dx, dy). */
-  drawMouth(ctx: PixelCtx, moved: Float64Array, dx: number, dy: number): void;
+  /** Paints the inner mouth onto `out` (`width` × `height` words, its pixel (0, 0) the still picture's (ox, oy)) in `colours`, the words' own channels. */
+  paintMouth(out: Int32Array, width: number, height: number, ox: number, oy: number, moved: Float64Array, colours: MouthColours): void;
 }
 
 export interface PhotoRig extends PresenterRig {
@@ -199,9 +197,8 @@ export function photoRig(src: PhotoSource, make: MakeCanvas): PhotoRig {
       const still = words(p.stillPixels);
       const out = words(p.out.data);
       warpRegion(p.face, p.moved, still, p.width, p.height, out);
-      const s = p.scratch.ctx;
-      s.putImageData(p.out, 0, 0);
-      drawInnerMouth(s, p.face, p.moved, R.x, R.y);
+      paintInnerMouth(out, R.width, R.height, R.x, R.y, p.face, p.moved, RGBA_MOUTH);
+      p.scratch.ctx.putImageData(p.out, 0, 0);
       ctx.drawImage(p.scratch.canvas, ox + R.x, oy + R.y, R.width, R.height);
     },
     drawStill(ctx: Ctx2D, layout: SceneLayout) {
@@ -216,7 +213,9 @@ export function photoRig(src: PhotoSource, make: MakeCanvas): PhotoRig {
         still: words(p.stillPixels), width: p.width, height: p.height, x, y, rig: p.face,
         pose: (pose) => posePoints(p.face, pose, p.moved),
         mouthBox: (moved) => innerMouthBox(p.face, moved),
-        drawMouth: (ctx, moved, dx, dy) => drawInnerMouth(ctx, p.face, moved, dx, dy),
+        paintMouth: (out, width, height, ox, oy, moved, colours) => {
+          paintInnerMouth(out, width, height, ox, oy, p.face, moved, colours);
+        },
       };
     },
   };
@@ -262,88 +261,4 @@ function paintStill(ctx: PixelCtx, src: PhotoSource, crop: Rect, k: number, W: n
   ctx.fillStyle = fade;
   ctx.fillRect(0, H * (1 - CUTOUT_FADE), W, H * CUTOUT_FADE);
   ctx.globalCompositeOperation = 'source-over';
-}
-
-/** How far the lips part at their middle (pixels along the face's down axis). */
-function lipGap(face: FaceRig, moved: Float64Array): number {
-  const { uy } = face;
-  return (moved[2 * LIP_BOTTOM]! - moved[2 * LIP_TOP]!) * uy[0] + (moved[2 * LIP_BOTTOM + 1]! - moved[2 * LIP_TOP + 1]!) * uy[1];
-}
-
-/** The lips part at least this far before the inside of the mouth shows. */
-const MIN_GAP = 0.8;
-
-/** The box the inner mouth paints in (still picture pixels, whole, a pixel wider for its edge), or null when it paints nothing. */
-function innerMouthBox(face: FaceRig, moved: Float64Array): Rect | null {
-  if (lipGap(face, moved) < MIN_GAP) return null;
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (const i of MOUTH_PATH) {
-    x0 = Math.min(x0, moved[2 * i]!);
-    y0 = Math.min(y0, moved[2 * i + 1]!);
-    x1 = Math.max(x1, moved[2 * i]!);
-    y1 = Math.max(y1, moved[2 * i + 1]!);
-  }
-  const x = Math.floor(x0) - 2;
-  const y = Math.floor(y0) - 2;
-  return { x, y, width: Math.ceil(x1) + 2 - x, height: Math.ceil(y1) + 2 - y };
-}
-
-/**
- * The mouth's inside where the lips part: a dark cavity, the upper teeth's edge and a hint of
- * the lower, all inside the lips' inner edge; (dx, dy) is the still picture's pixel at ctx's origin.
- */
-function drawInnerMouth(ctx: PixelCtx, face: FaceRig, moved: Float64Array, dx: number, dy: number): void {
-  const { ux, uy } = face;
-  const at = (i: number) => [moved[2 * i]! - dx, moved[2 * i + 1]! - dy] as const;
-  const top = at(LIP_TOP);
-  const bottom = at(LIP_BOTTOM);
-  const gap = lipGap(face, moved);
-  if (gap < MIN_GAP) return;
-  const path = () => {
-    ctx.beginPath();
-    MOUTH_PATH.forEach((i, n) => {
-      const [x, y] = at(i);
-      if (n === 0) ctx.moveTo(x, y);
-      else ctx.lineTo(x, y);
-    });
-    ctx.closePath();
-  };
-  ctx.save();
-  path();
-  ctx.fillStyle = INNER_MOUTH;
-  ctx.fill();
-  ctx.clip();
-  // Teeth: a band under the upper lip, and a thinner, dimmer one over the lower lip.
-  const teeth = Math.min(gap * 0.24, face.mouth.halfWidth * 0.13);
-  const band = (ids: readonly number[], depth: number) => {
-    ctx.beginPath();
-    ids.forEach((i, n) => {
-      const [x, y] = at(i);
-      if (n === 0) ctx.moveTo(x, y);
-      else ctx.lineTo(x, y);
-    });
-    for (let n = ids.length - 1; n >= 0; n--) {
-      const [x, y] = at(ids[n]!);
-      ctx.lineTo(x + uy[0] * depth, y + uy[1] * depth);
-    }
-    ctx.closePath();
-    ctx.fill();
-  };
-  const upper = MOUTH_PATH.slice(0, 11);
-  const lower = [308, 324, 318, 402, 317, 14, 87, 178, 88, 95, 78];
-  ctx.fillStyle = TEETH;
-  band(upper.slice(2, -2), teeth);
-  ctx.globalAlpha = 0.45;
-  band(lower.slice(2, -2), -teeth * 0.55);
-  ctx.globalAlpha = 1;
-  // The tongue, low in the mouth.
-  const mid = [(top[0] + bottom[0]) / 2, (top[1] + bottom[1]) / 2] as const;
-  ctx.fillStyle = TONGUE;
-  ctx.beginPath();
-  ctx.ellipse(mid[0] + uy[0] * gap * 0.42, mid[1] + uy[1] * gap * 0.42, face.mouth.halfWidth * 0.55, gap * 0.3, Math.atan2(ux[1], ux[0]), 0, Math.PI * 2);
-  ctx.fill();
-  ctx.restore();
 }

@@ -94,7 +94,8 @@ export class FrameCompositor {
   private faceStale: Box | null = null;
   /** The photo rig's moving region drawn in YUV (null: another redraw rig, drawn by Skia). */
   private photo: PhotoFaceSprite | null = null;
-  private photoHead: string | null = null;
+  /** Where a 'redraw' rig's head was last drawn (pose units), and how many times it has moved. */
+  private headDrawn: { headDx: number; headDy: number; headRoll: number; step: number } | null = null;
   /** The logo when it must be blended with every composed frame (it overlaps the presenter, or the background moves). */
   private readonly logo: Sprite | null;
 
@@ -219,30 +220,30 @@ export class FrameCompositor {
 
   /**
    * A 'redraw' rig: draws the moving region again when the pose differs visibly (a 32nd of the
-   * jaw's travel, a 16th of the lids', half a pixel of head motion). The head's position is
-   * snapped to half pixels and its roll to steps that move the face's farthest point half a
-   * pixel (the region's far edge, for another rig): the photo rig then draws only the mouth and
-   * eyes again between two such steps.
+   * jaw's travel, a 16th of the lids', a pixel of head motion). The head stays where it was drawn
+   * until the pose would move some point of the face a whole pixel from there (translation plus
+   * roll at the face's farthest point; the region's far edge, for another rig), and is then drawn
+   * where the pose has it: sway, nod and roll step together, as few times as a pixel's steps
+   * allow, and between two steps the photo rig draws only the mouth and eyes again.
    */
   private setRedrawPose(pose: PresenterPose): Box | null {
     const { head, cutCtx: ctx, cutCanvas: canvas } = this;
     if (!head) return null;
     const k = this.layout.presenterScale;
     if (isPhotoRig(this.redraw!)) this.photo ??= new PhotoFaceSprite(this.redraw.face(this.layout), head);
-    const rollSteps = this.photo ? 1 / this.photo.rollStep : 2 * Math.max(head.width, head.height);
-    const hx = Math.round(pose.headDx * k * 2);
-    const hy = Math.round(pose.headDy * k * 2);
-    const hr = Math.round(pose.headRoll * rollSteps);
-    const headKey = `${hx}:${hy}:${hr}`;
-    const key = `${pose.viseme}:${Math.round(pose.open * 32)}:${Math.round(pose.lid * 16)}:${headKey}`;
+    const reach = this.photo ? this.photo.reach : Math.max(head.width, head.height);
+    let h = this.headDrawn;
+    const away = h ? Math.hypot((pose.headDx - h.headDx) * k, (pose.headDy - h.headDy) * k) + reach * Math.abs(pose.headRoll - h.headRoll) : Infinity;
+    const headMoved = away >= 1;
+    if (!h || headMoved) h = this.headDrawn = { headDx: pose.headDx, headDy: pose.headDy, headRoll: pose.headRoll, step: (h?.step ?? 0) + 1 };
+    const key = `${pose.viseme}:${Math.round(pose.open * 32)}:${Math.round(pose.lid * 16)}:${h.step}`;
     if (key === this.redrawKey) return null;
     this.redrawKey = key;
-    const snapped = { ...pose, headDx: hx / (2 * k), headDy: hy / (2 * k), headRoll: hr / rollSteps };
+    const snapped = { ...pose, headDx: h.headDx, headDy: h.headDy, headRoll: h.headRoll };
     const all = { x0: 0, y0: 0, x1: head.width, y1: head.height };
     if (this.photo) {
       this.face = this.photo.sprite;
-      if (headKey !== this.photoHead) this.photo.restart();
-      this.photoHead = headKey;
+      if (headMoved) this.photo.restart();
       const changed = this.photo.draw(snapped);
       if (!changed) return null;
       this.faceStale = this.faceUnder ? unionBox(this.faceStale, changed) : all;

@@ -1,24 +1,21 @@
 // The photo rig's moving region as a YUV sprite, drawn straight in YUV: the still picture is
 // converted to YUVA words once, and each pose is the shared warp (face-warp.ts, which samples
-// any four channels alike) over those words, the inner mouth painted by the shared routine on a
-// canvas of its box alone, then the changed box unpacked into the sprite's planes. No Skia draw,
-// read-back or colour conversion of the region per frame: what that costs is what limits a
-// photo presenter's render.
-import { createCanvas, type Canvas } from '@napi-rs/canvas';
+// any four channels alike) over those words, the inner mouth painted over them by the shared
+// routine (inner-mouth.ts) in its colours as YUV, then the changed box unpacked into the
+// sprite's planes. No Skia draw, read-back or colour conversion of the region per frame: what
+// that costs is what limits a photo presenter's render.
 import { stillBox, warpRegion, type PixelBox } from '../../../shared/scene/face-warp.js';
 import { MESH_POINTS } from '../../../shared/scene/face-mesh.js';
-import type { PhotoFace, PixelCtx } from '../../../shared/scene/photo-rig.js';
+import { INNER_MOUTH_RGB, type MouthColours } from '../../../shared/scene/inner-mouth.js';
+import type { PhotoFace } from '../../../shared/scene/photo-rig.js';
 import type { PresenterPose, Rect } from '../../../shared/scene/index.js';
 import type { PixelRect } from './regions.js';
 import { allocSprite, updateRunsOf, type Sprite } from './sprites.js';
-import { chromaU, chromaV, luma, unionBox, words, type Box } from './yuv.js';
+import { chromaU, chromaV, luma, unionBox, type Box } from './yuv.js';
 
-
-
-/** A channel of the mouth (coverage ma) over one of the region (weight wa), as straight colour of the result's alpha oa. */
-function mix(mc: number, wc: number, ma: number, wa: number, oa: number): number {
-  return ((mc * ma + wc * wa) / oa + 0.5) | 0;
-}
+/** The inner mouth's colours as YUV words. */
+const yuvWord = ([r, g, b]: readonly [number, number, number]) => luma(r, g, b) | (chromaU(r, g, b) << 8) | (chromaV(r, g, b) << 16);
+const YUVA_MOUTH: MouthColours = { cavity: yuvWord(INNER_MOUTH_RGB.cavity), teeth: yuvWord(INNER_MOUTH_RGB.teeth), tongue: yuvWord(INNER_MOUTH_RGB.tongue) };
 
 /** Straight RGBA words to straight YUVA words (y | u << 8 | v << 16 | a << 24), BT.601 limited range (yuv.ts). */
 export function rgbaToYuvaWords(rgba: Int32Array): Int32Array {
@@ -47,16 +44,15 @@ export class PhotoFaceSprite {
   private hasDrawn = false;
   /** The inner mouth's box last painted (box pixels). */
   private mouthWas: PixelBox | null = null;
-  private mouth: { canvas: Canvas; ctx: PixelCtx } | null = null;
 
-  /** The head's roll that moves its farthest fully moving point (a mesh point) half a pixel, in radians. */
-  readonly rollStep: number;
+  /** How far the head's farthest fully moving point (a mesh point) is from the pivot it rolls about, in pixels. */
+  readonly reach: number;
 
   constructor(private readonly face: PhotoFace, head: PixelRect) {
     const { rest, pivot } = face.rig;
     let reach = 1;
     for (let v = 0; v < MESH_POINTS; v++) reach = Math.max(reach, Math.hypot(rest[2 * v]! - pivot[0], rest[2 * v + 1]! - pivot[1]));
-    this.rollStep = 0.5 / reach;
+    this.reach = reach;
     this.still = rgbaToYuvaWords(face.still);
     this.box = { x: head.x - face.x, y: head.y - face.y, width: head.width, height: head.height };
     const still = new Int32Array(head.width * head.height);
@@ -93,7 +89,7 @@ export class PhotoFaceSprite {
     };
     if (c.x1 <= c.x0 || c.y1 <= c.y0) return null;
     for (let j = c.y0; j < c.y1; j++) out.set(warped.subarray(j * bw + c.x0, j * bw + c.x1), j * bw + c.x0);
-    if (m) this.paintMouth(moved, m);
+    if (m) face.paintMouth(out, bw, box.height, box.x, box.y, moved, YUVA_MOUTH);
     this.unpack(c);
     return c;
   }
@@ -103,47 +99,10 @@ export class PhotoFaceSprite {
     this.hasDrawn = false;
   }
 
-  /** The inner mouth, painted by the shared routine on a canvas of its box, laid over the region's words. */
-  private paintMouth(moved: Float64Array, m: Rect): void {
-    const { box, out } = this;
-    // A canvas a little larger than needed is kept: the mouth's box changes size every frame.
-    if (!this.mouth || (this.mouth.canvas.width as number) < m.width || (this.mouth.canvas.height as number) < m.height) {
-      const canvas = createCanvas(Math.ceil(m.width / 16) * 16 + 16, Math.ceil(m.height / 16) * 16 + 16);
-      this.mouth = { canvas, ctx: canvas.getContext('2d') as unknown as PixelCtx };
-    }
-    const { canvas, ctx } = this.mouth;
-    const cw = canvas.width;
-    ctx.clearRect(0, 0, m.width, m.height);
-    this.face.drawMouth(ctx, moved, m.x, m.y);
-    const px = words(canvas.data());
-    const bw = box.width;
-    for (let j = 0; j < m.height; j++) {
-      const y = m.y + j - box.y;
-      if (y < 0 || y >= box.height) continue;
-      for (let i = 0; i < m.width; i++) {
-        const x = m.x + i - box.x;
-        if (x < 0 || x >= bw) continue;
-        const p = px[j * cw + i]!;
-        const ma = p >>> 24;
-        if (ma === 0) continue;
-        // Premultiplied RGBA over straight YUVA: both as straight colour, mixed by coverage.
-        const k = 255 / ma;
-        const r = Math.min(255, (p & 255) * k);
-        const g = Math.min(255, ((p >>> 8) & 255) * k);
-        const b = Math.min(255, ((p >>> 16) & 255) * k);
-        const o = y * bw + x;
-        const w = out[o]!;
-        const wa = ((w >>> 24) * (255 - ma)) / 255;
-        const oa = ma + wa;
-        const ir = r | 0;
-        const ig = g | 0;
-        const ib = b | 0;
-        out[o] = mix(luma(ir, ig, ib), w & 255, ma, wa, oa) | (mix(chromaU(ir, ig, ib), (w >>> 8) & 255, ma, wa, oa) << 8) | (mix(chromaV(ir, ig, ib), (w >>> 16) & 255, ma, wa, oa) << 16) | (Math.round(oa) << 24);
-      }
-    }
-  }
-
-  /** The region's words inside `c` into the sprite's planes: luma and alpha per pixel, chroma per 2×2 block weighted by alpha. */
+  /**
+   * The region's words inside `c` (even edges) into the sprite's planes: luma and alpha per pixel,
+   * chroma per 2×2 block weighted by alpha; one pass over each block's four words.
+   */
   private unpack(c: Box): void {
     const s = this.sprite;
     const w = s.width;
@@ -155,50 +114,48 @@ export class PhotoFaceSprite {
     const x1 = c.x1 | 0;
     const y0 = c.y0 | 0;
     const y1 = c.y1 | 0;
-    // Rows whose alpha changes need their runs again (an opaque face's never do): the first and
-    // last such luma row and chroma row (-1: none), kept by plain assignments, as the branch is rare.
+    // Block rows whose alpha changes need their runs again (an opaque face's never do): the first
+    // and last (-1: none), kept by plain assignments, as the branch is rare.
     let first = -1;
     let last = -1;
-    let cFirst = -1;
-    let cLast = -1;
-    for (let j = y0; j < y1; j++) {
-      let alphaChanged = false;
-      for (let o = j * w + x0, end = j * w + x1; o < end; o++) {
-        const v = p[o]!;
-        Y[o] = v & 255;
-        const al = v >>> 24;
-        if (A[o] !== al) {
-          A[o] = al;
-          alphaChanged = true;
-        }
-      }
-      if (alphaChanged) {
-        if (first < 0) first = j;
-        last = j;
-      }
-    }
     for (let cj = y0 >> 1; cj < y1 >> 1; cj++) {
+      let changed = false;
       let i0 = 2 * cj * w + x0;
       for (let o = cj * cw + (x0 >> 1), end = cj * cw + (x1 >> 1); o < end; o++, i0 += 2) {
+        const i2 = i0 + w;
         const w0 = p[i0]!;
         const w1 = p[i0 + 1]!;
-        const w2 = p[i0 + w]!;
-        const w3 = p[i0 + w + 1]!;
+        const w2 = p[i2]!;
+        const w3 = p[i2 + 1]!;
+        Y[i0] = w0 & 255;
+        Y[i0 + 1] = w1 & 255;
+        Y[i2] = w2 & 255;
+        Y[i2 + 1] = w3 & 255;
+        if ((w0 & w1 & w2 & w3) >>> 24 === 255) {
+          // Opaque (the face inside a card, most of a cut-out's).
+          if ((A[i0]! & A[i0 + 1]! & A[i2]! & A[i2 + 1]! & CA[o]!) !== 255) {
+            A[i0] = A[i0 + 1] = A[i2] = A[i2 + 1] = CA[o] = 255;
+            changed = true;
+          }
+          U[o] = (((w0 >>> 8) & 255) + ((w1 >>> 8) & 255) + ((w2 >>> 8) & 255) + ((w3 >>> 8) & 255) + 2) >> 2;
+          V[o] = (((w0 >>> 16) & 255) + ((w1 >>> 16) & 255) + ((w2 >>> 16) & 255) + ((w3 >>> 16) & 255) + 2) >> 2;
+          continue;
+        }
         const a0 = w0 >>> 24;
         const a1 = w1 >>> 24;
         const a2 = w2 >>> 24;
         const a3 = w3 >>> 24;
         const as = a0 + a1 + a2 + a3;
         const ca = (as + 2) >> 2;
-        if (CA[o] !== ca) {
+        if (A[i0] !== a0 || A[i0 + 1] !== a1 || A[i2] !== a2 || A[i2 + 1] !== a3 || CA[o] !== ca) {
+          A[i0] = a0;
+          A[i0 + 1] = a1;
+          A[i2] = a2;
+          A[i2 + 1] = a3;
           CA[o] = ca;
-          if (cFirst < 0) cFirst = cj;
-          cLast = cj;
+          changed = true;
         }
-        if (as === 1020) {
-          U[o] = (((w0 >>> 8) & 255) + ((w1 >>> 8) & 255) + ((w2 >>> 8) & 255) + ((w3 >>> 8) & 255) + 2) >> 2;
-          V[o] = (((w0 >>> 16) & 255) + ((w1 >>> 16) & 255) + ((w2 >>> 16) & 255) + ((w3 >>> 16) & 255) + 2) >> 2;
-        } else if (as === 0) {
+        if (as === 0) {
           U[o] = 128;
           V[o] = 128;
         } else {
@@ -206,13 +163,11 @@ export class PhotoFaceSprite {
           V[o] = ((((w0 >>> 16) & 255) * a0 + ((w1 >>> 16) & 255) * a1 + ((w2 >>> 16) & 255) * a2 + ((w3 >>> 16) & 255) * a3) / as + 0.5) | 0;
         }
       }
+      if (changed) {
+        if (first < 0) first = cj;
+        last = cj;
+      }
     }
-    let r0 = first < 0 ? y1 : first & ~1;
-    let r1 = first < 0 ? y0 : (last + 2) & ~1;
-    if (cFirst >= 0) {
-      r0 = Math.min(r0, 2 * cFirst);
-      r1 = Math.max(r1, 2 * cLast + 2);
-    }
-    if (r1 > r0) updateRunsOf(s, { x0, y0: r0, x1, y1: r1 });
+    if (first >= 0) updateRunsOf(s, { x0, y0: 2 * first, x1, y1: 2 * last + 2 });
   }
 }

@@ -1,15 +1,21 @@
 // Frames composed from YUV sprites must show what Skia draws for the same pose and caption:
 // the video and the preview (which draws with shared/scene directly) may not drift apart.
-import { createCanvas } from '@napi-rs/canvas';
+import { readFileSync } from 'node:fs';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { outputSize } from '../../../shared/contract/index.js';
 import { computeLayout, drawBackground, drawFrame, NEUTRAL_POSE, sceneBrand, vectorRig, VISEMES, type CaptionView, type PresenterPose } from '../../../shared/scene/index.js';
+import { photoRig } from '../../../shared/scene/photo-rig.js';
 import { loadPresenterNode } from '../frames/assets.js';
+import { makeCanvasNode } from '../frames/rigs.js';
 import { FrameCompositor } from '../frames/frame-compositor.js';
 import { planRegions } from '../frames/regions.js';
 import { logoSprite } from '../frames/scene-frames.js';
 import { changedBoxes, framePlanes, splitOffset, yuvFrameSize } from '../frames/sprites.js';
 import { rgbaToYuva } from '../frames/yuv.js';
+
+const FIXTURES = new URL('../../../tests/fixtures/', import.meta.url);
 
 // A brand logo clear of the presenter (part of the still background) and one over the presenter (blended per frame).
 const CASES = [
@@ -125,6 +131,48 @@ describe('frames composed from sprites', () => {
       }
     });
   }
+
+  it('compose a photo presenter as the preview draws it, mouth open, eyes shut, the head moved and rolled', async () => {
+    const size = outputSize('16:9', 720);
+    const { width: W, height: H } = size;
+    const marks = z.object({ landmarks: z.array(z.array(z.number())) }).parse(JSON.parse(readFileSync(new URL('astronaut.landmarks.json', FIXTURES), 'utf8')));
+    const portrait = await loadImage(readFileSync(new URL('astronaut.jpg', FIXTURES)));
+    const rig = photoRig({ id: 'p', portrait, width: portrait.width, height: portrait.height, landmarks: marks.landmarks, mask: null }, makeCanvasNode);
+    const layout = computeLayout('newsroom', { aspectRatio: '16:9', avatar: { scale: 0.8, x: 0.72, y: 0.62 } }, size, rig.geometry);
+    const bg = createCanvas(W, H);
+    drawBackground(bg.getContext('2d'), layout);
+    const plan = planRegions(layout);
+    const compositor = new FrameCompositor(layout, null, bg, plan, null, rig);
+    // Compared where the face moves (elsewhere the frame is the still picture).
+    const head = plan.presenter!;
+    const inHead = (plane: Uint8Array, w: number, s: number) =>
+      Array.from({ length: (head.height / s) * (head.width / s) }, (_, j) => plane[(head.y / s + Math.floor(j / (head.width / s))) * w + head.x / s + (j % (head.width / s))]!);
+    const out = framePlanes(new Uint8Array(yuvFrameSize(W, H)), W, H);
+    const ref = createCanvas(W, H);
+    const rctx = ref.getContext('2d');
+    // Each head position a few pixels from the last (drawn where the pose has it), then held while the mouth and eyes change.
+    const poses: PresenterPose[] = [
+      { ...NEUTRAL_POSE, viseme: 'rest', open: 0, lid: 0, headDx: 0, headDy: 0, headRoll: 0 },
+      { ...NEUTRAL_POSE, viseme: 'ai', open: 0.9, lid: 0, headDx: 2.37, headDy: 2.9, headRoll: 0.012 },
+      { ...NEUTRAL_POSE, viseme: 'o', open: 0.7, lid: 1, headDx: -2.4, headDy: 0.61, headRoll: -0.015 },
+      { ...NEUTRAL_POSE, viseme: 'e', open: 0.5, lid: 0, headDx: -2.4, headDy: 0.61, headRoll: -0.015 },
+      { ...NEUTRAL_POSE, viseme: 'mbp', open: 0, lid: 0.5, headDx: -2.4, headDy: 0.61, headRoll: -0.015 },
+    ];
+    for (const [i, pose] of poses.entries()) {
+      const dirty = compositor.setPose(pose);
+      if (i === 0) compositor.compose(out);
+      else if (dirty) compositor.compose(out, dirty);
+      drawFrame(rctx, rig, layout, { pose, caption: null }, { background: bg });
+      const want = rgbaToYuva(ref.data(), W, H);
+      for (const [plane, got, exp, s] of [['y', out.y, want.y, 1], ['u', out.u, want.u, 2], ['v', out.v, want.v, 2]] as const) {
+        const a = inHead(got, W / s, s);
+        const b = inHead(exp, W / s, s);
+        const d = a.map((v, j) => Math.abs(v - b[j]!)).sort((x, y) => x - y);
+        expect(d.reduce((sum, v) => sum + v, 0) / d.length, `${plane} mean difference, pose ${i}`).toBeLessThan(0.3);
+        expect(d[d.length - 1]!, `${plane} largest difference, pose ${i}`).toBeLessThanOrEqual(3);
+      }
+    }
+  });
 
   it('reuse their sprites: a minute of idle motion cuts a bounded number of them', async () => {
     const size = outputSize('16:9', 720);
