@@ -24,6 +24,11 @@
 // that stand-in and the pipeline around it (phonemes, alignment, resampling), not a real model.
 // The engine is measured as a running server has it, its speech synthesiser loaded and warm;
 // --cold adds a render by an engine just created (espeak loaded and compiled during the render).
+// Each engine render runs in a child process of the engine compiled to JavaScript by tsc, as the
+// packaged app runs it (electron/build/tsconfig.server.json, here with the bench's own child
+// code, into .bench/engine); --tsx runs the children from the sources through tsx instead, as a
+// checkout's `npm run server` does (tsx's loader thread and compiled sources then add to the
+// engine process's memory).
 // Each measurement runs --runs times (default 3), the engine renders of a run followed by a floor
 // run; the table shows the best run of each (on a shared machine the fastest run is the one least
 // disturbed by other work), and the ratios to the floor are the median over runs of each engine
@@ -32,9 +37,9 @@
 // would mostly measure that drift. CPU
 // seconds (this process incl. its threads + ffmpeg, via GNU time) are reported next to wall.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { z } from 'zod';
 import { AspectRatio, outputSize, Resolution, SHORT_SIDES, SOUND_LIMITS } from '../shared/contract/index.js';
@@ -225,8 +230,46 @@ async function standInNeuralVoice(root: string): Promise<string> {
   return dir;
 }
 
+const REPO = join(import.meta.dirname, '..');
+/** Where the compiled engine and bench child go (gitignored). */
+const COMPILED = join(REPO, '.bench', 'engine');
+
+/**
+ * The engine and this bench compiled by tsc with the packaged app's settings, beside the sources'
+ * layout (their relative paths to resources/ and package.json hold through links); the .mjs
+ * modules (workers, WebAssembly glue) are copied as the app ships them.
+ */
+function compileEngine(): string {
+  rmSync(COMPILED, { recursive: true, force: true });
+  const config = join(COMPILED, 'tsconfig.json');
+  mkdirSync(COMPILED, { recursive: true });
+  writeFileSync(config, JSON.stringify({
+    extends: relative(COMPILED, join(REPO, 'electron/build/tsconfig.server.json')),
+    compilerOptions: { outDir: '.', rootDir: relative(COMPILED, REPO) },
+    include: ['server/**/*.ts', 'shared/**/*.ts', 'bench/index.ts', 'bench/render.ts'].map((g) => relative(COMPILED, join(REPO, g))),
+  }));
+  // tsc also emits the JSON files the code imports; the links below replace them.
+  const win = process.platform === 'win32';
+  execFileSync(win ? 'npx.cmd' : 'npx', ['tsc', '-p', config], { cwd: REPO, stdio: 'inherit', shell: win });
+  for (const dir of ['server', 'shared']) {
+    for (const f of readdirSync(join(REPO, dir), { recursive: true, encoding: 'utf8' })) {
+      if (!f.endsWith('.mjs')) continue;
+      mkdirSync(dirname(join(COMPILED, dir, f)), { recursive: true });
+      cpSync(join(REPO, dir, f), join(COMPILED, dir, f));
+    }
+  }
+  rmSync(join(COMPILED, 'resources'), { recursive: true, force: true });
+  symlinkSync(join(REPO, 'resources'), join(COMPILED, 'resources'), 'junction'); // a junction: Windows needs no privilege for it
+  cpSync(join(REPO, 'package.json'), join(COMPILED, 'package.json'));
+  return join(COMPILED, 'bench', 'index.js');
+}
+
+/** The child's entry: the compiled bench (default), or null: the sources through tsx (--tsx). */
+let compiledEntry: string | null = null;
+
 function runChild(job: ChildJob): ChildResult {
-  const out = execFileSync(process.execPath, [...process.execArgv, join(import.meta.dirname, 'index.ts'), 'render', '--child', JSON.stringify(job)], {
+  const entry = compiledEntry ? [compiledEntry] : [...process.execArgv, join(import.meta.dirname, 'index.ts')];
+  const out = execFileSync(process.execPath, [...entry, 'render', '--child', JSON.stringify(job)], {
     env: process.env, maxBuffer: 1 << 24,
   }).toString();
   const line = out.split('\n').find((l) => l.startsWith('RESULT '));
@@ -234,7 +277,7 @@ function runChild(job: ChildJob): ChildResult {
   return ChildResult.parse(JSON.parse(line.slice(7)));
 }
 
-export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--resolution 720p,1080p] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--kinds single,pictures,clip,logo,music,breaks,photo]';
+export const USAGE = 'npm run bench -- render [--aspect 16:9,9:16] [--resolution 720p,1080p] [--seconds 60] [--runs 5] [--naive] [--cold] [--voices en-US-Ava,en-US-Lisa] [--neural] [--tsx] [--kinds single,pictures,clip,logo,music,breaks,photo]';
 export const OPTIONS = {
   child: { type: 'string' },
   aspect: { type: 'string', default: '16:9,9:16' },
@@ -245,6 +288,7 @@ export const OPTIONS = {
   cold: { type: 'boolean', default: false },
   voices: { type: 'string', default: 'en-US-Ava,en-US-Lisa' },
   neural: { type: 'boolean', default: false },
+  tsx: { type: 'boolean', default: false },
   kinds: { type: 'string', default: 'single,pictures,clip' },
 } as const satisfies ParseArgsOptionsConfig;
 
@@ -394,6 +438,7 @@ export async function main(args: string[]): Promise<void> {
   const seconds = Number(values.seconds);
   const runs = Math.max(1, Number(values.runs));
   const { naive, cold } = values;
+  if (!values.tsx) compiledEntry = compileEngine();
   const root = mkdtempSync(join(tmpdir(), 'ps-bench-render-'));
   const real = ffmpegPath();
   const ff = timedFfmpeg(root, real);
@@ -401,6 +446,9 @@ export async function main(args: string[]): Promise<void> {
   process.env.FFMPEG_PATH = ff.bin;
   console.log(`ffmpeg: ${real} (${execFileSync(real, ['-version']).toString().split('\n')[0]})`);
   console.log(`cores: ${availableParallelism()}, load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(compiledEntry
+    ? 'engine renders: child processes running the engine compiled to JavaScript, as the packaged app runs it (--tsx: the sources through tsx, as a checkout\'s npm run server)'
+    : 'engine renders: child processes running the sources through tsx, as a checkout\'s npm run server (tsx\'s loader thread and compiled sources add to the engine process\'s memory)');
   const { text, duration } = await narration(seconds);
   const voiceIds = values.voices.split(',');
   const catalogDir = values.neural ? await standInNeuralVoice(root) : undefined;

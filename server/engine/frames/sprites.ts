@@ -28,28 +28,44 @@ type Runs = Int32Array[];
 const NO_RUNS = new Int32Array(0);
 let scratch = new Int32Array(4096);
 
-/** Recomputes the runs of rows j0..j1 of an alpha plane. */
-function updateRuns(runs: Runs, alpha: Uint8Array, width: number, j0: number, j1: number): void {
+/** Appends a run to scratch (n entries so far), joined to the one before when it continues it; returns the new count. */
+function pushRun(n: number, x0: number, x1: number, flag: number): number {
+  if (n && scratch[n - 2] === x0 && scratch[n - 1] === flag) {
+    scratch[n - 2] = x1;
+    return n;
+  }
+  scratch[n] = x0;
+  scratch[n + 1] = x1;
+  scratch[n + 2] = flag;
+  return n + 3;
+}
+
+/**
+ * Recomputes the runs of rows j0..j1 of an alpha plane whose pixels changed only in columns
+ * x0..x1: the runs outside are kept (cut at the columns' edges and joined again to what
+ * continues them), so a changed word of a wide caption costs its own width, not the row's.
+ */
+function updateRuns(runs: Runs, alpha: Uint8Array, width: number, j0: number, j1: number, x0 = 0, x1 = width): void {
   if (scratch.length < width * 3) scratch = new Int32Array(width * 3);
   for (let j = j0; j < j1; j++) {
     const row = j * width;
+    const was = runs[j]!;
     let n = 0;
-    let x = 0;
-    while (x < width) {
+    for (let k = 0; k < was.length && was[k]! < x0; k += 3) n = pushRun(n, was[k]!, Math.min(was[k + 1]!, x0), was[k + 2]!);
+    let x = x0;
+    while (x < x1) {
       const al = alpha[row + x]!;
       if (al === 0) {
         x++;
         continue;
       }
       const opaque = al === 255;
-      const x0 = x;
-      while (x < width && alpha[row + x] !== 0 && (alpha[row + x] === 255) === opaque) x++;
-      scratch[n++] = x0;
-      scratch[n++] = x;
-      scratch[n++] = opaque ? 1 : 0;
+      const start = x;
+      while (x < x1 && alpha[row + x] !== 0 && (alpha[row + x] === 255) === opaque) x++;
+      n = pushRun(n, start, x, opaque ? 1 : 0);
     }
+    for (let k = 0; k < was.length; k += 3) if (was[k + 1]! > x1) n = pushRun(n, Math.max(was[k]!, x1), was[k + 1]!, was[k + 2]!);
     // A row redrawn with the same runs (an opaque face redrawn every frame) keeps its array.
-    const was = runs[j]!;
     let same = was.length === n;
     for (let k = 0; same && k < n; k++) same = was[k] === scratch[k];
     if (!same) runs[j] = n ? scratch.slice(0, n) : NO_RUNS;
@@ -73,10 +89,10 @@ export function updateSprite(s: Sprite, px: Uint8Array, box?: Box): void {
   updateRunsOf(s, b);
 }
 
-/** Recomputes the sprite's painted runs of the rows of `b` (sprite pixels, even edges) after its planes changed there. */
+/** Recomputes the sprite's painted runs of the rows of `b` (sprite pixels, even edges) after its planes changed inside `b` only. */
 export function updateRunsOf(s: Sprite, b: Box): void {
-  updateRuns(s.luma, s.a, s.width, b.y0, b.y1);
-  updateRuns(s.chroma, s.ca, s.width >> 1, b.y0 >> 1, b.y1 >> 1);
+  updateRuns(s.luma, s.a, s.width, b.y0, b.y1, b.x0, b.x1);
+  updateRuns(s.chroma, s.ca, s.width >> 1, b.y0 >> 1, b.y1 >> 1, b.x0 >> 1, b.x1 >> 1);
 }
 
 /** Never written: a transparent row. */

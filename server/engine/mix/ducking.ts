@@ -47,12 +47,14 @@ export class Ducker {
   }
 
   /** More narration (mono, at the mix's rate). */
-  push(narration: ArrayLike<number>): void {
-    const n = this.frameSamples;
-    for (let i = 0; i < narration.length; i++) {
-      const v = narration[i]!;
-      this.partialSum += v * v;
-      if (++this.partialCount === n) this.closeFrame();
+  push(narration: Int16Array): void {
+    // A frame's part at a time: the squares' loop has no branch, and a frame's end is seen here.
+    for (let i = 0; i < narration.length; ) {
+      const n = Math.min(narration.length - i, this.frameSamples - this.partialCount);
+      this.partialSum = sumOfSquares(narration, i, i + n, this.partialSum);
+      this.partialCount += n;
+      i += n;
+      if (this.partialCount === this.frameSamples) this.closeFrame();
     }
   }
 
@@ -92,4 +94,10 @@ export class Ducker {
     this.handedOut = to;
     return out;
   }
+}
+
+/** `sum` plus the squares of samples[from..to). */
+function sumOfSquares(samples: Int16Array, from: number, to: number, sum: number): number {
+  for (let i = from; i < to; i++) sum += samples[i]! * samples[i]!;
+  return sum;
 }

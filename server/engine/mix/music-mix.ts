@@ -27,7 +27,7 @@ export class MusicMix {
   private source: MusicSource | null = null;
   private closed = false;
   private readonly ducker: Ducker;
-  private readonly limiter = new StreamLimiter(2, MIX_SAMPLE_RATE, PEAK_CEILING_DBFS);
+  private readonly limiter = new StreamLimiter(MIX_SAMPLE_RATE, PEAK_CEILING_DBFS);
   /** Narration at the mix's rate, not yet mixed. */
   private pending: Int16Array[] = [];
   private pendingSamples = 0;
@@ -39,6 +39,9 @@ export class MusicMix {
   /** The loudness of the mix so far (before the master gain), and the master gain now (dB). */
   private readonly meter = new StereoLoudness(MIX_SAMPLE_RATE);
   private masterDb = 0;
+  /** The piece being mixed: its narration and the mix before the limiter (kept from piece to piece: read only within a mix call). */
+  private narrationScratch = new Int16Array(0);
+  private mixScratch = new Float32Array(0);
 
   /**
    * `open`: the music as stereo PCM at the mix's rate (openMusic: decoded, or from the engine's
@@ -85,7 +88,8 @@ export class MusicMix {
     if (!this.source) throw new Error('MusicMix.mix before prepare');
     const music = await this.source.take(count);
     const gains = this.ducker.next(frames);
-    const out = new Float32Array(count * 2);
+    if (this.mixScratch.length < count * 2) this.mixScratch = new Float32Array(count * 3);
+    const out = this.mixScratch.subarray(0, count * 2);
     // Samples (of this piece) from which the fade-out applies.
     const outFrom = final ? total - Math.round(MUSIC_FADES.outSeconds * MIX_SAMPLE_RATE) - this.mixed : Infinity;
     this.lastDuck = mixFrames(out, narration, music, gains, frameSamples, this.musicGain, this.lastDuck, this.mixed, outFrom, total);
@@ -112,7 +116,8 @@ export class MusicMix {
   }
 
   private takeNarration(count: number): Int16Array {
-    const out = new Int16Array(count);
+    if (this.narrationScratch.length < count) this.narrationScratch = new Int16Array(Math.round(count * 1.5));
+    const out = this.narrationScratch.subarray(0, count);
     let at = 0;
     while (at < count) {
       const p = this.pending[0]!;
@@ -140,7 +145,8 @@ export class MusicMix {
 /**
  * Narration in the centre plus the music at its gain, ducked frame by frame (straight lines
  * between the frames' gains) and faded where the fades fall, into `out`; returns the duck gain
- * reached. A plain function, apart from the async mix, so V8 optimises its loop early.
+ * reached. A plain function, apart from the async mix, and its loops functions of their own with
+ * nothing after them, so V8 optimises them early and keeps them optimised.
  */
 function mixFrames(
   out: Float32Array, narration: Int16Array, music: Int16Array, gains: Float32Array, frameSamples: number,
@@ -148,31 +154,41 @@ function mixFrames(
 ): number {
   const count = narration.length;
   const fadeIn = Math.round(MUSIC_FADES.inSeconds * MIX_SAMPLE_RATE);
-  const fadeOut = Math.round(MUSIC_FADES.outSeconds * MIX_SAMPLE_RATE);
   for (let f = 0; f < gains.length; f++) {
     const target = 10 ** (gains[f]! / 20);
     const start = f * frameSamples;
     const end = Math.min(count, start + frameSamples);
     const step = (gain * (target - duck)) / frameSamples;
-    let g = gain * duck;
-    if (mixed + start < fadeIn || end > outFrom) {
-      for (let s = start; s < end; s++, g += step) {
-        const at = mixed + s;
-        let k = g;
-        if (at < fadeIn) k *= Math.sin((((at + 0.5) / fadeIn) * Math.PI) / 2) ** 2;
-        if (s >= outFrom) k *= Math.sin((((total - at - 0.5) / fadeOut) * Math.PI) / 2) ** 2;
-        const n = narration[s]! * CENTRE;
-        out[2 * s] = n + music[2 * s]! * k;
-        out[2 * s + 1] = n + music[2 * s + 1]! * k;
-      }
-    } else {
-      for (let s = start; s < end; s++, g += step) {
-        const n = narration[s]! * CENTRE;
-        out[2 * s] = n + music[2 * s]! * g;
-        out[2 * s + 1] = n + music[2 * s + 1]! * g;
-      }
-    }
+    if (mixed + start < fadeIn || end > outFrom) mixFaded(out, narration, music, start, end, gain * duck, step, mixed, outFrom, total);
+    else mixPlain(out, narration, music, start, end, gain * duck, step);
     duck = target;
   }
   return duck;
+}
+
+/** mixFrames for samples start..end, the music's gain from `g`, `step` more at each. */
+function mixPlain(out: Float32Array, narration: Int16Array, music: Int16Array, start: number, end: number, g: number, step: number): void {
+  for (let s = start; s < end; s++, g += step) {
+    const n = narration[s]! * CENTRE;
+    out[2 * s] = n + music[2 * s]! * g;
+    out[2 * s + 1] = n + music[2 * s + 1]! * g;
+  }
+}
+
+/** mixPlain where a fade falls: the fade-in over the first samples of the mix, the fade-out from `outFrom` (of this piece) to `total`. */
+function mixFaded(
+  out: Float32Array, narration: Int16Array, music: Int16Array, start: number, end: number, g: number, step: number,
+  mixed: number, outFrom: number, total: number,
+): void {
+  const fadeIn = Math.round(MUSIC_FADES.inSeconds * MIX_SAMPLE_RATE);
+  const fadeOut = Math.round(MUSIC_FADES.outSeconds * MIX_SAMPLE_RATE);
+  for (let s = start; s < end; s++, g += step) {
+    const at = mixed + s;
+    let k = g;
+    if (at < fadeIn) k *= Math.sin((((at + 0.5) / fadeIn) * Math.PI) / 2) ** 2;
+    if (s >= outFrom) k *= Math.sin((((total - at - 0.5) / fadeOut) * Math.PI) / 2) ** 2;
+    const n = narration[s]! * CENTRE;
+    out[2 * s] = n + music[2 * s]! * k;
+    out[2 * s + 1] = n + music[2 * s + 1]! * k;
+  }
 }

@@ -66,7 +66,8 @@ class StartLoudness {
 
   push(piece: Int16Array): void {
     if (this.left <= 0) return;
-    this.meter.push(piece.length > this.left ? piece.subarray(0, this.left) : piece);
+    // (As floats: the meter's loop then sees one kind of array, the mix's.)
+    this.meter.push(new Float32Array(piece.length > this.left ? piece.subarray(0, this.left) : piece));
     this.left -= piece.length;
   }
 
@@ -209,6 +210,22 @@ export class DecodePass implements TrackPass {
   }
 }
 
+/** The tail of a pass faded out while the start of the next fades in (equal power); `start` may be shorter. */
+function crossfade(tail: Int16Array, start: Int16Array): Int16Array {
+  const n = tail.length / 2;
+  const mixed = new Int16Array(tail.length);
+  for (let f = 0; f < n; f++) {
+    const x = (f + 0.5) / n;
+    const out = Math.cos((x * Math.PI) / 2);
+    const into = Math.sin((x * Math.PI) / 2);
+    for (let c = 0; c < 2; c++) {
+      const i = 2 * f + c;
+      mixed[i] = Math.max(-32768, Math.min(32767, Math.round(tail[i]! * out + (start[i] ?? 0) * into)));
+    }
+  }
+  return mixed;
+}
+
 export class MusicSource {
   private pass: TrackPass;
   /** Frames ready to mix. */
@@ -265,19 +282,7 @@ export class MusicSource {
       if (!p) break;
       head.push(p);
     }
-    const start = head.take(tail.length / 2);
-    const n = tail.length / 2;
-    const mixed = new Int16Array(tail.length);
-    for (let f = 0; f < n; f++) {
-      const x = (f + 0.5) / n;
-      const out = Math.cos((x * Math.PI) / 2);
-      const into = Math.sin((x * Math.PI) / 2);
-      for (let c = 0; c < 2; c++) {
-        const i = 2 * f + c;
-        mixed[i] = Math.max(-32768, Math.min(32767, Math.round(tail[i]! * out + (start[i] ?? 0) * into)));
-      }
-    }
-    this.ready.push(mixed);
+    this.ready.push(crossfade(tail, head.take(tail.length / 2)));
     this.held.push(head.take(head.frames));
     if (this.pass.ended && this.held.frames === 0 && this.ready.frames === 0) throw new EngineError('invalid_input', 'The music holds no sound; choose another file.');
   }

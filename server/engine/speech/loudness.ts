@@ -90,7 +90,8 @@ function stepsToBlocks(steps: readonly number[], step: number, rest: number, sam
  * rate fold to, so the reading is the full rate's for half the filtering.
  */
 export class StereoLoudness {
-  private readonly filter: [Biquad, Biquad];
+  /** The two stages' coefficients: b0 b1 b2 a1 a2 of the shelf, then of the high pass. */
+  private readonly coefficients: Float64Array;
   private readonly step: number;
   private readonly steps: number[] = [];
   /** Filter memories: x1 x2 y1 y2 z1 z2 of the left channel, then of the right. */
@@ -102,51 +103,61 @@ export class StereoLoudness {
   private skip = 0;
 
   constructor(rate: number) {
-    this.filter = kWeighting(rate / 2);
+    this.coefficients = Float64Array.from(kWeighting(rate / 2).flat());
     this.step = Math.round((STEP_SECONDS * rate) / 2);
   }
 
-  push(samples: Float32Array | Int16Array): void {
-    const [[s0, s1, s2, s3, s4], [h0, h1, h2, h3, h4]] = this.filter;
-    const m = this.mem;
-    let lx1 = m[0]!, lx2 = m[1]!, ly1 = m[2]!, ly2 = m[3]!, lz1 = m[4]!, lz2 = m[5]!;
-    let rx1 = m[6]!, rx2 = m[7]!, ry1 = m[8]!, ry2 = m[9]!, rz1 = m[10]!, rz2 = m[11]!;
-    let sum = this.sum;
-    let inStep = this.inStep;
-    const step = this.step;
+  push(samples: Float32Array): void {
     const frames = samples.length >> 1;
     let f = this.skip;
-    for (; f < frames; f += 2) {
-      const l = samples[2 * f]! / 32768;
-      const r = samples[2 * f + 1]! / 32768;
-      const ly = s0 * l + s1 * lx1 + s2 * lx2 - s3 * ly1 - s4 * ly2;
-      lx2 = lx1; lx1 = l;
-      const lz = h0 * ly + h1 * ly1 + h2 * ly2 - h3 * lz1 - h4 * lz2;
-      ly2 = ly1; ly1 = ly;
-      lz2 = lz1; lz1 = lz;
-      const ry = s0 * r + s1 * rx1 + s2 * rx2 - s3 * ry1 - s4 * ry2;
-      rx2 = rx1; rx1 = r;
-      const rz = h0 * ry + h1 * ry1 + h2 * ry2 - h3 * rz1 - h4 * rz2;
-      ry2 = ry1; ry1 = ry;
-      rz2 = rz1; rz1 = rz;
-      sum += lz * lz + rz * rz;
-      if (++inStep === step) {
-        this.steps.push(sum);
-        sum = 0;
-        inStep = 0;
+    // A step at a time: the filters' loop has no branch, and a step's end is counted here.
+    while (f < frames) {
+      const n = Math.min(this.step - this.inStep, Math.ceil((frames - f) / 2));
+      this.sum = kWeightedPower(samples, f, n, this.coefficients, this.mem, this.sum);
+      f += 2 * n;
+      this.measured += n;
+      this.inStep += n;
+      if (this.inStep === this.step) {
+        this.steps.push(this.sum);
+        this.sum = 0;
+        this.inStep = 0;
       }
     }
-    this.measured += Math.max(0, Math.ceil((frames - this.skip) / 2));
     this.skip = f - frames;
-    m.set([lx1, lx2, ly1, ly2, lz1, lz2, rx1, rx2, ry1, ry2, rz1, rz2]);
-    this.sum = sum;
-    this.inStep = inStep;
   }
 
   /** Integrated loudness (LUFS) of everything pushed; -Infinity for silence. */
   loudness(): number {
     return gatedLoudness(stepsToBlocks(this.steps, this.step, this.sum, this.measured));
   }
+}
+
+/**
+ * `sum` plus the K-weighted power (sum of squares, both channels) of `n` frames of `samples`,
+ * every other one from frame `f`, through filters of coefficients `k` and memories `m` (updated).
+ */
+function kWeightedPower(samples: Float32Array, f: number, n: number, k: Float64Array, m: Float64Array, sum: number): number {
+  const s0 = k[0]!, s1 = k[1]!, s2 = k[2]!, s3 = k[3]!, s4 = k[4]!, h0 = k[5]!, h1 = k[6]!, h2 = k[7]!, h3 = k[8]!, h4 = k[9]!;
+  let lx1 = m[0]!, lx2 = m[1]!, ly1 = m[2]!, ly2 = m[3]!, lz1 = m[4]!, lz2 = m[5]!;
+  let rx1 = m[6]!, rx2 = m[7]!, ry1 = m[8]!, ry2 = m[9]!, rz1 = m[10]!, rz2 = m[11]!;
+  for (let i = 2 * f, end = 2 * (f + 2 * n); i < end; i += 4) {
+    const l = samples[i]! / 32768;
+    const r = samples[i + 1]! / 32768;
+    const ly = s0 * l + s1 * lx1 + s2 * lx2 - s3 * ly1 - s4 * ly2;
+    lx2 = lx1; lx1 = l;
+    const lz = h0 * ly + h1 * ly1 + h2 * ly2 - h3 * lz1 - h4 * lz2;
+    ly2 = ly1; ly1 = ly;
+    lz2 = lz1; lz1 = lz;
+    const ry = s0 * r + s1 * rx1 + s2 * rx2 - s3 * ry1 - s4 * ry2;
+    rx2 = rx1; rx1 = r;
+    const rz = h0 * ry + h1 * ry1 + h2 * ry2 - h3 * rz1 - h4 * rz2;
+    ry2 = ry1; ry1 = ry;
+    rz2 = rz1; rz1 = rz;
+    sum += lz * lz + rz * rz;
+  }
+  m[0] = lx1; m[1] = lx2; m[2] = ly1; m[3] = ly2; m[4] = lz1; m[5] = lz2;
+  m[6] = rx1; m[7] = rx2; m[8] = ry1; m[9] = ry2; m[10] = rz1; m[11] = rz2;
+  return sum;
 }
 
 const lufs = (power: number) => -0.691 + 10 * Math.log10(power);
