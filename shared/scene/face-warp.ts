@@ -35,6 +35,14 @@ const LANES = 0x00ff00ff;
 const EDGE_EPS = 1e-7;
 /** The widest opening between the lips, as a share of the mouth's width. */
 const MAX_GAP = 0.3;
+/**
+ * The band below the lips over which the jaw's shift goes from the lip's to the chin's, at least
+ * this many times the difference: a smoothstep squeezes (or stretches) the skin by at most 1.5
+ * times the difference over the band, so by at most half here.
+ */
+const JAW_BAND = 3;
+/** How far across (a share of the mouth's half-width, each side) the skin well under the lip averages the lip's shift. */
+const SKIN_SPREAD = 0.3;
 /** Eyelids stop just short of each other: a closed eye still shows its lash line. */
 const LID_TRAVEL = 0.94;
 
@@ -76,7 +84,11 @@ export interface FaceRig {
   ux: readonly [number, number];
   uy: readonly [number, number];
   pivot: Point;
-  mouth: { center: Point; halfWidth: number; restGap: number; upper: { a: number[]; b: number[] }; lower: { a: number[]; b: number[] } };
+  mouth: {
+    center: Point; halfWidth: number; restGap: number; upper: { a: number[]; b: number[] }; lower: { a: number[]; b: number[] };
+    /** The lower lip's outer edge (where the skin under it starts). */
+    chinward: { a: number[]; b: number[] };
+  };
   /** Per vertex: a and b in face coordinates around the mouth's centre. */
   fa: Float64Array;
   fb: Float64Array;
@@ -156,6 +168,7 @@ export function buildFaceRig(points: readonly Point[], size: { width: number; he
   const halfWidth = Math.abs(fa[291]! - fa[61]!) / 2 || 1;
   const upper = contour(UPPER_INNER, fa, fb);
   const lower = contour(LOWER_INNER, fa, fb);
+  const chinward = contour(LOWER_OUTER, fa, fb);
   const restGap = Math.max(0, fb[LIP_BOTTOM]! - fb[LIP_TOP]!);
 
   // The jaw carries the lower lip and the chin, fading out towards the cheeks and upwards.
@@ -228,7 +241,7 @@ export function buildFaceRig(points: readonly Point[], size: { width: number; he
   return {
     rest, triangles: Uint16Array.from(tris), region, unit: boxHeight / 480, ux, uy,
     pivot: [chin[0] + uy[0] * 0.25 * F, chin[1] + uy[1] * 0.25 * F],
-    mouth: { center, halfWidth, restGap, upper, lower },
+    mouth: { center, halfWidth, restGap, upper, lower, chinward },
     fa, fb, head, jaw, upperLip, corner, lidFollow, lidTravel, faceHeight: F,
   };
 }
@@ -264,8 +277,23 @@ export function posePoints(rig: FaceRig, pose: FacePose, out: Float64Array = new
     const jw = rig.jaw[v]!;
     if (jw > 0) {
       const a = Math.max(-mouth.halfWidth, Math.min(mouth.halfWidth, fa[v]!));
-      const t = smoothstep(0.04 * F, 0.16 * F, fb[v]!);
-      db += jw * ((1 - t) * lipShift(a) + t * centerShift);
+      // The skin under the lip follows the lip's shift averaged across a span that widens
+      // from the lip's edge down: under the corners the lip's shift changes steeply across.
+      const spread = SKIN_SPREAD * mouth.halfWidth * smoothstep(0, 0.04 * F, fb[v]! - interp(mouth.chinward.a, mouth.chinward.b, a));
+      let lip = lipShift(a);
+      if (spread > 0) {
+        for (let k = 1; k <= 2; k++) {
+          lip += lipShift(Math.max(-mouth.halfWidth, Math.min(mouth.halfWidth, a - (k * spread) / 2)));
+          lip += lipShift(Math.max(-mouth.halfWidth, Math.min(mouth.halfWidth, a + (k * spread) / 2)));
+        }
+        lip /= 5;
+      }
+      // Below the lips the skin goes over from the lip's shift there to the chin's (the centre's);
+      // under the corners, where the two differ most, over a band tall enough that it is never
+      // squeezed into a seam (a hard edge beside the mouth when the jaw closes a smiling photo).
+      const band = Math.max(0.12 * F, JAW_BAND * Math.abs(centerShift - lip));
+      const t = smoothstep(0.04 * F, 0.04 * F + band, fb[v]!);
+      db += jw * ((1 - t) * lip + t * centerShift);
     }
     if (rig.upperLip[v]! > 0) db -= 0.12 * open * maxGap * profile(fa[v]!);
     const cw = rig.corner[v]!;
