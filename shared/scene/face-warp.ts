@@ -19,8 +19,9 @@ const RING = FACE_OVAL.length;
 /** Vertices: the mesh's points, then the inner ring, then the outer ring. */
 export const WARP_VERTICES = MESH_POINTS + 2 * RING;
 
-const UPPER_INNER = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308] as const;
-const LOWER_INNER = [78, 95, 88, 178, 87, 14, 317, 402, 318, 324, 308] as const;
+/** The lips' inner edges, corner to corner (78 to 308). */
+export const UPPER_INNER = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308] as const;
+export const LOWER_INNER = [78, 95, 88, 178, 87, 14, 317, 402, 318, 324, 308] as const;
 const UPPER_OUTER = [61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291] as const;
 const LOWER_OUTER = [61, 146, 91, 181, 84, 17, 314, 405, 321, 375, 291] as const;
 /** The mouth's inner edge as a closed path (upper lip left to right, lower lip right to left). */

@@ -6,7 +6,7 @@
 // that costs is what limits a photo presenter's render.
 import { stillBox, warpRegion, type PixelBox } from '../../../shared/scene/face-warp.js';
 import { MESH_POINTS } from '../../../shared/scene/face-mesh.js';
-import { INNER_MOUTH_RGB, type MouthColours } from '../../../shared/scene/inner-mouth.js';
+import { mouthColours } from '../../../shared/scene/inner-mouth.js';
 import type { PhotoFace } from '../../../shared/scene/photo-rig.js';
 import type { PresenterPose, Rect } from '../../../shared/scene/index.js';
 import type { PixelRect } from './regions.js';
@@ -14,8 +14,7 @@ import { allocSprite, updateRunsOf, type Sprite } from './sprites.js';
 import { chromaU, chromaV, luma, unionBox, type Box } from './yuv.js';
 
 /** The inner mouth's colours as YUV words. */
-const yuvWord = ([r, g, b]: readonly [number, number, number]) => luma(r, g, b) | (chromaU(r, g, b) << 8) | (chromaV(r, g, b) << 16);
-const YUVA_MOUTH: MouthColours = { cavity: yuvWord(INNER_MOUTH_RGB.cavity), teeth: yuvWord(INNER_MOUTH_RGB.teeth), tongue: yuvWord(INNER_MOUTH_RGB.tongue) };
+const YUVA_MOUTH = mouthColours(([r, g, b]) => luma(r, g, b) | (chromaU(r, g, b) << 8) | (chromaV(r, g, b) << 16));
 
 /** Straight RGBA words to straight YUVA words (y | u << 8 | v << 16 | a << 24), BT.601 limited range (yuv.ts). */
 export function rgbaToYuvaWords(rgba: Int32Array): Int32Array {
