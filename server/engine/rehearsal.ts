@@ -16,6 +16,14 @@ import { OUTPUT_FPS } from '../../shared/contract/index.js';
 
 /** The rehearsal's music: a chord, looped under the sentence (seconds). */
 const MUSIC_SECONDS = 1.5;
+/**
+ * The sentence goes to the mix in this many pieces: each of the mix's loop functions is then
+ * entered often enough for V8 to optimise it whole, with type feedback at its entry. Entered only
+ * a few times, a loop was optimised on the stack alone, its whole-function code then deoptimised
+ * at its first line (no feedback there), and the render's mix ran it unoptimised again.
+ */
+const MIX_PIECES = 8;
+const MIX_ROUNDS = 3;
 
 async function rehearseMix(narration: Int16Array): Promise<void> {
   const frames = Math.round(MUSIC_SECONDS * MIX_SAMPLE_RATE);
@@ -28,11 +36,12 @@ async function rehearseMix(narration: Int16Array): Promise<void> {
   const mix = new MusicMix({ volume: 0.3, duck: true }, () => Promise.resolve(new MusicSource(() => new MemoryPass(chord), MUSIC_SECONDS)));
   try {
     await mix.prepare();
-    const half = narration.length >> 1;
-    mix.push(narration.subarray(0, half));
-    await mix.mix(false);
-    mix.push(narration.subarray(half));
-    mix.push(half);
+    const piece = Math.ceil(narration.length / MIX_PIECES);
+    for (let at = 0; at < narration.length; at += piece) {
+      mix.push(narration.subarray(at, at + piece));
+      await mix.mix(false);
+    }
+    mix.push(narration.length >> 1);
     await mix.mix(true);
   } finally {
     mix.close();
@@ -56,8 +65,8 @@ export async function rehearseRender(speech: SpeechEngines, whenIdle: () => Prom
     await whenIdle();
     if (closed()) return;
     const levelled = new Leveler().level(sp.samples, sp.sampleRate);
-    // Mixed twice: V8 optimises a function once it has run enough, and a render's mix runs in pieces.
-    for (let round = 0; round < 2; round++) {
+    // Mixed three times: V8 optimises a function once it has run enough, and a render's mix runs in pieces.
+    for (let round = 0; round < MIX_ROUNDS; round++) {
       await rehearseMix(levelled);
       await whenIdle();
       if (closed()) return;

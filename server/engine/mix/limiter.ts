@@ -81,20 +81,32 @@ function rampAndAllow(buf: Float32Array, at: number, samples: Float32Array, from
   let last = peak;
   for (let b = Math.floor(at / BLOCK), i = at; i < length; b++) {
     const end = Math.min(length, (b + 1) * BLOCK);
-    for (let j = i - at; i < end; i += 2, j += 2) {
-      const g = from + step * (j >> 1);
-      const l = Math.fround(samples[j]! * g);
-      const r = Math.fround(samples[j + 1]! * g);
-      buf[i] = l;
-      buf[i + 1] = r;
-      peak = Math.max(peak, Math.abs(l), Math.abs(r));
-    }
+    peak = rampBlock(buf, i, end, samples, i - at, from, step, peak);
     // (A silent block: ceiling / 0, no limit.)
     allows[b + 2] = Math.min(1, ceiling / peak);
     last = peak;
     peak = 0;
+    i = end;
   }
   return last;
+}
+
+/**
+ * rampAndAllow's block: buf[i..end) from samples[j..]; returns the loudest of them and `peak`.
+ * A function of its own, entered at every block: V8 optimises it with feedback at its entry (a
+ * function entered a few times for long loops was optimised on the stack alone, then its
+ * whole-function code deoptimised at its first line and the render ran it unoptimised).
+ */
+function rampBlock(buf: Float32Array, i: number, end: number, samples: Float32Array, j: number, from: number, step: number, peak: number): number {
+  for (; i < end; i += 2, j += 2) {
+    const g = from + step * (j >> 1);
+    const l = Math.fround(samples[j]! * g);
+    const r = Math.fround(samples[j + 1]! * g);
+    buf[i] = l;
+    buf[i + 1] = r;
+    peak = Math.max(peak, Math.abs(l), Math.abs(r));
+  }
+  return peak;
 }
 
 /**
