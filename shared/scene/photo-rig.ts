@@ -1,8 +1,8 @@
 // The photo rig: a portrait that speaks. The presenter is the portrait's head-and-shoulders crop
 // (portraitCrop), drawn in a framed card or, with a cut-out mask, as the person alone over the
 // scene. Per frame only the face region is redrawn: the mesh moved for the pose and the portrait
-// mapped onto it (face-warp.ts), with an inner mouth (a dark cavity and a hint of teeth) where
-// the lips part. Everything else is a still picture made once per placement size.
+// mapped onto it (face-warp.ts), with the inside of the mouth painted where the lips part
+// (inner-mouth.ts). Everything else is a still picture made once per placement size.
 import { MESH_POINTS, portraitCrop, toPixels, type Point } from './face-mesh.js';
 import { buildFaceRig, posePoints, warpRegion, type FaceRig } from './face-warp.js';
 import { innerMouthBox, paintInnerMouth, RGBA_MOUTH, type MouthColours } from './inner-mouth.js';
