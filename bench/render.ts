@@ -56,7 +56,7 @@ import { PiperSpeaker } from '../server/engine/speech/speech-piper.js';
 import { servePiperPack } from '../server/engine/test/tiny-onnx.js';
 import { VoicePacks } from '../server/engine/speech/voice-packs.js';
 import { engineVoice, VoiceFile } from '../server/engine/speech/voices.js';
-import { DEFAULT_ENCODE, EncodeSettings, x264Args } from '../server/engine/encode/encoder.js';
+import { aacArgs, DEFAULT_ENCODE, EncodeSettings, x264Args } from '../server/engine/encode/encoder.js';
 import { ffmpegPath } from '../server/engine/encode/ffmpeg.js';
 import { SpeechSynth } from '../server/engine/speech/speech.js';
 
@@ -532,7 +532,7 @@ export async function main(args: string[]): Promise<void> {
         execFileSync(ff.bin, [
           '-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`,
           '-framerate', '30', '-i', raw, '-i', wav, ...x264Args(DEFAULT_ENCODE), '-pix_fmt', 'yuv420p',
-          '-c:a', 'aac', '-b:a', '128k', '-ar', '44100', '-movflags', '+faststart', '-f', 'mp4', join(root, 'floor.mp4'),
+          ...aacArgs(1), '-movflags', '+faststart', '-f', 'mp4', join(root, 'floor.mp4'),
         ]);
         const wall = (performance.now() - t0) / 1000;
         const enc = ff.take();

@@ -49,6 +49,15 @@ export function x264Args(e: EncodeSettings): string[] {
   ];
 }
 
+/**
+ * ffmpeg's output options for the audio (the engine's and the benchmark floor's): AAC at 44.1 kHz,
+ * stereo (music under the voice) at 160k. The constant-quantiser coder: at these rates the same
+ * spectrum as the default two-loop search, for far less CPU.
+ */
+export function aacArgs(channels: 1 | 2): string[] {
+  return ['-c:a', 'aac', '-aac_coder', 'fast', '-b:a', channels === 2 ? '160k' : '128k', '-ar', '44100'];
+}
+
 export interface EncoderInput {
   width: number;
   height: number;
@@ -84,7 +93,7 @@ export class Encoder {
       '-map', '0:v', '-map', '1:a', ...(vfr ? ['-vf', `fps=${OUTPUT_FPS}`] : []),
       ...x264Args(encode),
       '-pix_fmt', 'yuv420p', ...(vfr ? [] : ['-r', String(OUTPUT_FPS)]),
-      '-c:a', 'aac', '-b:a', audio.channels === 2 ? '160k' : '128k', '-ar', '44100',
+      ...aacArgs(audio.channels),
       '-movflags', '+faststart', '-f', 'mp4', outPath,
     ];
     this.run = runFfmpeg(args, signal, 'encoding the video', 1);
