@@ -110,10 +110,11 @@ function rampBlock(buf: Float32Array, i: number, end: number, samples: Float32Ar
 }
 
 /**
- * Nearest 16-bit value (halves up), with no branch: a branch on the sign, taken at random for
- * audio, was mispredicted at every other sample.
+ * Nearest integer (halves up), with no branch: a branch on the sign, taken at random for audio,
+ * was mispredicted at every other sample. No clamp: applyLimits' gain keeps every value within
+ * the ceiling (below full scale), and the offset keeps the truncation's operand positive.
  */
-const toInt16 = (v: number) => ((Math.min(32767, Math.max(-32768, v)) + 32768.5) | 0) - 32768;
+const toInt16 = (v: number) => ((v + 32768.5) | 0) - 32768;
 
 /**
  * out = buf under the limiter's gain: from `edge`, the edge after block b the least of blocks

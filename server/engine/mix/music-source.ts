@@ -25,9 +25,17 @@ class FrameQueue {
     this.frames += piece.length / 2;
   }
 
-  /** The first `n` frames (fewer when fewer are queued), taken out. */
+  /** The first `n` frames (fewer when fewer are queued), taken out; read-only (a view of a queued piece where one holds them all). */
   take(n: number): Int16Array {
     const count = Math.min(n, this.frames);
+    const first = this.pieces[0];
+    if (first && first.length >= count * 2) {
+      const out = first.subarray(0, count * 2);
+      if (first.length === count * 2) this.pieces.shift();
+      else this.pieces[0] = first.subarray(count * 2);
+      this.frames -= count;
+      return out;
+    }
     const out = new Int16Array(count * 2);
     let at = 0;
     while (at < out.length) {
