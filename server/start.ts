@@ -126,18 +126,19 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   const mediaDir = options.storageDir ?? join(dataDir, 'media');
   // Shared store: another process may render the same job again, so outputs are first-wins.
   const storage = shared || options.storageDir ? new SharedDirOutputStorage(mediaDir) : new LocalOutputStorage(mediaDir);
+  const engine = options.engine === undefined ? await createEngine({ cacheDir: join(dataDir, 'cache'), catalogDir: options.catalogDir }) : options.engine;
   // The creator's files: rows beside the jobs, files beside the outputs (a fleet's shared directory).
   const assets = new Assets(
     shared ? new PgAssetStore(shared.store.pool) : new SqliteAssetStore(db!),
     new DirAssetStorage(mediaDir),
     join(workRoot, 'uploads'),
     defaultAssetLimits(options.assetLimits),
+    engine?.forgetMusic ? (path) => engine.forgetMusic!(path) : undefined,
   );
   const photoPresenters = new PhotoPresenters(
     shared ? new PgPhotoPresenterStore(shared.store.pool) : new SqlitePhotoPresenterStore(db!),
     { store: assets.store, files: assets.files },
   );
-  const engine = options.engine === undefined ? await createEngine({ cacheDir: join(dataDir, 'cache'), catalogDir: options.catalogDir }) : options.engine;
   const limits: Limits = {
     createsPerMinute: options.limits?.createsPerMinute ?? LIMITS.createsPerMinute,
     activeJobsPerUser: options.limits?.activeJobsPerUser ?? LIMITS.activeJobsPerUser,

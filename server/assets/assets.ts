@@ -52,6 +52,8 @@ export class Assets {
     /** Where uploads are received (in the data folder, cleared at start). */
     private readonly uploadDir: string,
     readonly limits: AssetLimits,
+    /** Called with an audio asset's content before its files are removed (the engine's decoded copy goes too). */
+    private readonly forgetAudio?: (path: string) => Promise<void>,
   ) {}
 
   /** Checks what can be known before reading the body: the declared size against the limits. */
@@ -118,7 +120,11 @@ export class Assets {
   /** Removes the asset's row (refused while an active job uses it), then its files. */
   async remove(id: string, userId: string) {
     const r = await this.store.remove(id, userId);
-    if (r.ok) await this.files.remove(id);
+    if (!r.ok) return r;
+    const content = r.asset.kind === 'audio' && this.forgetAudio ? await this.files.localPath(id, 'content') : null;
+    // (The asset goes all the same: a copy left in the cache is pushed out by newer tracks.)
+    if (content) await this.forgetAudio!(content).catch((e: unknown) => console.warn(`The decoded copy of asset ${id} could not be removed from the music cache: ${(e as Error).message ?? String(e)}`));
+    await this.files.remove(id);
     return r;
   }
 

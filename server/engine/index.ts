@@ -18,6 +18,7 @@ import { PiperSpeaker } from './speech/speech-piper.js';
 import { KokoroSpeaker } from './speech/speech-kokoro.js';
 import { rehearseRender } from './rehearsal.js';
 import { mixPreview } from './mix/preview.js';
+import { forgetMusic } from './mix/music-cache.js';
 import { EngineError, type RenderEngine, type RenderTask } from './types.js';
 import { VoicePacks } from './speech/voice-packs.js';
 import { espeakVoice } from './speech/voices.js';
@@ -123,6 +124,7 @@ export async function createEngine(options: EngineOptions): Promise<RenderEngine
     },
 
     soundPreview: ({ text, voiceId, music }, signal) => mixPreview(speech, text, voiceId, music, signal, musicCache),
+    forgetMusic: (path) => forgetMusic(musicCache, path),
 
     // Both neural engines' time together (one studio renders one voice at a time).
     speechStats: () => ({

@@ -116,6 +116,8 @@ export interface RenderEngine {
   voiceSample(voiceId: string, say?: string): Promise<Buffer>;
   /** Extension `sound`: a text spoken by a voice with music under it, mixed as a video's sound, as MP3. */
   soundPreview?(input: { text: string; voiceId: string; music: RenderMusic }, signal: AbortSignal): Promise<Buffer>;
+  /** An audio file is about to be deleted (an asset): drops what the engine keeps decoded of it. */
+  forgetMusic?(path: string): Promise<void>;
   /** A JPEG still of a template at an aspect ratio with its default placement (the catalog's thumbnailUrl). */
   templateThumbnail(templateId: string, aspectRatio: import('../../shared/contract/index.js').AspectRatio): Promise<Buffer>;
   /** A PNG portrait (head and shoulders) of a built-in presenter, for pickers (the catalog's thumbnailUrl). */

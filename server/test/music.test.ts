@@ -3,7 +3,8 @@
 // the narration: measured in the downloaded video with ffmpeg (EBU R128 loudness and true peak,
 // the music's level in a pause against its level under speech).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,6 +172,23 @@ describe('a render with music, through the API and the real engine', () => {
     expect(speech.length).toBeGreaterThan(5);
     expect(median(w.slice(3, 6).map((x) => x.side)) - median(speech.map((x) => x.side))).toBeGreaterThanOrEqual(10);
   }, 120_000);
+
+  it("deleting a music asset removes the engine's decoded copy of it", async () => {
+    const track = noiseMusic(4);
+    const id = await put(server.url, key, 'to-delete.mp3', 'audio/mpeg', track);
+    const res = await fetch(`${server.url}/api/sound/preview`, {
+      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'A line to hear once.', voiceId: 'en-US-Ava', music: { assetId: id } }),
+    });
+    expect(res.status).toBe(200);
+    // The cache is keyed by the file's bytes.
+    const stored = join(server.dataDir, 'engine-cache', 'music', `${createHash('sha1').update(track).digest('hex')}.pcm`);
+    await waitFor(async () => existsSync(stored) || null, 10_000);
+    const del = await call(`${server.url}/api/assets/${id}`, { key, method: 'DELETE' });
+    expect(del.status, del.text).toBe(204);
+    expect(existsSync(stored)).toBe(false);
+    expect(existsSync(stored.replace(/\.pcm$/, '.json'))).toBe(false);
+  }, 60_000);
 
   it('without music: mono narration, still at -14 LUFS under -1 dBTP, speech after the lead-in', async () => {
     const { file } = await rendered({ text: 'Good evening. Here is the news, at the level every video has.' });

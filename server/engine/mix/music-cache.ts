@@ -48,6 +48,19 @@ export async function openMusic(music: Pick<RenderMusic, 'path' | 'durationSecon
   return new MusicSource(() => (whole ? new MemoryPass(whole) : new DecodePass(music.path, signal, keep)), music.durationSeconds);
 }
 
+/**
+ * Drops the decoded copy of the music file at `path` from the cache in `dir` (the file is about
+ * to be deleted: nothing of it should outlive it). A file never decoded, or already gone, leaves
+ * nothing to do.
+ */
+export async function forgetMusic(dir: string, path: string): Promise<void> {
+  const key = await unlessMissing(() => fileHash(path));
+  if (!key) return;
+  // The entry first: without it the PCM beside it is never read.
+  await rm(join(dir, `${key}.json`), { force: true });
+  await rm(join(dir, `${key}.pcm`), { force: true });
+}
+
 /** `read()`, or null when the file is not there (not decoded before, or removed as least recently used meanwhile). */
 async function unlessMissing<T>(read: () => Promise<T>): Promise<T | null> {
   try {
