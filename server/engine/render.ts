@@ -97,8 +97,7 @@ export async function renderVideo(
       const done = tl.done;
       if (music) {
         for (const piece of pieces) music.push(pieceAudio(piece));
-        const mixed = await music.mix(done);
-        if (mixed.length) write(mixed);
+        for (const mixed of await music.mix(done)) write(mixed);
       } else {
         for (const piece of pieces) {
           const a = pieceAudio(piece);

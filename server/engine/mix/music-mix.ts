@@ -19,6 +19,11 @@ export const MUSIC_FADES = { inSeconds: 0.3, outSeconds: Math.min(1.2, VIDEO_EDG
 /** How far, and how fast (per piece mixed), the master gain may move (dB). */
 const MASTER_RANGE_DB = 3;
 const MASTER_STEP_DB = 1;
+/**
+ * The most mixed at once (in the ducking's frames: 2 s). Fast speech arrives far ahead of the
+ * frames, and a mix of all of it at once held it several times over as floats.
+ */
+const PIECE_FRAMES = 200;
 
 /** The narration in both channels at -3 dB: as loud in stereo (BS.1770 adds the channels' power) as it was alone. */
 const CENTRE = Math.SQRT1_2;
@@ -33,6 +38,8 @@ export class MusicMix {
   private pendingSamples = 0;
   /** Samples mixed so far. */
   private mixed = 0;
+  /** The last piece has gone out. */
+  private ended = false;
   private musicGain = 0;
   /** The music's gain at the end of the last frame mixed (linear). */
   private lastDuck = 1;
@@ -74,29 +81,43 @@ export class MusicMix {
   }
 
   /**
-   * The mix of what can be mixed now (interleaved stereo, 16-bit): all of it when `final` (the
-   * narration is complete), else all but the ducking's look-ahead.
+   * The mix of what can be mixed now (interleaved stereo, 16-bit), in pieces of at most
+   * PIECE_FRAMES: all of it when `final` (the narration is complete), else all but the ducking's
+   * look-ahead. All of a narration at once (a preview) is one piece, with one master gain.
    */
-  async mix(final: boolean): Promise<Int16Array> {
+  async mix(final: boolean): Promise<Int16Array[]> {
     if (final) this.ducker.end();
     const frameSamples = this.ducker.frameSamples;
     const total = this.mixed + this.pendingSamples;
-    const frames = final ? this.ducker.frames - Math.floor(this.mixed / frameSamples) : Math.max(0, this.ducker.frames - this.ducker.attackFrames - Math.floor(this.mixed / frameSamples));
-    const count = final ? this.pendingSamples : frames * frameSamples;
-    if (count <= 0 && !final) return new Int16Array(0);
+    const whole = final && this.mixed === 0;
+    let frames = final ? this.ducker.frames - Math.floor(this.mixed / frameSamples) : Math.max(0, this.ducker.frames - this.ducker.attackFrames - Math.floor(this.mixed / frameSamples));
+    const out: Int16Array[] = [];
+    while (frames > 0 || (final && !this.ended)) {
+      const n = whole ? frames : Math.min(frames, PIECE_FRAMES);
+      const last = final && n === frames;
+      const piece = await this.mixPiece(n, last ? this.pendingSamples : n * frameSamples, last, whole, total);
+      if (piece.length) out.push(piece);
+      frames -= n;
+      this.ended = last;
+    }
+    return out;
+  }
+
+  /** Mixes `frames` ducking frames (`count` samples: all that is left when `last`). */
+  private async mixPiece(frames: number, count: number, last: boolean, whole: boolean, total: number): Promise<Int16Array> {
+    const frameSamples = this.ducker.frameSamples;
     const narration = this.takeNarration(count);
     if (!this.source) throw new Error('MusicMix.mix before prepare');
     const music = await this.source.take(count);
     const gains = this.ducker.next(frames);
-    if (this.mixScratch.length < count * 2) this.mixScratch = new Float32Array(count * 3);
+    if (this.mixScratch.length < count * 2) this.mixScratch = new Float32Array(count * 2);
     const out = this.mixScratch.subarray(0, count * 2);
     // Samples (of this piece) from which the fade-out applies.
-    const outFrom = final ? total - Math.round(MUSIC_FADES.outSeconds * MIX_SAMPLE_RATE) - this.mixed : Infinity;
+    const outFrom = last ? total - Math.round(MUSIC_FADES.outSeconds * MIX_SAMPLE_RATE) - this.mixed : Infinity;
     this.lastDuck = mixFrames(out, narration, music, gains, frameSamples, this.musicGain, this.lastDuck, this.mixed, outFrom, total);
-    // All of it at once (a preview): one master gain for the whole, no ramp.
-    const [from, to] = this.master(out, final && this.mixed === 0);
+    const [from, to] = this.master(out, whole);
     this.mixed += count;
-    return this.limiter.push(out, final, from, to);
+    return this.limiter.push(out, last, from, to);
   }
 
   /**
@@ -116,7 +137,7 @@ export class MusicMix {
   }
 
   private takeNarration(count: number): Int16Array {
-    if (this.narrationScratch.length < count) this.narrationScratch = new Int16Array(Math.round(count * 1.5));
+    if (this.narrationScratch.length < count) this.narrationScratch = new Int16Array(count);
     const out = this.narrationScratch.subarray(0, count);
     let at = 0;
     while (at < count) {

@@ -20,7 +20,7 @@ export async function mixPreview(speech: SpeechEngines, text: string, voiceId: s
     mix.push(Math.round(VIDEO_EDGES.leadInSeconds * SPEECH_SAMPLE_RATE));
     for (let chunk = await narration.next(); chunk; chunk = await narration.next()) mix.push(chunk.audio());
     mix.push(Math.round(VIDEO_EDGES.tailSeconds * SPEECH_SAMPLE_RATE));
-    const pcm = await mix.mix(true);
+    const [pcm = new Int16Array(0)] = await mix.mix(true);
     const run = runFfmpeg(['-f', 's16le', '-ar', String(MIX_SAMPLE_RATE), '-ac', '2', '-i', 'pipe:0', '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3', 'pipe:1'], signal, 'encoding the preview', 0, true);
     const parts: Buffer[] = [];
     run.stdout!.on('data', (b: Buffer) => parts.push(b));
