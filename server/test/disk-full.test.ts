@@ -75,18 +75,22 @@ describe.skipIf(skip)('a full disk', () => {
     const id = created.body.id as string;
     await waitFor(async () => (await getJob(id)).status === 'rendering');
     fillDisk();
-    engine.release(); // the render fails; writing that failure needs pages the disk no longer has
-    await waitFor(async () => logs.some((l) => l.msg === 'render bookkeeping failed'));
-    expect((await getJob(id)).status).toBe('rendering');
-    // max_page_count cannot refuse a write that fits in pages already there (a real full disk
-    // refuses it too: the WAL cannot grow); query_only refuses every write, as such a disk does.
+    // max_page_count cannot refuse a write that fits in pages already there (the failure, when
+    // the job's page has room for it); a real full disk refuses it too (the WAL cannot grow), and
+    // query_only refuses every write, as such a disk does.
     db.exec('PRAGMA query_only = 1');
-    // Its lease lapses; the recovery sweep keeps trying to put it back and failing, and goes on
-    // (its 16th failure in a row is logged) with a pause that never grows past its ceiling.
-    await waitFor(async () => logs.some((l) => l.msg === 'lease recovery failed' && l.failures === 16));
-    expect((await getJob(id)).status).toBe('rendering');
-    db.exec('PRAGMA query_only = 0');
-    freeDisk();
+    try {
+      engine.release(); // the render fails; writing that failure fails
+      await waitFor(async () => logs.some((l) => l.msg === 'render bookkeeping failed'));
+      expect((await getJob(id)).status).toBe('rendering');
+      // Its lease lapses; the recovery sweep keeps trying to put it back and failing, and goes on
+      // (its 16th failure in a row is logged) with a pause that never grows past its ceiling.
+      await waitFor(async () => logs.some((l) => l.msg === 'lease recovery failed' && l.failures === 16));
+      expect((await getJob(id)).status).toBe('rendering');
+    } finally {
+      db.exec('PRAGMA query_only = 0');
+      freeDisk();
+    }
     // Taken up again (its second attempt), and this time its failure is written.
     await waitFor(async () => engine.started.filter((j) => j === id).length === 2);
     engine.release();
