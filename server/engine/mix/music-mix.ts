@@ -20,10 +20,10 @@ export const MUSIC_FADES = { inSeconds: 0.3, outSeconds: Math.min(1.2, VIDEO_EDG
 const MASTER_RANGE_DB = 3;
 const MASTER_STEP_DB = 1;
 /**
- * The most mixed at once (in the ducking's frames: 2 s). Fast speech arrives far ahead of the
+ * The most mixed at once, 2 s in the ducking's frames. Fast speech arrives far ahead of the
  * frames, and a mix of all of it at once held it several times over as floats.
  */
-const PIECE_FRAMES = 200;
+const PIECE_FRAMES = Math.round(2 / DUCKING.frameSeconds);
 
 /** The narration in both channels at -3 dB: as loud in stereo (BS.1770 adds the channels' power) as it was alone. */
 const CENTRE = Math.SQRT1_2;
