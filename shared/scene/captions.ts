@@ -75,23 +75,73 @@ export const CAPTION_MIN_SECONDS = 0.8;
 
 /**
  * Words after which a line or page should not break, as the catalog's languages write them: an
- * article or preposition belongs with its noun, a conjunction with what it joins.
+ * article, preposition or possessive belongs with its noun, a conjunction or a relative word with
+ * the clause it opens. A break before one of them is a good one: a phrase starts there.
  */
 const LEADING_WORDS: ReadonlySet<string> = new Set([
   // English
   'a', 'an', 'the', 'of', 'to', 'in', 'on', 'at', 'for', 'with', 'by', 'from', 'into', 'onto', 'about', 'as', 'and', 'or', 'but',
   'nor', 'our', 'your', 'my', 'his', 'her', 'its', 'their', 'this', 'that', 'these', 'those', 'than', 'via', 'per', 'over', 'under',
-  'after', 'before', 'between', 'without', 'within', 'through', 'is', 'are', 'was', 'were', 'be', 'will', 'can', 'not', 'no', 'very',
+  'after', 'before', 'between', 'without', 'within', 'through', 'around', 'across', 'against', 'along', 'among', 'behind', 'below', 'beside', 'beyond', 'during', 'inside', 'outside', 'toward',
+  'towards', 'upon', 'until', 'since', 'if', 'so', 'because', 'while', 'although', 'though', 'unless', 'whether', 'who', 'whom',
+  'whose', 'which', 'what', 'where', 'when',
   // German
   'der', 'die', 'das', 'den', 'dem', 'des', 'ein', 'eine', 'einen', 'einem', 'einer', 'eines', 'im', 'am', 'vom', 'zum', 'zur',
   'beim', 'ins', 'ans', 'von', 'zu', 'mit', 'für', 'auf', 'an', 'bei', 'nach', 'aus', 'über', 'unter', 'vor', 'durch', 'um', 'und',
-  'oder', 'aber', 'sowie', 'ohne', 'gegen', 'seit', 'bis', 'unser', 'unsere', 'ihr', 'ihre', 'sein', 'seine', 'kein', 'keine', 'wie',
-  'als', 'dass', 'nicht', 'sehr', 'ist', 'sind',
+  'oder', 'aber', 'sowie', 'ohne', 'gegen', 'seit', 'bis', 'unser', 'unsere', 'unserem', 'unseren', 'unserer', 'ihr', 'ihre', 'ihren',
+  'ihrem', 'sein', 'seine', 'seinen', 'seinem', 'kein', 'keine', 'wie', 'als', 'dass', 'weil', 'wenn', 'ob', 'indem',
   // French, Spanish, Italian, Portuguese, Dutch
   'le', 'la', 'les', 'un', 'une', 'des', 'du', 'de', 'à', 'au', 'aux', 'et', 'en', 'dans', 'sur', 'pour', 'par', 'avec', 'el', 'los',
   'las', 'una', 'del', 'al', 'y', 'con', 'por', 'para', 'il', 'lo', 'gli', 'di', 'da', 'nel', 'della', 'e', 'o', 'os', 'as', 'do',
   'da', 'no', 'na', 'het', 'een', 'van', 'op', 'met', 'voor',
 ]);
+
+/** Auxiliaries and negations: no break after them but before a phrase ("is | the", not "will | focus"). */
+const AUXILIARIES: ReadonlySet<string> = new Set([
+  'is', 'are', 'was', 'were', 'be', 'been', 'will', 'can', 'would', 'could', 'should', 'may', 'might', 'must', 'shall', 'not', 'no',
+  'very', 'ist', 'sind', 'nicht', 'sehr',
+]);
+
+/** Object pronouns: they belong with the verb before them ("told | us"). */
+const OBJECT_PRONOUNS: ReadonlySet<string> = new Set(['me', 'us', 'him', 'them']);
+
+/**
+ * Words that hold on to the word after them unless a phrase starts there: a verb's auxiliary, a
+ * quantifier or an ordinal and its noun ("the next | minute", "diesen | Weg"), an adverb before its
+ * verb ("already | use"); "you" and "it" too, whose "walk you | through" still breaks well.
+ */
+const BINDING_WORDS: ReadonlySet<string> = new Set([
+  // English
+  'you', 'it', 'have', 'has', 'had', 'do', 'does', 'did', 'every', 'each', 'all', 'some', 'any',
+  'many', 'much', 'more', 'most', 'few', 'fewer', 'less', 'least', 'several', 'both', 'other', 'another', 'such', 'same', 'own',
+  'next', 'last', 'first', 'second', 'third', 'final', 'new', 'single', 'whole', 'already', 'just', 'also', 'still', 'even', 'never',
+  'always', 'only', 'now',
+  // German
+  'dieser', 'diese', 'dieses', 'diesen', 'diesem', 'jeder', 'jede', 'jedes', 'jeden', 'jedem', 'alle', 'allen', 'einige', 'einigen',
+  'viele', 'vielen', 'mehr', 'wenige', 'beide', 'beiden', 'welche', 'welcher', 'welches', 'nächste', 'nächsten', 'letzte', 'letzten',
+  'erste', 'ersten', 'neue', 'neuen', 'neuer', 'neues',
+  // French, Spanish
+  'ce', 'cet', 'cette', 'ces', 'chaque', 'tous', 'toutes', 'nos', 'vos', 'leurs', 'este', 'esta', 'estos', 'estas', 'cada', 'todos',
+  'todas', 'nuestro', 'nuestra', 'sus',
+]);
+
+/** Numbers written in words: they hold on to their noun, and to the rest of the number most of all. */
+const NUMBER_WORDS: ReadonlySet<string> = new Set([
+  'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen',
+  'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety',
+  'hundred', 'thousand', 'million', 'billion',
+  'zwei', 'drei', 'vier', 'fünf', 'sechs', 'sieben', 'acht', 'neun', 'zehn', 'elf', 'zwölf', 'dreizehn', 'vierzehn', 'fünfzehn',
+  'zwanzig', 'dreißig', 'vierzig', 'fünfzig', 'sechzig', 'siebzig', 'achtzig', 'neunzig', 'hundert', 'tausend',
+]);
+
+/** Subject pronouns: they hold on to their verb, and a clause starts at them ("months | we will"). */
+const SUBJECTS: ReadonlySet<string> = new Set([
+  'i', 'we', 'they', 'he', 'she', "i'm", "we're", "they're", "you're", "he's", "she's", "it's", "i'll", "we'll", "you'll", "they'll",
+  "i've", "we've", "you've", "they've", "i'd", "we'd", "you'd", "they'd", "there's", "that's", "let's",
+]);
+
+/** A word as the lists above hold it: no opening quote or bracket, lower case, a straight apostrophe. */
+const bareWord = (word: string) => word.replace(/^["'«„“‘([¿¡]+/u, '').replace(/’/gu, "'").toLowerCase();
 
 /** How much a break after `word` (with `next` after it) costs the reader: 0 after a clause ends, very much inside an abbreviation. */
 function breakCost(word: string, next: string, spaced: boolean): number {
@@ -99,11 +149,17 @@ function breakCost(word: string, next: string, spaced: boolean): number {
   if (/[,;:–—)\]»”"'’]$/u.test(word) || /[–—]$/u.test(word)) return 0;
   // Inside a run that no sentence ends, a word with a stop is an abbreviation ("z. B.", "a.m. EST", "Dr. Müller").
   if (/\.["'»”’)]*$/u.test(word) || /^\p{L}\.$/u.test(next)) return 1000;
-  const bare = word.replace(/^["'«„“‘([¿¡]+/u, '').toLowerCase();
+  const bare = bareWord(word);
+  const after = bareWord(next);
   if (LEADING_WORDS.has(bare)) return 400;
   if (/^[\d.,:%]+$/u.test(bare)) return 150; // a number with its unit or month ("10 kg", "9 a.m.")
-  // A phrase starts at a conjunction, an article or a preposition: a good place for a break.
-  return LEADING_WORDS.has(next.replace(/^["'«„“‘([¿¡]+/u, '').toLowerCase()) ? 4 : 14;
+  if (NUMBER_WORDS.has(bare) && NUMBER_WORDS.has(after)) return 400; // inside a number: "twelve | thousand"
+  // A phrase starts at the next word ("all | of" excepted: the quantifier's "of").
+  const opens = LEADING_WORDS.has(after) && after !== 'of';
+  if (AUXILIARIES.has(bare)) return opens ? 14 : 400; // "is | the", not "will | focus"
+  if (OBJECT_PRONOUNS.has(after)) return 150;
+  if (BINDING_WORDS.has(bare) || SUBJECTS.has(bare) || NUMBER_WORDS.has(bare)) return opens ? 4 : 150;
+  return LEADING_WORDS.has(after) || AUXILIARIES.has(after) || SUBJECTS.has(after) ? 4 : 14;
 }
 
 /** Splits the narration's words into caption pages that fit the layout's caption box. */

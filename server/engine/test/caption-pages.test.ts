@@ -47,6 +47,18 @@ const LEADING = new Set([
   'der', 'die', 'das', 'den', 'dem', 'des', 'ein', 'eine', 'einen', 'einem', 'einer', 'eines', 'im', 'am', 'vom', 'zum', 'zur', 'von', 'zu', 'mit', 'für', 'auf', 'bei', 'nach', 'aus', 'seit',
 ]);
 
+/** Words that hold on to the next one unless a phrase starts there: a subject and its verb, a modal and its verb, a number or quantifier and its noun. */
+const HOLDING = new Set([
+  'i', 'we', 'they', 'he', 'she', "i'm", "we're", "i'll", "we'll", "they're", 'will', 'would', 'can', 'could', 'should', 'must', 'every',
+  'each', 'both', 'several', 'next', 'two', 'three', 'four', 'seven', 'forty',
+  'diesen', 'diese', 'jeden', 'alle', 'einige', 'zwei', 'drei', 'zwölf', 'vierzehn', 'neunzig',
+]);
+
+/** The first word of the line after line `l` of page `p` (null at the end). */
+function wordAfter(pages: { lines: string[][] }[], p: number, l: number): string | null {
+  return pages[p]!.lines[l + 1]?.[0] ?? pages[p + 1]?.lines[0]![0] ?? null;
+}
+
 let engines: SpeechEngines;
 beforeAll(() => {
   engines = new SpeechEngines(new SpeechSynth());
@@ -104,6 +116,15 @@ describe.each(cases)('caption pages of a 300-word script: $name', ({ text, voice
       const lastWord = p.lines.at(-1)!.at(-1)!;
       expect(/^(?:z\.|d\.|a\.m\.|Dr\.|e\.g\.|3\.)$/.test(lastWord), JSON.stringify(p.lines)).toBe(false);
     }
+  });
+
+  it('keeps a subject with its verb, a number or a quantifier with its noun, unless a phrase starts after it', () => {
+    pages.forEach((p, i) =>
+      p.lines.forEach((l, k) => {
+        const next = wordAfter(pages, i, k);
+        if (next !== null && HOLDING.has(l.at(-1)!.toLowerCase())) expect(LEADING.has(next.toLowerCase()), `${l.join(' ')} | ${next}`).toBe(true);
+      }),
+    );
   });
 
   it('keeps every page on screen long enough to read', () => {
