@@ -82,9 +82,9 @@ const LEADING_WORDS: ReadonlySet<string> = new Set([
   // English
   'a', 'an', 'the', 'of', 'to', 'in', 'on', 'at', 'for', 'with', 'by', 'from', 'into', 'onto', 'about', 'as', 'and', 'or', 'but',
   'nor', 'our', 'your', 'my', 'his', 'her', 'its', 'their', 'this', 'that', 'these', 'those', 'than', 'via', 'per', 'over', 'under',
-  'after', 'before', 'between', 'without', 'within', 'through', 'around', 'across', 'against', 'along', 'among', 'behind', 'below', 'beside', 'beyond', 'during', 'inside', 'outside', 'toward',
-  'towards', 'upon', 'until', 'since', 'if', 'so', 'because', 'while', 'although', 'though', 'unless', 'whether', 'who', 'whom',
-  'whose', 'which', 'what', 'where', 'when',
+  'after', 'before', 'between', 'without', 'within', 'through', 'around', 'across', 'against', 'along', 'among', 'behind', 'below',
+  'beside', 'beyond', 'during', 'inside', 'outside', 'toward', 'towards', 'upon', 'until', 'since', 'if', 'so', 'because', 'while',
+  'although', 'though', 'unless', 'whether', 'who', 'whom', 'whose', 'which', 'what', 'where', 'when',
   // German
   'der', 'die', 'das', 'den', 'dem', 'des', 'ein', 'eine', 'einen', 'einem', 'einer', 'eines', 'im', 'am', 'vom', 'zum', 'zur',
   'beim', 'ins', 'ans', 'von', 'zu', 'mit', 'für', 'auf', 'an', 'bei', 'nach', 'aus', 'über', 'unter', 'vor', 'durch', 'um', 'und',
@@ -154,7 +154,7 @@ function breakCost(word: string, next: string, spaced: boolean): number {
   if (LEADING_WORDS.has(bare)) return 400;
   if (/^[\d.,:%]+$/u.test(bare)) return 150; // a number with its unit or month ("10 kg", "9 a.m.")
   if (NUMBER_WORDS.has(bare) && NUMBER_WORDS.has(after)) return 400; // inside a number: "twelve | thousand"
-  // A phrase starts at the next word ("all | of" excepted: the quantifier's "of").
+  // A phrase starts at the next word (not at "of" after these: "all | of", "each | of").
   const opens = LEADING_WORDS.has(after) && after !== 'of';
   if (AUXILIARIES.has(bare)) return opens ? 14 : 400; // "is | the", not "will | focus"
   if (OBJECT_PRONOUNS.has(after)) return 150;
@@ -171,6 +171,8 @@ export function paginateCaptions(layout: SceneLayout, words: readonly TimedWord[
   const widths = words.map((w) => measure(captionText(layout, w.text)));
   // Chinese and Japanese pieces join without a space and count as one word per line.
   const spaced = words.map((w, i) => i === 0 || wordGap(words[i - 1]!.text, w.text) === ' ');
+  // The cost of a break before each word (the same whichever line layout is tried).
+  const cuts = words.map((w, i) => (i === 0 ? 0 : breakCost(words[i - 1]!.text, w.text, spaced[i]!)));
   const pages: CaptionPage[] = [];
   let from = 0;
   words.forEach((w, i) => {
@@ -209,7 +211,7 @@ export function paginateCaptions(layout: SceneLayout, words: readonly TimedWord[
         let line = (j === n ? 2 : 10) * slack * slack;
         if (single && n > 1 && spaced[wi]) line += 300; // never one word alone on a line
         if (single && width > maxWidth) line += 50; // a word wider than the box (shrunk when drawn)
-        const cut = i === 0 ? 0 : breakCost(words[wi - 1]!.text, words[wi]!.text, spaced[wi]!);
+        const cut = i === 0 ? 0 : cuts[wi]!;
         for (let k = 1; k <= L; k++) {
           const before = cost[i]![k]!;
           if (before === Infinity) continue;
