@@ -87,9 +87,12 @@ export function createJobsSlice({ set, get }: SliceApi<JobsState>): JobsState {
   function scheduleCountsRefresh() {
     clearTimeout(countsTimer);
     countsTimer = setTimeout(async () => {
+      const eventsBefore = jobEvents;
       try {
         const r = await call('jobs.list', { limit: 1 });
         set({ counts: visibleCounts(r.counts) });
+        // Events arrived while it was on its way: its counts may predate them too.
+        if (jobEvents !== eventsBefore) scheduleCountsRefresh();
       } catch {
         /* keep the estimate */
       }

@@ -117,4 +117,34 @@ describe('job list events', () => {
       vi.useRealTimers();
     }
   });
+  it('a counts refresh that raced events is asked again, so the counts end right', async () => {
+    vi.useFakeTimers();
+    const a = job('job_S', 'queued');
+    const b = job('job_T', 'queued');
+    const later = (j: Job) => ({ ...j, status: 'canceled' as const, updatedAt: new Date((clock += 1000)).toISOString() });
+    const counts = (over: Partial<Record<JobStatus, number>>) => ({ ...EMPTY_COUNTS, ...over });
+    const answers: ((v: unknown) => void)[] = [];
+    const studio = { call: () => new Promise((ok) => answers.push(ok)), subscribe: () => () => undefined };
+    (globalThis as { window?: unknown }).window = { studio };
+    try {
+      // The list was taken before A's cancel: its counts are stale, so they are asked for again.
+      const loading = useJobs.getState().load();
+      useJobs.getState().applyEvents([ev(a), ev(b), ev(later(a))]);
+      answers[0]!({ jobs: [b, a], counts: counts({ queued: 2 }), nextCursor: null, fromCache: false });
+      await loading;
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(answers).toHaveLength(2);
+      // B is canceled while that request is on its way, whose answer predates it.
+      useJobs.getState().applyEvents([ev(later(b))]);
+      answers[1]!({ jobs: [], counts: counts({ queued: 1, canceled: 1 }), nextCursor: null, fromCache: false });
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(answers).toHaveLength(3);
+      answers[2]!({ jobs: [], counts: counts({ canceled: 2 }), nextCursor: null, fromCache: false });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(useJobs.getState().counts).toEqual(counts({ canceled: 2 }));
+    } finally {
+      delete (globalThis as { window?: unknown }).window;
+      vi.useRealTimers();
+    }
+  });
 });
