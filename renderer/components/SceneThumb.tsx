@@ -3,6 +3,7 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { outputSize, type RenderParams, type Template } from '../../shared/contract/index.js';
 import type { DocumentScene } from '../../shared/contract/document.js';
+import { COVER_FOCUS } from '../../shared/scene/backgrounds.js';
 import { media } from '../canvas/pictures.js';
 import { drawScene } from '../canvas/scene.js';
 import { useSceneAssetsVersion } from './scene-assets-version.js';
@@ -17,7 +18,7 @@ export function SceneThumb({ scene, template, params }: { scene: DocumentScene; 
   if (assetId) {
     return (
       <span className="scene-thumb" style={{ width, height: THUMB_HEIGHT }} aria-hidden="true">
-        {thumb?.value ? <img src={thumb.value} alt="" style={{ objectFit: scene.background!.fit }} draggable={false} /> : <span className="scene-thumb-wait">{thumb?.error ? '!' : ''}</span>}
+        {thumb?.value ? <img src={thumb.value} alt="" style={{ objectFit: scene.background!.fit, objectPosition: scene.background!.fit === 'cover' ? `${COVER_FOCUS.x * 100}% ${COVER_FOCUS.y * 100}%` : undefined }} draggable={false} /> : <span className="scene-thumb-wait">{thumb?.error ? '!' : ''}</span>}
       </span>
     );
   }

@@ -290,12 +290,21 @@ export interface BackgroundPicture {
   fit: 'cover' | 'contain';
 }
 
-/** Where a picture of `w`×`h` lands in a frame of `W`×`H`: cover fills (cropping), contain shows all (bars). */
+/**
+ * The point of a covering picture that stays where it is in the frame (fractions of each): the
+ * middle across, high up and down. A picture taller than the frame is cut mostly from the
+ * bottom: people's faces and a page's heading sit high, and a middle cut of a portrait put into
+ * a wide frame left a face without its eyes.
+ */
+export const COVER_FOCUS = { x: 0.5, y: 0.15 } as const;
+
+/** Where a picture of `w`×`h` lands in a frame of `W`×`H`: cover fills (cropping about COVER_FOCUS), contain shows all (bars). */
 export function fitRect(w: number, h: number, W: number, H: number, fit: 'cover' | 'contain'): { x: number; y: number; width: number; height: number } {
   const k = fit === 'cover' ? Math.max(W / w, H / h) : Math.min(W / w, H / h);
   const width = w * k;
   const height = h * k;
-  return { x: (W - width) / 2, y: (H - height) / 2, width, height };
+  const at = fit === 'cover' ? COVER_FOCUS : { x: 0.5, y: 0.5 };
+  return { x: (W - width) * at.x, y: (H - height) * at.y, width, height };
 }
 
 /** Bars around a contained picture: near-black, as a player shows letterboxing. */

@@ -253,6 +253,43 @@ function rgbOf(rgba: ArrayLike<number>): number[] {
   return out;
 }
 
+describe('a portrait picture and a portrait clip covering a wide frame', () => {
+  const MAGENTA: Rgb = [210, 40, 200];
+  const GREY: Rgb = [128, 128, 128];
+
+  it('keep their top (where a face or a heading is) and lose mostly their bottom', async () => {
+    // Each: its top quarter magenta (the "face"), the rest grey.
+    const picture = join(root, 'portrait.png');
+    const c = createCanvas(360, 640);
+    const ctx = c.getContext('2d');
+    ctx.fillStyle = `rgb(${GREY.join(',')})`;
+    ctx.fillRect(0, 0, 360, 640);
+    ctx.fillStyle = `rgb(${MAGENTA.join(',')})`;
+    ctx.fillRect(0, 0, 360, 160);
+    writeFileSync(picture, c.toBuffer('image/png'));
+    const clip = join(root, 'portrait.mp4');
+    const hex = (v: Rgb) => `0x${v.map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+    execFileSync(ffmpegBin, [
+      '-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=${hex(GREY)}:s=240x320:r=30:d=2`,
+      '-vf', `drawbox=x=0:y=0:w=240:h=80:color=${hex(MAGENTA)}:t=fill`, '-c:v', 'libx264', '-pix_fmt', 'yuv444p', '-crf', '0', clip,
+    ]);
+    const t = task([
+      scene('A tall picture behind the words.', { avatar: null, background: { assetId: 'p1', fit: 'cover' }, media: media('image', picture, { width: 360, height: 640 }) }),
+      scene('And a tall clip behind these.', { avatar: null, background: { assetId: 'p2', fit: 'cover' }, media: media('video', clip, { width: 240, height: 320, durationSeconds: 2 }) }),
+    ]);
+    await engine.render(t);
+    const video = join(t.workDir, 'video.mp4');
+    const duration = probe(video).duration;
+    // Below the top band and above the captions.
+    const low: Rect = { x: 40, y: 400, width: 240, height: 60 };
+    for (const seconds of [1, duration - 0.3]) {
+      const f = decodeFrames(video, W, H, Math.floor(seconds * 30), 1)[0]!;
+      expect(meanColour(f, PROBE)).toSatisfy((c: Rgb) => near(c, MAGENTA, 16));
+      expect(meanColour(f, low)).toSatisfy((c: Rgb) => near(c, GREY, 16));
+    }
+  }, 120_000);
+});
+
 describe('a clip that cannot be decoded', () => {
   it('fails its job with a clear error naming the scene, leaving no video and no decoder behind', async () => {
     const broken = join(root, 'broken.mp4');

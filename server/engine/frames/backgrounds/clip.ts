@@ -5,7 +5,7 @@
 // a frame may take; a clip that fails fails its job with a clear error, never the server.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { OUTPUT_FPS, type SceneBackground } from '../../../../shared/contract/index.js';
-import { LETTERBOX_COLOR } from '../../../../shared/scene/index.js';
+import { COVER_FOCUS, LETTERBOX_COLOR } from '../../../../shared/scene/index.js';
 import { decoderPath } from '../../encode/ffmpeg.js';
 import { yuvFrameSize } from '../sprites.js';
 import { EngineError } from '../../types.js';
@@ -19,7 +19,7 @@ const READY_FRAMES = 8;
 /** The decoder's filter: frame rate first (no work on dropped frames), then the size by `fit`. */
 function clipFilter(W: number, H: number, fit: 'cover' | 'contain'): string {
   const size = fit === 'cover'
-    ? `scale=${W}:${H}:force_original_aspect_ratio=increase,crop=${W}:${H}`
+    ? `scale=${W}:${H}:force_original_aspect_ratio=increase,crop=${W}:${H}:(iw-ow)*${COVER_FOCUS.x}:(ih-oh)*${COVER_FOCUS.y}`
     : `scale=${W}:${H}:force_original_aspect_ratio=decrease:force_divisible_by=2,pad=${W}:${H}:(ow-iw)/2:(oh-ih)/2:color=${LETTERBOX_COLOR.replace('#', '0x')}`;
   return `fps=${OUTPUT_FPS},${size},setsar=1,format=yuv420p`;
 }
